@@ -1,0 +1,242 @@
+//! The command line (CONTRACT.md section 2).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use crate::dice::parse_script;
+use crate::events::{EventKind, EventLog, StateLabel};
+use crate::scenario::{self, Mode, Scenario};
+use crate::sim::{AiMode, Simulation};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sauve",
+    version,
+    about = "Napoleonic morale, rout and cascades: La Bataille hexes and Belle Alliance tables"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Open the game window on FILE (or the built-in default scenario).
+    Play { file: Option<PathBuf> },
+    /// Validate scenario files: exit 0 when all are valid, otherwise one line
+    /// per problem on stderr.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Run a scenario headless and print a summary.
+    Simulate {
+        file: PathBuf,
+        /// Seed for the dice (default: the scenario's `seed`).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Number of turns to play (default: the scenario's `turns`).
+        #[arg(long)]
+        turns: Option<u32>,
+        /// Who the AI plays: `both`, `none` (only forced moves and morale
+        /// segments run), or a side id. The AI opponent is not written yet:
+        /// until it is, every value behaves as `none`.
+        #[arg(long, default_value = "both")]
+        ai: String,
+        /// Scripted dice, used first, in order: d66 results in hex mode
+        /// (e.g. 11,36,66), 3d6 totals in free-space mode.
+        #[arg(long)]
+        dice: Option<String>,
+        /// Write the event log (JSON Lines) here; `-` for stdout.
+        #[arg(long)]
+        events: Option<PathBuf>,
+    },
+    /// Render the scenario (after N simulated turns) to a PNG and exit; needs
+    /// a display (Xvfb is fine).
+    Shot {
+        file: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        turns: u32,
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+/// What the binary does with a parsed command line. The window is passed in
+/// by `main` so the library stays headless.
+pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode {
+    match cli.command {
+        None => window(WindowRequest { file: None, shot: None }),
+        Some(Command::Play { file }) => window(WindowRequest { file, shot: None }),
+        Some(Command::Shot { file, out, turns, seed }) => {
+            window(WindowRequest { file: Some(file), shot: Some(ShotRequest { out, turns, seed }) })
+        }
+        Some(Command::Check { files }) => check(&files),
+        Some(Command::Simulate { file, seed, turns, ai, dice, events }) => {
+            simulate(&file, seed, turns, &ai, dice.as_deref(), events.as_deref())
+        }
+    }
+}
+
+/// What the window should open, and whether to take a screenshot and exit.
+#[derive(Clone, Debug)]
+pub struct WindowRequest {
+    pub file: Option<PathBuf>,
+    pub shot: Option<ShotRequest>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ShotRequest {
+    pub out: PathBuf,
+    pub turns: u32,
+    pub seed: Option<u64>,
+}
+
+fn check(files: &[PathBuf]) -> ExitCode {
+    let mut bad = false;
+    for f in files {
+        match scenario::load(f) {
+            Ok(s) => println!("{}: ok ({}, {:?} mode, {} units)", f.display(), s.name, s.mode, s.units.len()),
+            Err(e) => {
+                bad = true;
+                for line in e.lines() {
+                    eprintln!("{line}");
+                }
+            }
+        }
+    }
+    if bad { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("sauve: error: {msg}");
+    ExitCode::from(2)
+}
+
+fn simulate(
+    file: &Path,
+    seed: Option<u64>,
+    turns: Option<u32>,
+    ai: &str,
+    dice: Option<&str>,
+    events: Option<&Path>,
+) -> ExitCode {
+    let mut scenario = match scenario::load(file) {
+        Ok(s) => s,
+        Err(e) => {
+            for line in e.lines() {
+                eprintln!("{line}");
+            }
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(t) = turns {
+        if t == 0 || t > 1000 {
+            return usage_error("--turns must be 1..=1000");
+        }
+        scenario.turns = t;
+    }
+    let ai = match ai {
+        "both" => AiMode::Both,
+        "none" => AiMode::None,
+        side => match scenario.sides.iter().position(|s| s.id == side) {
+            Some(i) => AiMode::Side(i),
+            None => {
+                let ids: Vec<_> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
+                return usage_error(&format!("--ai {side:?}: expected both, none or a side id ({})", ids.join(", ")));
+            }
+        },
+    };
+    let script = match dice.map(|d| parse_script(d, scenario.mode == Mode::Hex)).transpose() {
+        Ok(s) => s.unwrap_or_default(),
+        Err(msg) => return usage_error(&msg),
+    };
+    let seed = seed.unwrap_or(scenario.seed);
+    let scenario = Arc::new(scenario);
+    let mut sim = Simulation::new(scenario.clone(), seed, script, ai);
+    sim.run();
+    let log = sim.log();
+    let to_stdout = events.is_some_and(|p| p == Path::new("-"));
+    if let Some(path) = events {
+        let written = if to_stdout {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            log.write_jsonl(&mut lock).and_then(|_| lock.flush())
+        } else {
+            write_atomically(path, &log.to_jsonl())
+        };
+        if let Err(e) = written {
+            eprintln!("{}: error: cannot write the event log: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    let summary = summary(&scenario, seed, log);
+    if to_stdout {
+        eprint!("{summary}");
+    } else {
+        print!("{summary}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes a file through a temporary sibling and a rename, so a failure
+/// never leaves half a file.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp-sauve");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// A plain-text account of a finished simulation.
+pub fn summary(scenario: &Scenario, seed: u64, log: &EventLog) -> String {
+    let mut out = format!("{} ({:?} mode), seed {seed}, {} turns\n", scenario.name, scenario.mode, scenario.turns);
+    let (mut checks, mut failed, mut contagion, mut moves) = (0, 0, 0, 0);
+    for e in &log.events {
+        match &e.kind {
+            EventKind::MoraleCheck { passed, cause, .. } => {
+                checks += 1;
+                failed += usize::from(!passed);
+                contagion += usize::from(*cause == crate::events::Cause::Contagion);
+            }
+            EventKind::Move { .. } => moves += 1,
+            _ => {}
+        }
+    }
+    out += &format!(
+        "{} events: {checks} morale checks ({failed} failed, {contagion} for contagion), {moves} forced or ordered moves\n",
+        log.events.len()
+    );
+    if let Some(EventKind::Final { units }) = log.events.last().map(|e| &e.kind) {
+        for side in &scenario.sides {
+            let mine: Vec<_> = units.iter().filter(|u| u.side == side.id).collect();
+            let count = |s: StateLabel| mine.iter().filter(|u| u.state == s).count();
+            let off = mine.iter().filter(|u| u.at.is_none() && u.state == StateLabel::Routed).count();
+            out += &format!("  {} ({}): {} units", side.name, side.id, mine.len());
+            let states: &[(StateLabel, &str)] = if scenario.mode == Mode::Hex {
+                &[
+                    (StateLabel::GoodOrder, "good order"),
+                    (StateLabel::Disordered, "disordered"),
+                    (StateLabel::Routed, "routed"),
+                    (StateLabel::Surrendered, "surrendered"),
+                    (StateLabel::Eliminated, "eliminated"),
+                ]
+            } else {
+                &[(StateLabel::Order, "order"), (StateLabel::LU, "LU"), (StateLabel::U, "U"), (StateLabel::FU, "FU")]
+            };
+            for (s, name) in states {
+                out += &format!(", {} {name}", count(*s));
+            }
+            if off > 0 {
+                out += &format!(" ({off} recovering off the map)");
+            }
+            out += "\n";
+        }
+    }
+    out
+}

@@ -1,0 +1,211 @@
+//! Dice: one seeded, named generator (ChaCha8) for the whole game, with
+//! scripted results (`--dice`) consumed first, in order.
+
+use std::collections::VecDeque;
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+/// A d66 result: two six-sided dice read as tens and units (RULES.md 1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct D66 {
+    pub tens: u8,
+    pub units: u8,
+}
+
+impl D66 {
+    /// From a printed d66 number such as 32; `None` if a digit is not 1..=6.
+    pub fn from_value(v: u32) -> Option<D66> {
+        let (t, u) = (v / 10, v % 10);
+        ((1..=6).contains(&t) && (1..=6).contains(&u) && v < 100).then_some(D66 { tens: t as u8, units: u as u8 })
+    }
+
+    pub fn value(self) -> u8 {
+        self.tens * 10 + self.units
+    }
+
+    /// Position on the ordered list of the 36 results: 11 -> 7, 66 -> 42.
+    pub fn ordinal(self) -> i32 {
+        6 * self.tens as i32 + self.units as i32
+    }
+
+    fn from_ordinal(o: i32) -> D66 {
+        let o = o.clamp(7, 42);
+        D66 { tens: ((o - 1) / 6) as u8, units: ((o - 1) % 6 + 1) as u8 }
+    }
+
+    /// La Bataille modifier arithmetic (RULES.md 1.1): a modifier moves the
+    /// roll along the ordered results, clamped to 11..=66; -6 is one whole
+    /// tens step, -3 half a row.
+    pub fn modified(self, modifier: i32) -> D66 {
+        D66::from_ordinal(self.ordinal() + modifier)
+    }
+}
+
+/// The outcome of one morale check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoraleRoll {
+    pub morale: u8,
+    pub modifier: i32,
+    /// The natural roll.
+    pub roll: D66,
+    /// The roll after modifiers.
+    pub result: D66,
+    pub passed: bool,
+}
+
+/// La Bataille morale check (RULES.md 1.1): passes when the modified roll is
+/// strictly greater than the morale value; a natural 11 always fails and a
+/// natural 66 always passes.
+pub fn morale_check(morale: u8, modifier: i32, roll: D66) -> MoraleRoll {
+    let result = roll.modified(modifier);
+    let passed = match roll.value() {
+        11 => false,
+        66 => true,
+        _ => result.value() > morale,
+    };
+    MoraleRoll { morale, modifier, roll, result, passed }
+}
+
+/// The game's dice. Same seed and script => same rolls, on every machine.
+#[derive(Debug)]
+pub struct Dice {
+    rng: ChaCha8Rng,
+    scripted: VecDeque<u32>,
+    rolled: u64,
+}
+
+impl Dice {
+    pub fn new(seed: u64, scripted: Vec<u32>) -> Self {
+        Self { rng: ChaCha8Rng::seed_from_u64(seed), scripted: scripted.into(), rolled: 0 }
+    }
+
+    /// How many rolls have been made so far.
+    pub fn rolled(&self) -> u64 {
+        self.rolled
+    }
+
+    /// Scripted results not yet used.
+    pub fn scripted_left(&self) -> usize {
+        self.scripted.len()
+    }
+
+    fn d6(&mut self) -> u32 {
+        self.rng.random_range(1..=6)
+    }
+
+    /// A d66 roll: the next scripted value if any (validated when the script
+    /// was read; an invalid entry is replaced by a generated roll), else two
+    /// generated dice.
+    pub fn d66(&mut self) -> D66 {
+        self.rolled += 1;
+        if let Some(v) = self.scripted.pop_front()
+            && let Some(d) = D66::from_value(v)
+        {
+            return d;
+        }
+        let tens = self.d6() as u8;
+        let units = self.d6() as u8;
+        D66 { tens, units }
+    }
+
+    /// A 3d6 total (Belle Alliance): scripted first, else three dice.
+    pub fn three_d6(&mut self) -> u32 {
+        self.rolled += 1;
+        if let Some(v) = self.scripted.pop_front()
+            && (3..=18).contains(&v)
+        {
+            return v;
+        }
+        self.d6() + self.d6() + self.d6()
+    }
+}
+
+/// Reads a `--dice` list ("11,36,66"); `d66` selects which values are legal.
+pub fn parse_script(list: &str, d66: bool) -> Result<Vec<u32>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .enumerate()
+        .map(|(i, s)| {
+            let v: u32 = s.parse().map_err(|_| format!("--dice entry {} ({s:?}) is not a number", i + 1))?;
+            let ok = if d66 { D66::from_value(v).is_some() } else { (3..=18).contains(&v) };
+            if ok {
+                Ok(v)
+            } else if d66 {
+                Err(format!("--dice entry {} ({v}) is not a d66 result (11..66, digits 1..6)", i + 1))
+            } else {
+                Err(format!("--dice entry {} ({v}) is not a 3d6 total (3..18)", i + 1))
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(v: u32) -> D66 {
+        D66::from_value(v).expect("d66")
+    }
+
+    /// The smallest natural roll that passes, found by trying all 36.
+    fn needs(morale: u8, modifier: i32) -> u8 {
+        let mut all: Vec<D66> = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u })).collect();
+        all.sort();
+        all.into_iter()
+            .filter(|&r| r.value() != 66)
+            .find(|&r| morale_check(morale, modifier, r).passed)
+            .map_or(66, D66::value)
+    }
+
+    #[test]
+    fn worked_checks_of_rule_1_1() {
+        assert_eq!(needs(32, 0), 33, "good order");
+        assert_eq!(needs(32, -3), 36, "disordered");
+        assert_eq!(needs(32, -6), 43, "routed");
+    }
+
+    #[test]
+    fn ordinals_run_from_7_to_42() {
+        assert_eq!(d(11).ordinal(), 7);
+        assert_eq!(d(66).ordinal(), 42);
+        assert_eq!(d(16).modified(1), d(21));
+        assert_eq!(d(21).modified(-1), d(16));
+        assert_eq!(d(43).modified(-6), d(33));
+        assert_eq!(d(12).modified(-6), d(11), "clamped at the bottom");
+        assert_eq!(d(63).modified(6), d(66), "clamped at the top");
+    }
+
+    #[test]
+    fn natural_11_fails_and_natural_66_passes() {
+        assert!(!morale_check(11, 35, d(11)).passed, "even with a huge bonus");
+        assert!(morale_check(66, -35, d(66)).passed, "even with a huge penalty");
+        assert!(!morale_check(66, 0, d(65)).passed);
+    }
+
+    #[test]
+    fn scripted_rolls_come_first_then_the_seed() {
+        let mut a = Dice::new(7, vec![11, 36]);
+        let mut b = Dice::new(7, vec![]);
+        assert_eq!(a.d66(), d(11));
+        assert_eq!(a.d66(), d(36));
+        for _ in 0..50 {
+            assert_eq!(a.d66(), b.d66(), "same seed, same stream after the script");
+        }
+        let mut c = Dice::new(8, vec![]);
+        let sa: Vec<_> = (0..20).map(|_| b.d66()).collect();
+        let sc: Vec<_> = (0..20).map(|_| c.d66()).collect();
+        assert_ne!(sa, sc, "another seed, other rolls");
+        assert!(sa.iter().all(|r| (1..=6).contains(&r.tens) && (1..=6).contains(&r.units)));
+    }
+
+    #[test]
+    fn dice_scripts_are_checked() {
+        assert_eq!(parse_script("11, 36,66", true), Ok(vec![11, 36, 66]));
+        assert!(parse_script("11,37", true).unwrap_err().contains("37"));
+        assert!(parse_script("3,18", false).is_ok());
+        assert!(parse_script("2", false).is_err());
+        assert!(parse_script("x", true).is_err());
+    }
+}

@@ -1,0 +1,439 @@
+//! La Bataille morale engine: checks, forced moves, contagion cascades,
+//! shocks and the Morale Recovery Segment (RULES.md 1.1-1.5).
+//!
+//! Cascade order (documented in docs/rules.md): forced moves wait in one
+//! first-in, first-out queue. A move is made whole; then the good-order
+//! friends in each hex of its path, start to end, check for contagion; every
+//! failure queues that unit's own forced move behind the ones already
+//! waiting. So a cascade spreads breadth-first, one wave of checks per move.
+
+use std::collections::VecDeque;
+
+use crate::dice::{Dice, morale_check};
+use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
+use crate::hex::{Edge, Offset};
+use crate::labataille::fields::{FAR, SideFields};
+use crate::labataille::grid::{Grid, Occupancy};
+use crate::labataille::retreat::{RetreatQuery, plan_refuge, plan_retreat};
+use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
+use crate::labataille::{Board, HexState};
+use crate::rules::{Rules, StackContagion};
+use crate::scenario::{Formation, Readiness, Shock, Side};
+use crate::terrain::Arm;
+
+/// The fixed context of a battle: map arrays, rules and sides.
+pub struct Ctx<'a> {
+    pub grid: &'a Grid,
+    pub rules: &'a Rules,
+    pub sides: &'a [Side],
+}
+
+impl Ctx<'_> {
+    fn enemy_rear(&self, side: usize) -> Edge {
+        let other = if side == 0 { 1 } else { 0 };
+        self.sides.get(other).map_or(Edge::North, |s| s.rear)
+    }
+
+    fn own_rear(&self, side: usize) -> Edge {
+        self.sides.get(side).map_or(Edge::South, |s| s.rear)
+    }
+}
+
+/// A forced move waiting its turn in the cascade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forced {
+    /// Disorder retreat (rule 1.3).
+    Retreat,
+    /// The 10-hex rout move (rule 1.3).
+    Rout,
+    /// A far router's walk towards refuge (rule 1.5).
+    Refuge,
+}
+
+/// Mutable engine state beside the board: who stands where, cached fields,
+/// the cascade queue and scratch space.
+pub struct Engine {
+    pub occupancy: Occupancy,
+    fields: Vec<Option<SideFields>>,
+    /// For each side, the enemy generation its fields were built from.
+    built_from: Vec<u64>,
+    /// Bumped whenever a unit of the side moves or changes state.
+    generation: Vec<u64>,
+    planner: RoutPlanner,
+    queue: VecDeque<(usize, Forced)>,
+    /// Number of field builds so far (benchmarks and tests read it).
+    pub field_builds: u64,
+}
+
+fn other(side: usize) -> usize {
+    if side == 0 { 1 } else { 0 }
+}
+
+impl Engine {
+    pub fn new(grid: &Grid, board: &Board) -> Self {
+        let mut occupancy = Occupancy::new(grid);
+        for (i, u) in board.units.iter().enumerate() {
+            if let Some(at) = u.at {
+                occupancy.insert(grid.idx(at), i);
+            }
+        }
+        Self {
+            occupancy,
+            fields: vec![None, None],
+            built_from: vec![u64::MAX, u64::MAX],
+            generation: vec![0, 0],
+            planner: RoutPlanner::new(),
+            queue: VecDeque::new(),
+            field_builds: 0,
+        }
+    }
+
+    /// Rebuilds `side`'s fields if an enemy has moved since they were built.
+    pub fn ensure_fields(&mut self, ctx: &Ctx, board: &Board, side: usize) {
+        let enemy_gen = self.generation[other(side)];
+        if self.fields[side].is_none() || self.built_from[side] != enemy_gen {
+            self.fields[side] = Some(SideFields::build(ctx.grid, board, side, ctx.enemy_rear(side)));
+            self.built_from[side] = enemy_gen;
+            self.field_builds += 1;
+        }
+    }
+
+    /// The side's fields, rebuilt first if stale.
+    pub fn fields(&mut self, ctx: &Ctx, board: &Board, side: usize) -> Option<&SideFields> {
+        self.ensure_fields(ctx, board, side);
+        self.fields[side].as_ref()
+    }
+
+    /// Marks that a unit of `side` moved or changed state.
+    fn touched(&mut self, side: usize) {
+        self.generation[side] += 1;
+    }
+
+    /// Morale modifier for a unit's state (rule 1.2).
+    pub fn state_modifier(rules: &Rules, state: HexState) -> i32 {
+        match state {
+            HexState::Disordered => rules.disordered_modifier,
+            HexState::Routed => rules.routed_modifier,
+            _ => 0,
+        }
+    }
+
+    /// One morale check (rule 1.1), written to the log. Returns whether it passed.
+    #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
+    pub fn check(
+        &mut self,
+        ctx: &Ctx,
+        board: &Board,
+        dice: &mut Dice,
+        log: &mut EventLog,
+        unit: usize,
+        cause: Cause,
+        source: Option<usize>,
+    ) -> bool {
+        let u = &board.units[unit];
+        let modifier = Self::state_modifier(ctx.rules, u.state);
+        let r = morale_check(u.morale, modifier, dice.d66());
+        log.push(EventKind::MoraleCheck {
+            unit: u.id.clone(),
+            cause,
+            morale: u.morale,
+            modifier,
+            roll: r.roll.value(),
+            result: r.result.value(),
+            passed: r.passed,
+            source: source.map(|s| board.units[s].id.clone()),
+        });
+        r.passed
+    }
+
+    /// Changes a unit's state, logging it.
+    pub fn set_state(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, to: HexState, cause: Cause) {
+        let from = board.units[unit].state;
+        if from == to {
+            return;
+        }
+        board.units[unit].state = to;
+        board.units[unit].rested = false;
+        self.touched(board.units[unit].side);
+        log.push(EventKind::StateChange {
+            unit: board.units[unit].id.clone(),
+            from: from.label(),
+            to: to.label(),
+            cause,
+        });
+    }
+
+    /// The result of a failed check by a good-order unit (rule 1.2):
+    /// infantry and artillery disorder and retreat; cavalry, never
+    /// disordered, routs.
+    pub fn fail(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, cause: Cause) {
+        if board.units[unit].arm == Arm::Cavalry {
+            self.set_state(board, log, unit, HexState::Routed, cause);
+            self.queue.push_back((unit, Forced::Rout));
+        } else {
+            self.set_state(board, log, unit, HexState::Disordered, cause);
+            self.queue.push_back((unit, Forced::Retreat));
+        }
+    }
+
+    /// Queues a forced move for a unit (its state already set).
+    pub fn push(&mut self, unit: usize, forced: Forced) {
+        self.queue.push_back((unit, forced));
+    }
+
+    fn relocate(&mut self, ctx: &Ctx, board: &mut Board, unit: usize, to: Option<Offset>) {
+        let u = &mut board.units[unit];
+        if let Some(at) = u.at {
+            self.occupancy.remove(ctx.grid.idx(at), unit);
+        }
+        if let Some(to) = to {
+            self.occupancy.insert(ctx.grid.idx(to), unit);
+        }
+        u.at = to;
+        u.rested = false;
+        let side = u.side;
+        self.touched(side);
+    }
+
+    fn log_move(board: &Board, log: &mut EventLog, unit: usize, reason: MoveReason, path: &[Offset]) {
+        let (Some(&from), Some(&to)) = (path.first(), path.last()) else { return };
+        log.push(EventKind::Move {
+            unit: board.units[unit].id.clone(),
+            reason,
+            from: from.into(),
+            to: to.into(),
+            path: path.iter().map(|&o| Pos::from(o)).collect(),
+        });
+    }
+
+    /// Drains the cascade queue: every forced move, and every contagion check
+    /// it causes, until nothing is left to move.
+    pub fn resolve(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog) {
+        while let Some((unit, forced)) = self.queue.pop_front() {
+            let u = &board.units[unit];
+            if u.at.is_none() {
+                continue;
+            }
+            match forced {
+                Forced::Rout if u.state == HexState::Routed => self.rout(ctx, board, dice, log, unit),
+                Forced::Retreat if u.state == HexState::Disordered => self.retreat(ctx, board, dice, log, unit),
+                Forced::Refuge if u.state == HexState::Routed => self.refuge(ctx, board, dice, log, unit),
+                // Its state changed while it waited (e.g. a disordered unit
+                // that routed on later): the later move supersedes this one.
+                _ => {}
+            }
+        }
+    }
+
+    /// Rout move (rule 1.3), with surrender and routing off the map.
+    fn rout(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize) {
+        let Some(start) = board.units[unit].at else { return };
+        let side = board.units[unit].side;
+        self.ensure_fields(ctx, board, side);
+        let Some(fields) = self.fields[side].as_ref() else { return };
+        let plan = self.planner.plan(&RoutQuery {
+            grid: ctx.grid,
+            fields,
+            occupancy: &self.occupancy,
+            board,
+            unit,
+            start,
+            hexes: ctx.rules.rout_hexes,
+            enemy_radius: ctx.rules.rout_enemy_radius,
+            own_rear: ctx.own_rear(side),
+        });
+        match plan {
+            RoutPlan::Full(path) => {
+                Self::log_move(board, log, unit, MoveReason::Rout, &path);
+                self.relocate(ctx, board, unit, path.last().copied());
+                self.contagion(ctx, board, dice, log, unit, &path);
+            }
+            RoutPlan::OffMap(path, edge) => {
+                Self::log_move(board, log, unit, MoveReason::Rout, &path);
+                self.relocate(ctx, board, unit, None);
+                let id = board.units[unit].id.clone();
+                if ctx.rules.off_map_recovery.contains(&edge) {
+                    log.push(EventKind::LeftMap { unit: id, edge });
+                } else {
+                    board.units[unit].state = HexState::Eliminated;
+                    log.push(EventKind::Eliminated { unit: id, reason: EliminationReason::OffMap });
+                }
+                self.contagion(ctx, board, dice, log, unit, &path);
+            }
+            RoutPlan::Surrender => {
+                self.relocate(ctx, board, unit, None);
+                board.units[unit].state = HexState::Surrendered;
+                log.push(EventKind::Surrendered { unit: board.units[unit].id.clone() });
+            }
+        }
+    }
+
+    /// Disorder retreat (rule 1.3); infantry or limbered artillery that
+    /// retreats through an enemy cavalry zone routs (rule 1.4).
+    fn retreat(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize) {
+        let Some(start) = board.units[unit].at else { return };
+        let side = board.units[unit].side;
+        self.ensure_fields(ctx, board, side);
+        let Some(fields) = self.fields[side].as_ref() else { return };
+        let plan = plan_retreat(&RetreatQuery {
+            grid: ctx.grid,
+            fields,
+            occupancy: &self.occupancy,
+            board,
+            unit,
+            start,
+            budget: (ctx.rules.retreat_mp * 100.0).round() as u32,
+            own_rear: ctx.own_rear(side),
+        });
+        let Some(plan) = plan else { return };
+        Self::log_move(board, log, unit, MoveReason::Disorder, &plan.path);
+        self.relocate(ctx, board, unit, plan.path.last().copied());
+        self.contagion(ctx, board, dice, log, unit, &plan.path);
+        let u = &board.units[unit];
+        let vulnerable = u.arm == Arm::Infantry || (u.arm == Arm::Artillery && u.limbered);
+        if plan.through_cavalry_zone && vulnerable && u.state == HexState::Disordered {
+            self.set_state(board, log, unit, HexState::Routed, Cause::CavalryZone);
+            self.queue.push_back((unit, Forced::Rout));
+        }
+    }
+
+    /// Far router's walk to refuge (rule 1.5).
+    fn refuge(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize) {
+        let Some(start) = board.units[unit].at else { return };
+        let side = board.units[unit].side;
+        self.ensure_fields(ctx, board, side);
+        let Some(fields) = self.fields[side].as_ref() else { return };
+        let Some(path) =
+            plan_refuge(ctx.grid, fields, board, unit, start, ctx.rules.safe_distance, ctx.rules.far_router_hexes)
+        else {
+            return;
+        };
+        if path.len() < 2 {
+            return;
+        }
+        Self::log_move(board, log, unit, MoveReason::Recovery, &path);
+        self.relocate(ctx, board, unit, path.last().copied());
+        self.contagion(ctx, board, dice, log, unit, &path);
+    }
+
+    /// Contagion (rule 1.4): good-order friends in every hex the mover began
+    /// in, passed through or ended in check morale; with the house-default
+    /// stack rule the top unit checks first and the rest only if it fails.
+    fn contagion(
+        &mut self,
+        ctx: &Ctx,
+        board: &mut Board,
+        dice: &mut Dice,
+        log: &mut EventLog,
+        mover: usize,
+        path: &[Offset],
+    ) {
+        let side = board.units[mover].side;
+        for &hex in path {
+            let stack: Vec<usize> = self
+                .occupancy
+                .at(ctx.grid.idx(hex))
+                .iter()
+                .map(|&u| u as usize)
+                .filter(|&u| u != mover && board.units[u].side == side && board.units[u].state == HexState::GoodOrder)
+                .collect();
+            let Some((&top, rest)) = stack.split_first() else { continue };
+            let top_failed = !self.check(ctx, board, dice, log, top, Cause::Contagion, Some(mover));
+            if top_failed {
+                self.fail(board, log, top, Cause::Contagion);
+            }
+            if top_failed || ctx.rules.contagion_stack == StackContagion::EachUnit {
+                for &u in rest {
+                    if board.units[u].state == HexState::GoodOrder
+                        && !self.check(ctx, board, dice, log, u, Cause::Contagion, Some(mover))
+                    {
+                        self.fail(board, log, u, Cause::Contagion);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A scripted shock (CONTRACT.md `shocks`): the unit takes the state as
+    /// if a combat result had caused it, then makes the forced move, and the
+    /// cascade runs its course.
+    pub fn apply_shock(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, shock: &Shock) {
+        let unit = shock.unit;
+        let u = &board.units[unit];
+        if u.at.is_none() || !matches!(u.state, HexState::GoodOrder | HexState::Disordered | HexState::Routed) {
+            return;
+        }
+        let mut to = HexState::from_name(shock.to);
+        if u.arm == Arm::Cavalry && to == HexState::Disordered {
+            to = HexState::Routed;
+        }
+        self.set_state(board, log, unit, to, Cause::Shock);
+        self.queue.push_back((unit, if to == HexState::Routed { Forced::Rout } else { Forced::Retreat }));
+        self.resolve(ctx, board, dice, log);
+    }
+
+    /// The Morale Recovery Segment of `side` (rule 1.5). Works through the
+    /// units that are disordered or routed when the segment begins, in
+    /// scenario order, finishing each one's cascade before the next.
+    pub fn recovery_segment(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, side: usize) {
+        let shaken: Vec<usize> = (0..board.units.len())
+            .filter(|&i| board.units[i].side == side && board.units[i].at.is_some() && board.units[i].state.is_shaken())
+            .collect();
+        let mut recovered_cavalry = Vec::new();
+        for unit in shaken {
+            let u = &board.units[unit];
+            let Some(at) = u.at else { continue };
+            if !u.state.is_shaken() {
+                continue;
+            }
+            let dist = match self.fields(ctx, board, side) {
+                Some(f) => f.dist[ctx.grid.idx(at)],
+                None => FAR,
+            };
+            if self.check(ctx, board, dice, log, unit, Cause::Recovery, None) {
+                let from = board.units[unit].state;
+                self.set_state(board, log, unit, HexState::GoodOrder, Cause::Recovery);
+                let u = &mut board.units[unit];
+                u.formation =
+                    if ctx.grid.close[ctx.grid.idx(at)] { Formation::GeneralOrder } else { Formation::Column };
+                if u.arm == Arm::Cavalry && from == HexState::Routed {
+                    recovered_cavalry.push(unit);
+                    if u.readiness != Readiness::Exhausted {
+                        log.push(EventKind::Readiness {
+                            unit: u.id.clone(),
+                            from: u.readiness,
+                            to: Readiness::Exhausted,
+                        });
+                        u.readiness = Readiness::Exhausted;
+                    }
+                }
+            } else if board.units[unit].state == HexState::Disordered {
+                self.set_state(board, log, unit, HexState::Routed, Cause::Recovery);
+                self.queue.push_back((unit, Forced::Rout));
+            } else if dist == FAR || dist as u32 > ctx.rules.safe_distance {
+                self.queue.push_back((unit, Forced::Refuge));
+            } else {
+                self.queue.push_back((unit, Forced::Rout));
+            }
+            self.resolve(ctx, board, dice, log);
+        }
+        // Cavalry readiness (rule 1.2): one step back per turn of full rest.
+        for (i, u) in board.units.iter_mut().enumerate() {
+            if u.side != side || u.at.is_none() {
+                continue;
+            }
+            if u.arm == Arm::Cavalry && u.rested && u.state == HexState::GoodOrder && !recovered_cavalry.contains(&i) {
+                let to = match u.readiness {
+                    Readiness::Exhausted => Some(Readiness::Tired),
+                    Readiness::Tired => Some(Readiness::Fresh),
+                    Readiness::Fresh => None,
+                };
+                if let Some(to) = to {
+                    log.push(EventKind::Readiness { unit: u.id.clone(), from: u.readiness, to });
+                    u.readiness = to;
+                }
+            }
+            u.rested = true;
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Per-side fields over the whole map, built once and shared by every forced
+//! move of that side until an enemy moves (the "safety map" technique of
+//! RULES.md 1.3): distance to the nearest enemy, enemy zones of influence,
+//! enemy-occupied hexes, and the hexes behind enemy lines.
+
+use crate::hex::{Dir, Edge, Offset};
+use crate::labataille::grid::Grid;
+use crate::labataille::{Board, HexState};
+use crate::scenario::Formation;
+use crate::terrain::Arm;
+
+/// Distance when there is no enemy on the map.
+pub const FAR: u16 = u16::MAX;
+
+/// Size of a spatial bucket, in hexes.
+const BUCKET: i32 = 16;
+
+/// What the units of one side see of their enemies.
+#[derive(Clone, Debug)]
+pub struct SideFields {
+    pub side: usize,
+    /// Hexes to the nearest enemy unit on the map (multi-source BFS over the
+    /// padded grid, so off-map border cells have a distance too).
+    pub dist: Vec<u16>,
+    /// How many enemy units exert a zone of influence into the cell (1.7).
+    pub zone: Vec<u8>,
+    /// Some enemy cavalry unit exerts a zone into the cell (1.4).
+    pub cav_zone: Vec<bool>,
+    /// An enemy unit stands in the cell.
+    pub enemy: Vec<bool>,
+    /// The cell is nearer the enemy's rear edge than the nearest enemy unit:
+    /// behind enemy lines (rout priority 3, house default).
+    pub behind: Vec<bool>,
+    /// Enemy positions, bucketed for "every enemy within N hexes" queries.
+    buckets: Vec<Vec<Offset>>,
+    bw: i32,
+}
+
+/// The front hexsides of a unit facing `facing`: that side and its two
+/// neighbours (RULES.md 1.7, house default for hex facing).
+pub fn front_sides(facing: Dir) -> [Dir; 3] {
+    let i = facing.index();
+    [Dir::ALL[(i + 5) % 6], facing, Dir::ALL[(i + 1) % 6]]
+}
+
+/// Whether a unit exerts a zone of influence: not routed, not in square.
+pub fn exerts_zone(state: HexState, formation: Formation) -> bool {
+    !matches!(state, HexState::Routed | HexState::Surrendered | HexState::Eliminated) && formation != Formation::Square
+}
+
+impl SideFields {
+    /// Builds every field for `side`, whose enemies have `enemy_rear` as rear.
+    pub fn build(grid: &Grid, board: &Board, side: usize, enemy_rear: Edge) -> Self {
+        let n = grid.len();
+        let mut f = SideFields {
+            side,
+            dist: vec![FAR; n],
+            zone: vec![0; n],
+            cav_zone: vec![false; n],
+            enemy: vec![false; n],
+            behind: vec![false; n],
+            buckets: Vec::new(),
+            bw: (grid.pw + BUCKET - 1) / BUCKET,
+        };
+        let bh = (grid.ph + BUCKET - 1) / BUCKET;
+        f.buckets = vec![Vec::new(); (f.bw * bh) as usize];
+        // The nearest enemy's depth (its distance from its own rear edge):
+        // a hex nearer that edge than the nearest enemy is behind the lines.
+        let mut depth = vec![i32::MIN; n];
+        let mut queue: Vec<u32> = Vec::with_capacity(n);
+        for u in board.units.iter().filter(|u| u.side != side) {
+            let Some(at) = u.at else { continue };
+            let i = grid.idx(at);
+            let d = grid.edge_distance(enemy_rear, at);
+            if f.dist[i] != 0 {
+                f.dist[i] = 0;
+                queue.push(i as u32);
+            }
+            depth[i] = depth[i].max(d);
+            f.enemy[i] = true;
+            let b = f.bucket_of(at);
+            f.buckets[b].push(at);
+            if exerts_zone(u.state, u.formation) {
+                for dir in front_sides(u.facing) {
+                    if let Some(j) = grid.neighbour(i, dir) {
+                        f.zone[j] = f.zone[j].saturating_add(1);
+                        if u.arm == Arm::Cavalry {
+                            f.cav_zone[j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        // Multi-source BFS: with no obstacles this is the exact hex distance
+        // to the nearest enemy. Layer by layer, so ties keep the deepest
+        // (most forward) enemy's depth.
+        let mut head = 0;
+        while head < queue.len() {
+            let i = queue[head] as usize;
+            head += 1;
+            let next = f.dist[i] + 1;
+            for dir in Dir::ALL {
+                let Some(j) = grid.neighbour(i, dir) else { continue };
+                if f.dist[j] == FAR {
+                    f.dist[j] = next;
+                    depth[j] = depth[i];
+                    queue.push(j as u32);
+                } else if f.dist[j] == next && depth[i] > depth[j] {
+                    depth[j] = depth[i];
+                }
+            }
+        }
+        for (i, behind) in f.behind.iter_mut().enumerate() {
+            if depth[i] != i32::MIN {
+                *behind = grid.edge_distance(enemy_rear, grid.offset(i)) < depth[i];
+            }
+        }
+        f
+    }
+
+    fn bucket_of(&self, o: Offset) -> usize {
+        (((o.r + 1) / BUCKET) * self.bw + (o.c + 1) / BUCKET) as usize
+    }
+
+    /// Are there any enemies on the map?
+    pub fn has_enemies(&self) -> bool {
+        self.buckets.iter().any(|b| !b.is_empty())
+    }
+
+    /// Calls `f` with every enemy position within `radius` hexes of `at`.
+    pub fn enemies_within(&self, at: Offset, radius: u32, mut f: impl FnMut(Offset)) {
+        let r = radius as i32;
+        let bh = self.buckets.len() as i32 / self.bw.max(1);
+        let (c0, c1) = (((at.c + 1 - r).max(0)) / BUCKET, ((at.c + 1 + r).max(0)) / BUCKET);
+        let (r0, r1) = (((at.r + 1 - r).max(0)) / BUCKET, ((at.r + 1 + r).max(0)) / BUCKET);
+        for br in r0..=r1.min(bh - 1) {
+            for bc in c0..=c1.min(self.bw - 1) {
+                for &e in &self.buckets[(br * self.bw + bc) as usize] {
+                    if at.distance(e) <= radius {
+                        f(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labataille::HexUnit;
+    use crate::map::TerrainMap;
+    use crate::rules::Rules;
+    use crate::scenario::Readiness;
+
+    fn unit(side: usize, arm: Arm, at: (i32, i32), facing: Dir) -> HexUnit {
+        HexUnit {
+            id: format!("u{}{}", at.0, at.1),
+            side,
+            arm,
+            at: Some(Offset::new(at.0, at.1)),
+            morale: 33,
+            strength: 4,
+            state: HexState::GoodOrder,
+            readiness: Readiness::Fresh,
+            formation: Formation::Line,
+            facing,
+            limbered: false,
+            rested: true,
+        }
+    }
+
+    #[test]
+    fn distance_field_is_the_hex_distance_to_the_nearest_enemy() {
+        let map = TerrainMap::filled(12, 9, crate::terrain::Terrain::Clear);
+        let grid = Grid::new(&map, &Rules::default());
+        let board = Board {
+            units: vec![
+                unit(1, Arm::Infantry, (2, 1), Dir::S),
+                unit(1, Arm::Cavalry, (9, 6), Dir::S),
+                unit(0, Arm::Infantry, (5, 5), Dir::N),
+            ],
+        };
+        let f = SideFields::build(&grid, &board, 0, Edge::North);
+        for r in -1..=9 {
+            for c in -1..=12 {
+                let o = Offset::new(c, r);
+                let want = o.distance(Offset::new(2, 1)).min(o.distance(Offset::new(9, 6)));
+                assert_eq!(f.dist[grid.idx(o)] as u32, want, "at {o}");
+            }
+        }
+        // Own units are not sources.
+        assert_ne!(f.dist[grid.idx(Offset::new(5, 5))], 0);
+    }
+
+    #[test]
+    fn zones_cover_the_three_front_hexes_and_cavalry_zones_are_marked() {
+        let map = TerrainMap::filled(10, 10, crate::terrain::Terrain::Clear);
+        let grid = Grid::new(&map, &Rules::default());
+        let mut sq = unit(1, Arm::Infantry, (7, 7), Dir::N);
+        sq.formation = Formation::Square;
+        let mut routed = unit(1, Arm::Infantry, (2, 7), Dir::N);
+        routed.state = HexState::Routed;
+        let board = Board { units: vec![unit(1, Arm::Cavalry, (4, 4), Dir::S), sq, routed] };
+        let f = SideFields::build(&grid, &board, 0, Edge::North);
+        let at = Offset::new(4, 4);
+        for d in Dir::ALL {
+            let i = grid.idx(at.neighbour(d));
+            let front = matches!(d, Dir::SE | Dir::S | Dir::SW);
+            assert_eq!(f.zone[i] == 1, front, "{d:?}");
+            assert_eq!(f.cav_zone[i], front, "{d:?}");
+        }
+        assert_eq!(f.zone.iter().map(|&z| z as u32).sum::<u32>(), 3, "squares and routers exert none");
+    }
+
+    #[test]
+    fn behind_enemy_lines_is_nearer_their_rear_than_the_nearest_enemy() {
+        // Enemy (rear North) holds row 3; we flee south.
+        let map = TerrainMap::filled(10, 10, crate::terrain::Terrain::Clear);
+        let grid = Grid::new(&map, &Rules::default());
+        let board = Board { units: (0..10).step_by(3).map(|c| unit(1, Arm::Infantry, (c, 3), Dir::S)).collect() };
+        let f = SideFields::build(&grid, &board, 0, Edge::North);
+        assert!(f.behind[grid.idx(Offset::new(4, 1))]);
+        assert!(!f.behind[grid.idx(Offset::new(4, 3))]);
+        assert!(!f.behind[grid.idx(Offset::new(4, 6))]);
+        let mut seen = Vec::new();
+        f.enemies_within(Offset::new(0, 8), 5, |e| seen.push(e));
+        assert_eq!(seen, vec![Offset::new(0, 3)]);
+    }
+}

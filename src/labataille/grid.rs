@@ -1,0 +1,162 @@
+//! The hex map as flat arrays for the hot paths: a one-hex border ring around
+//! the map (the "off-map" cells a router can step into), per-arm step costs
+//! in hundredths of a movement point, and who stands where.
+
+use crate::hex::{Dir, Offset};
+use crate::map::TerrainMap;
+use crate::rules::Rules;
+use crate::terrain::Arm;
+
+/// Step cost of a prohibited move.
+pub const BLOCKED: u16 = u16::MAX;
+
+/// A padded grid: cell `(c, r)` of the map lives at `(c + 1, r + 1)`; the
+/// border ring is off the map.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub width: i32,
+    pub height: i32,
+    /// Padded width and height.
+    pub pw: i32,
+    pub ph: i32,
+    pub on_map: Vec<bool>,
+    /// Woods or built-up: a router's preferred end hex (priority 7).
+    pub refuge: Vec<bool>,
+    /// Close terrain: recovered units take general order here.
+    pub close: Vec<bool>,
+    /// `step[arm][cell * 6 + dir]`: hundredths of an MP, or [`BLOCKED`].
+    step: [Vec<u16>; 3],
+    /// `stand[arm][cell]`: the arm may be in this hex at all.
+    stand: [Vec<bool>; 3],
+}
+
+fn centi(mp: f32) -> u16 {
+    ((mp * 100.0).round()).clamp(1.0, (BLOCKED - 1) as f32) as u16
+}
+
+impl Grid {
+    pub fn new(map: &TerrainMap, rules: &Rules) -> Self {
+        let (pw, ph) = (map.width + 2, map.height + 2);
+        let n = (pw * ph) as usize;
+        let mut g = Grid {
+            width: map.width,
+            height: map.height,
+            pw,
+            ph,
+            on_map: vec![false; n],
+            refuge: vec![false; n],
+            close: vec![false; n],
+            step: [vec![BLOCKED; n * 6], vec![BLOCKED; n * 6], vec![BLOCKED; n * 6]],
+            stand: [vec![false; n], vec![false; n], vec![false; n]],
+        };
+        for r in 0..map.height {
+            for c in 0..map.width {
+                let at = Offset::new(c, r);
+                let i = g.idx(at);
+                let Some(t) = map.terrain(at) else { continue };
+                g.on_map[i] = true;
+                g.refuge[i] = t.is_refuge();
+                g.close[i] = t.is_close();
+                for arm in Arm::ALL {
+                    g.stand[arm.index()][i] = rules.terrain_cost(t, arm).is_some();
+                    for dir in Dir::ALL {
+                        if let Some(cost) = map.step_cost(rules, arm, at, dir) {
+                            g.step[arm.index()][i * 6 + dir.index()] = centi(cost);
+                        }
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    pub fn len(&self) -> usize {
+        (self.pw * self.ph) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Padded index of a hex on the map or in the border ring.
+    #[inline]
+    pub fn idx(&self, o: Offset) -> usize {
+        ((o.r + 1) * self.pw + o.c + 1) as usize
+    }
+
+    /// Whether `o` is on the map or in the border ring.
+    #[inline]
+    pub fn in_padded(&self, o: Offset) -> bool {
+        o.c >= -1 && o.r >= -1 && o.c <= self.width && o.r <= self.height
+    }
+
+    #[inline]
+    pub fn offset(&self, i: usize) -> Offset {
+        let i = i as i32;
+        Offset::new(i % self.pw - 1, i / self.pw - 1)
+    }
+
+    /// The padded cell across `dir`, if inside the padding.
+    #[inline]
+    pub fn neighbour(&self, i: usize, dir: Dir) -> Option<usize> {
+        let n = self.offset(i).neighbour(dir);
+        self.in_padded(n).then(|| self.idx(n))
+    }
+
+    /// Cost in hundredths of an MP for `arm` to step from `i` across `dir`.
+    #[inline]
+    pub fn step_cost(&self, arm: Arm, i: usize, dir: Dir) -> u16 {
+        self.step[arm.index()][i * 6 + dir.index()]
+    }
+
+    #[inline]
+    pub fn can_stand(&self, arm: Arm, i: usize) -> bool {
+        self.stand[arm.index()][i]
+    }
+
+    /// How far `o` is from a map edge (rows or columns; may be -1 in the ring).
+    pub fn edge_distance(&self, edge: crate::hex::Edge, o: Offset) -> i32 {
+        edge.distance(o, self.width, self.height)
+    }
+
+    /// Distance from a map edge in half hexes (see [`crate::hex::Edge::half_distance`]).
+    pub fn edge_half_distance(&self, edge: crate::hex::Edge, o: Offset) -> i32 {
+        edge.half_distance(o, self.width, self.height)
+    }
+}
+
+/// Which units stand in each padded cell, in unit-index order (the stack
+/// order: the first listed is the top of the stack).
+#[derive(Clone, Debug, Default)]
+pub struct Occupancy {
+    cells: Vec<Vec<u32>>,
+}
+
+impl Occupancy {
+    pub fn new(grid: &Grid) -> Self {
+        Self { cells: vec![Vec::new(); grid.len()] }
+    }
+
+    pub fn clear(&mut self) {
+        for c in &mut self.cells {
+            c.clear();
+        }
+    }
+
+    pub fn insert(&mut self, cell: usize, unit: usize) {
+        let v = &mut self.cells[cell];
+        let pos = v.partition_point(|&u| (u as usize) < unit);
+        if v.get(pos) != Some(&(unit as u32)) {
+            v.insert(pos, unit as u32);
+        }
+    }
+
+    pub fn remove(&mut self, cell: usize, unit: usize) {
+        self.cells[cell].retain(|&u| u as usize != unit);
+    }
+
+    #[inline]
+    pub fn at(&self, cell: usize) -> &[u32] {
+        &self.cells[cell]
+    }
+}

@@ -1,0 +1,127 @@
+//! La Bataille (hex mode): morale, forced moves, contagion and recovery, as
+//! pure functions over plain data. No Bevy here; `crate::sim` adapts it to
+//! the ECS.
+//!
+//! - [`grid`]: the map as flat arrays (neighbours, per-arm step costs);
+//! - [`fields`]: per-side distance and zone fields, built once per phase;
+//! - [`rout`]: the 10-hex rout move and its priorities (rule 1.3);
+//! - [`retreat`]: the disorder retreat and the far router's walk to refuge;
+//! - [`engine`]: morale checks, cascades, shocks and the recovery segment.
+
+pub mod engine;
+pub mod fields;
+pub mod grid;
+pub mod retreat;
+pub mod rout;
+
+use crate::events::StateLabel;
+use crate::hex::{Dir, Edge, Offset};
+use crate::scenario::{Formation, Readiness, Scenario, StateName, UnitSpec};
+use crate::terrain::Arm;
+
+/// Morale state of a hex-mode unit (RULES.md 1.2), plus the ways of leaving
+/// the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HexState {
+    GoodOrder,
+    Disordered,
+    Routed,
+    Surrendered,
+    Eliminated,
+}
+
+impl HexState {
+    pub fn label(self) -> StateLabel {
+        match self {
+            HexState::GoodOrder => StateLabel::GoodOrder,
+            HexState::Disordered => StateLabel::Disordered,
+            HexState::Routed => StateLabel::Routed,
+            HexState::Surrendered => StateLabel::Surrendered,
+            HexState::Eliminated => StateLabel::Eliminated,
+        }
+    }
+
+    pub fn from_name(s: StateName) -> HexState {
+        match s {
+            StateName::Disordered | StateName::U | StateName::LU => HexState::Disordered,
+            StateName::Routed | StateName::FU => HexState::Routed,
+            StateName::GoodOrder | StateName::Order => HexState::GoodOrder,
+        }
+    }
+
+    /// Disordered or routed: the states the recovery segment works on.
+    pub fn is_shaken(self) -> bool {
+        matches!(self, HexState::Disordered | HexState::Routed)
+    }
+}
+
+/// Plain data for one hex-mode unit, as the rules see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HexUnit {
+    pub id: String,
+    pub side: usize,
+    pub arm: Arm,
+    /// `None` once it has left the board (surrendered, eliminated, or gone
+    /// off the map to recover).
+    pub at: Option<Offset>,
+    pub morale: u8,
+    pub strength: u32,
+    pub state: HexState,
+    pub readiness: Readiness,
+    pub formation: Formation,
+    pub facing: Dir,
+    pub limbered: bool,
+    /// Has not moved or fought since its side's last recovery segment.
+    pub rested: bool,
+}
+
+impl HexUnit {
+    pub fn from_spec(spec: &UnitSpec, rear: Edge) -> Self {
+        let at = match spec.place {
+            crate::scenario::Place::Hex(o) => Some(o),
+            crate::scenario::Place::Table { .. } => None,
+        };
+        let facing = spec.facing.map(Dir::from_degrees).unwrap_or(match rear {
+            Edge::South => Dir::N,
+            Edge::North => Dir::S,
+            // Flat-top hexes have no east/west side; face the upper diagonal.
+            Edge::East => Dir::NW,
+            Edge::West => Dir::NE,
+        });
+        Self {
+            id: spec.id.clone(),
+            side: spec.side,
+            arm: spec.arm,
+            at,
+            morale: spec.morale,
+            strength: spec.strength,
+            state: HexState::from_name(spec.state),
+            readiness: spec.readiness,
+            formation: spec.formation.unwrap_or(Formation::Line),
+            facing,
+            limbered: spec.limbered,
+            rested: true,
+        }
+    }
+
+    pub fn on_board(&self) -> bool {
+        self.at.is_some()
+    }
+}
+
+/// All units of a hex battle, indexed in scenario order (the stable order
+/// every rule iterates in).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Board {
+    pub units: Vec<HexUnit>,
+}
+
+impl Board {
+    pub fn from_scenario(s: &Scenario) -> Self {
+        Self { units: s.units.iter().map(|u| HexUnit::from_spec(u, s.sides[u.side].rear)).collect() }
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.units.iter().position(|u| u.id == id)
+    }
+}

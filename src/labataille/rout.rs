@@ -1,0 +1,385 @@
+//! La Bataille rout move (the 10-hex rule, RULES.md 1.3).
+//!
+//! A routing unit moves exactly `rout_hexes` hexes; terrain does not shorten
+//! the move, but the path is chosen by the rule book's priorities, in order:
+//!
+//! 1. never into an enemy-occupied hex or prohibited terrain (a river without
+//!    a bridge, a hexside its arm cannot cross), and never a step that brings
+//!    it closer to the nearest enemy;
+//! 2. end strictly further from the nearest enemy than it started, and no
+//!    closer to any enemy within `rout_enemy_radius` hexes of its start
+//!    (house default);
+//! 3. never into hexes behind enemy lines: nearer the enemy's rear edge than
+//!    the nearest enemy unit (house default), unless it starts there;
+//! 4. the fewest hexes in enemy zones of influence;
+//! 5. the least total terrain cost along the path;
+//! 6. the fewest hexes holding friendly units;
+//! 7. a woods or built-up end hex;
+//!
+//! then, as our tie-breaks: the end hex nearest its own rear edge, then the
+//! end hex furthest from the enemy, then a fixed order of hexes.
+//!
+//! If no full move exists but the map edge can be reached with hexes to
+//! spare, the unit routs off the map; otherwise it surrenders.
+//!
+//! Technique: priorities 1 and 3 are hard filters, 4-6 an additive cost, 2
+//! and 7 depend only on the end hex. So a layered dynamic programme over
+//! (hex, hexes moved) inside the 21x21 window around the start finds the best
+//! path to every possible end hex at once, reading the shared per-side
+//! [`SideFields`] instead of searching the map per unit. Paths never revisit
+//! a hex; in the rare case the layered search finds no full move, an exact
+//! depth-first search over simple paths confirms it before surrender.
+
+use crate::hex::{Dir, Edge, Offset};
+use crate::labataille::Board;
+use crate::labataille::fields::{FAR, SideFields};
+use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
+use crate::terrain::Arm;
+
+/// Where a rout move goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoutPlan {
+    /// The full move: every hex from start to end.
+    Full(Vec<Offset>),
+    /// The path to the map edge, and the edge it then leaves by.
+    OffMap(Vec<Offset>, Edge),
+    /// No legal move of full length: the unit surrenders.
+    Surrender,
+}
+
+/// Order of end hexes: path cost (priorities 4-6), not a refuge (7), half
+/// hexes from the own rear edge, closeness to the enemy.
+type EndKey = (u64, bool, i32, u16);
+/// Order of off-map exits: not across the own rear edge, then path cost.
+type ExitKey = (bool, u64);
+
+/// Everything a rout move reads.
+pub struct RoutQuery<'a> {
+    pub grid: &'a Grid,
+    pub fields: &'a SideFields,
+    pub occupancy: &'a Occupancy,
+    pub board: &'a Board,
+    /// The routing unit (its arm and side are read from the board).
+    pub unit: usize,
+    pub start: Offset,
+    pub hexes: u32,
+    pub enemy_radius: u32,
+    pub own_rear: Edge,
+}
+
+impl RoutQuery<'_> {
+    fn arm(&self) -> Arm {
+        self.board.units[self.unit].arm
+    }
+
+    fn friends_at(&self, cell: usize) -> bool {
+        let side = self.board.units[self.unit].side;
+        self.occupancy.at(cell).iter().any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
+    }
+
+    /// The additive part of the priorities for entering `cell` at `step`
+    /// hundredths of an MP: zones (4), terrain (5), friends (6), packed so
+    /// that integer order is the priority order.
+    fn step_key(&self, cell: usize, step: u16) -> u64 {
+        let zone = (self.fields.zone[cell] > 0) as u64;
+        let friends = self.friends_at(cell) as u64;
+        (zone << 48) | ((step as u64) << 16) | friends
+    }
+
+    /// Hard filters of priorities 1 and 3 for a step from `from` into `to`.
+    /// `None` if illegal, else the step cost.
+    fn legal_step(&self, from: usize, to: usize, dir: Dir, start_behind: bool) -> Option<u16> {
+        let f = self.fields;
+        if f.enemy[to] || f.dist[to] < f.dist[from] || (f.behind[to] && !start_behind) {
+            return None;
+        }
+        let cost = self.grid.step_cost(self.arm(), from, dir);
+        (cost != BLOCKED).then_some(cost)
+    }
+
+    /// A step off the map from the edge hex `from` (border cell `to`) is
+    /// legal under priorities 1 and 3; returns the edge it crosses.
+    fn exit_step(&self, from: usize, to: usize, here: Offset, dir: Dir, start_behind: bool) -> Option<Edge> {
+        let f = self.fields;
+        if f.dist[to] < f.dist[from] || (f.behind[to] && !start_behind) {
+            return None;
+        }
+        Edge::crossed_by(dir, here, self.grid.width, self.grid.height)
+    }
+
+    /// Priority 2: strictly further from the nearest enemy, and no closer to
+    /// any enemy that was within the radius at the start.
+    fn ends_further(&self, end: Offset, near: &[Offset]) -> bool {
+        let (d0, d1) = (self.fields.dist[self.grid.idx(self.start)], self.fields.dist[self.grid.idx(end)]);
+        (d0 == FAR || d1 > d0) && near.iter().all(|&e| end.distance(e) >= self.start.distance(e))
+    }
+
+    /// Ordering of legal end hexes: path cost, then refuge (7), then our
+    /// tie-breaks (nearest own rear, furthest from the enemy).
+    fn end_key(&self, cost: u64, end: Offset) -> EndKey {
+        let i = self.grid.idx(end);
+        (cost, !self.grid.refuge[i], self.grid.edge_half_distance(self.own_rear, end), u16::MAX - self.fields.dist[i])
+    }
+
+    /// Off-map exits: across the side's own rear edge first, then the
+    /// cheapest path.
+    fn exit_key(&self, cost: u64, edge: Edge) -> ExitKey {
+        (edge != self.own_rear, cost)
+    }
+
+    fn near_enemies(&self) -> Vec<Offset> {
+        let mut near = Vec::new();
+        self.fields.enemies_within(self.start, self.enemy_radius, |e| near.push(e));
+        near
+    }
+}
+
+/// Reusable scratch space for rout moves (no allocation per move once warm).
+#[derive(Clone, Debug, Default)]
+pub struct RoutPlanner {
+    radius: i32,
+    side: i32,
+    layer: usize,
+    best: Vec<u64>,
+    parent: Vec<u16>,
+    stamp: Vec<u32>,
+    generation: u32,
+    layers: Vec<Vec<u16>>,
+    ends: Vec<(EndKey, u16)>,
+    /// Nodes visited by the exact fallback search in the last move (for tests).
+    pub fallback_nodes: usize,
+}
+
+const NONE: u64 = u64::MAX;
+/// Node budget of the exact fallback search.
+const FALLBACK_BUDGET: usize = 400_000;
+
+impl RoutPlanner {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn prepare(&mut self, radius: i32) {
+        if radius != self.radius || self.best.is_empty() {
+            self.radius = radius;
+            self.side = 2 * radius + 1;
+            self.layer = (self.side * self.side) as usize;
+            let n = self.layer * (radius as usize + 1);
+            self.best = vec![NONE; n];
+            self.parent = vec![0; n];
+            self.stamp = vec![0; n];
+            self.generation = 0;
+            self.layers = vec![Vec::new(); radius as usize + 1];
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        for l in &mut self.layers {
+            l.clear();
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: usize, l: u16) -> u64 {
+        let i = k * self.layer + l as usize;
+        if self.stamp[i] == self.generation { self.best[i] } else { NONE }
+    }
+
+    #[inline]
+    fn set(&mut self, k: usize, l: u16, cost: u64, parent: u16) {
+        let i = k * self.layer + l as usize;
+        self.stamp[i] = self.generation;
+        self.best[i] = cost;
+        self.parent[i] = parent;
+    }
+
+    #[inline]
+    fn local(&self, start: Offset, o: Offset) -> Option<u16> {
+        let (dc, dr) = (o.c - start.c + self.radius, o.r - start.r + self.radius);
+        (dc >= 0 && dr >= 0 && dc < self.side && dr < self.side).then(|| (dr * self.side + dc) as u16)
+    }
+
+    #[inline]
+    fn global(&self, start: Offset, l: u16) -> Offset {
+        let l = l as i32;
+        Offset::new(start.c + l % self.side - self.radius, start.r + l / self.side - self.radius)
+    }
+
+    /// Is local cell `l` on the best path to (`k`, `u`)?
+    fn on_path(&self, mut k: usize, mut u: u16, l: u16) -> bool {
+        loop {
+            if u == l {
+                return true;
+            }
+            if k == 0 {
+                return false;
+            }
+            u = self.parent[k * self.layer + u as usize];
+            k -= 1;
+        }
+    }
+
+    fn path_to(&self, start: Offset, k: usize, l: u16) -> Vec<Offset> {
+        let mut path = Vec::with_capacity(k + 1);
+        let (mut k, mut l) = (k, l);
+        loop {
+            path.push(self.global(start, l));
+            if k == 0 {
+                break;
+            }
+            l = self.parent[k * self.layer + l as usize];
+            k -= 1;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Plans one rout move.
+    pub fn plan(&mut self, q: &RoutQuery) -> RoutPlan {
+        let hexes = q.hexes.max(1) as usize;
+        self.prepare(hexes as i32);
+        self.fallback_nodes = 0;
+        let grid = q.grid;
+        let start_cell = grid.idx(q.start);
+        let start_behind = q.fields.behind[start_cell];
+        let Some(centre) = self.local(q.start, q.start) else { return RoutPlan::Surrender };
+        self.set(0, centre, 0, centre);
+        self.layers[0].push(centre);
+        let mut exit: Option<(ExitKey, usize, u16, Edge)> = None;
+
+        for k in 0..hexes {
+            let mut frontier = std::mem::take(&mut self.layers[k]);
+            let mut next = std::mem::take(&mut self.layers[k + 1]);
+            for &u in &frontier {
+                let cost_u = self.get(k, u);
+                let ou = self.global(q.start, u);
+                let iu = grid.idx(ou);
+                for dir in Dir::ALL {
+                    let ov = ou.neighbour(dir);
+                    let iv = grid.idx(ov);
+                    if !grid.on_map[iv] {
+                        // Stepping off the map with hexes still to move.
+                        if let Some(edge) = q.exit_step(iu, iv, ou, dir, start_behind) {
+                            let key = q.exit_key(cost_u, edge);
+                            if exit.as_ref().is_none_or(|e| key < e.0) {
+                                exit = Some((key, k, u, edge));
+                            }
+                        }
+                        continue;
+                    }
+                    let Some(step) = q.legal_step(iu, iv, dir, start_behind) else { continue };
+                    let Some(lv) = self.local(q.start, ov) else { continue };
+                    let cost_v = cost_u + q.step_key(iv, step);
+                    let old = self.get(k + 1, lv);
+                    if cost_v < old && !self.on_path(k, u, lv) {
+                        if old == NONE {
+                            next.push(lv);
+                        }
+                        self.set(k + 1, lv, cost_v, u);
+                    }
+                }
+            }
+            frontier.clear();
+            self.layers[k] = frontier;
+            self.layers[k + 1] = next;
+        }
+
+        // Choose the end hex among full moves.
+        let near = q.near_enemies();
+        let mut ends = std::mem::take(&mut self.ends);
+        ends.clear();
+        for &l in &self.layers[hexes] {
+            let o = self.global(q.start, l);
+            ends.push((q.end_key(self.get(hexes, l), o), l));
+        }
+        ends.sort_unstable();
+        let chosen = ends.iter().find(|(_, l)| q.ends_further(self.global(q.start, *l), &near)).map(|&(_, l)| l);
+        self.ends = ends;
+        if let Some(l) = chosen {
+            return RoutPlan::Full(self.path_to(q.start, hexes, l));
+        }
+        // The layered search forbids revisits only along each cell's best
+        // path; before giving up on a full move, search simple paths exactly.
+        if let Some(plan) = self.exact(q, hexes, &near) {
+            return plan;
+        }
+        if let Some((_, k, u, edge)) = exit {
+            return RoutPlan::OffMap(self.path_to(q.start, k, u), edge);
+        }
+        RoutPlan::Surrender
+    }
+
+    /// Exhaustive search over simple paths (bounded by a node budget):
+    /// returns a full move if one exists, or the best off-map exit.
+    fn exact(&mut self, q: &RoutQuery, hexes: usize, near: &[Offset]) -> Option<RoutPlan> {
+        struct Search<'q, 'a> {
+            q: &'q RoutQuery<'a>,
+            hexes: usize,
+            near: &'q [Offset],
+            start_behind: bool,
+            path: Vec<Offset>,
+            best_full: Option<(EndKey, Vec<Offset>)>,
+            best_exit: Option<(ExitKey, Vec<Offset>, Edge)>,
+            nodes: usize,
+        }
+        impl Search<'_, '_> {
+            fn go(&mut self, cost: u64) {
+                self.nodes += 1;
+                if self.nodes > FALLBACK_BUDGET {
+                    return;
+                }
+                let grid = self.q.grid;
+                let Some(&here) = self.path.last() else { return };
+                let k = self.path.len() - 1;
+                if k == self.hexes {
+                    if self.q.ends_further(here, self.near) {
+                        let key = self.q.end_key(cost, here);
+                        if self.best_full.as_ref().is_none_or(|b| key < b.0) {
+                            self.best_full = Some((key, self.path.clone()));
+                        }
+                    }
+                    return;
+                }
+                let iu = grid.idx(here);
+                for dir in Dir::ALL {
+                    let next = here.neighbour(dir);
+                    let iv = grid.idx(next);
+                    if !grid.on_map[iv] {
+                        if let Some(edge) = self.q.exit_step(iu, iv, here, dir, self.start_behind) {
+                            let key = self.q.exit_key(cost, edge);
+                            if self.best_exit.as_ref().is_none_or(|b| key < b.0) {
+                                self.best_exit = Some((key, self.path.clone(), edge));
+                            }
+                        }
+                        continue;
+                    }
+                    if self.path.contains(&next) {
+                        continue;
+                    }
+                    let Some(step) = self.q.legal_step(iu, iv, dir, self.start_behind) else { continue };
+                    self.path.push(next);
+                    self.go(cost + self.q.step_key(iv, step));
+                    self.path.pop();
+                }
+            }
+        }
+        let mut s = Search {
+            q,
+            hexes,
+            near,
+            start_behind: q.fields.behind[q.grid.idx(q.start)],
+            path: vec![q.start],
+            best_full: None,
+            best_exit: None,
+            nodes: 0,
+        };
+        s.go(0);
+        self.fallback_nodes = s.nodes;
+        if let Some((_, path)) = s.best_full {
+            return Some(RoutPlan::Full(path));
+        }
+        s.best_exit.map(|(_, path, edge)| RoutPlan::OffMap(path, edge))
+    }
+}

@@ -1,0 +1,304 @@
+//! The scenario's `rules` block: every number the rules use, with the house
+//! defaults of RULES.md as the shipped defaults. docs/rules.md explains each.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::hex::Edge;
+use crate::terrain::{Arm, HexsideKind, Terrain};
+
+/// Movement cost of one terrain or hexside for each arm, in movement points.
+/// `None` means prohibited for that arm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmCosts {
+    pub infantry: Option<f32>,
+    pub cavalry: Option<f32>,
+    pub artillery: Option<f32>,
+}
+
+impl ArmCosts {
+    pub const fn all(inf: f32, cav: f32, art: f32) -> Self {
+        Self { infantry: Some(inf), cavalry: Some(cav), artillery: Some(art) }
+    }
+
+    pub fn get(&self, arm: Arm) -> Option<f32> {
+        match arm {
+            Arm::Infantry => self.infantry,
+            Arm::Cavalry => self.cavalry,
+            Arm::Artillery => self.artillery,
+        }
+    }
+}
+
+/// RULES.md 1.8: the typical La Bataille terrain chart.
+pub fn default_terrain_costs(t: Terrain) -> ArmCosts {
+    match t {
+        Terrain::Clear | Terrain::Bridge => ArmCosts::all(1.0, 1.0, 1.0),
+        Terrain::Road => ArmCosts::all(0.5, 0.5, 0.5),
+        Terrain::Town | Terrain::Village => ArmCosts::all(3.0, 3.0, 3.0),
+        Terrain::Woods => ArmCosts { infantry: Some(3.0), cavalry: Some(4.0), artillery: None },
+        Terrain::Garden => ArmCosts::all(2.0, 2.0, 4.0),
+        Terrain::Marsh => ArmCosts { infantry: Some(4.0), cavalry: Some(5.0), artillery: None },
+        Terrain::River => ArmCosts { infantry: None, cavalry: None, artillery: None },
+    }
+}
+
+/// RULES.md 1.8: extra cost of crossing a hexside feature.
+pub fn default_hexside_costs(k: HexsideKind) -> ArmCosts {
+    match k {
+        HexsideKind::Slope => ArmCosts::all(2.0, 3.0, 4.0),
+        HexsideKind::Stream => ArmCosts { infantry: Some(3.0), cavalry: Some(5.0), artillery: None },
+    }
+}
+
+/// How a contagion check falls on a stack (RULES.md 1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum StackContagion {
+    /// House default: the first good-order unit of the stack checks; if it
+    /// fails, every other good-order unit in the stack checks too.
+    #[default]
+    TopThenAll,
+    /// Every good-order unit in the hex checks on its own.
+    EachUnit,
+}
+
+/// The whole rules block. Every field has a default; a scenario overrides only
+/// what it names. Terrain and hexside entries replace the default for that
+/// terrain only.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// Movement costs per terrain (RULES.md 1.8), overriding the defaults.
+    pub terrain: BTreeMap<Terrain, ArmCosts>,
+    /// Extra costs per hexside feature (RULES.md 1.8), overriding the defaults.
+    pub hexsides: BTreeMap<HexsideKind, ArmCosts>,
+    /// Length of a rout move in hexes (RULES.md 1.3).
+    pub rout_hexes: u32,
+    /// Movement points of a disorder retreat (RULES.md 1.3).
+    pub retreat_mp: f32,
+    /// Morale modifier while disordered (RULES.md 1.2).
+    pub disordered_modifier: i32,
+    /// Morale modifier while routed (RULES.md 1.2).
+    pub routed_modifier: i32,
+    /// A routed unit this far (hexes) from every enemy is out of danger
+    /// (RULES.md 1.5), and its refuge must be at least this far too.
+    pub safe_distance: u32,
+    /// Rout priority 2 (house default): the router must end no closer to any
+    /// enemy within this many hexes of its start.
+    pub rout_enemy_radius: u32,
+    /// Hexes a far router moves towards its refuge in one segment.
+    pub far_router_hexes: u32,
+    /// How a contagion check falls on a stack.
+    pub contagion_stack: StackContagion,
+    /// Map edges across which a router leaves the map without being
+    /// eliminated (RULES.md 1.3, off-map recovery).
+    pub off_map_recovery: Vec<Edge>,
+    /// Free-space (Belle Alliance) numbers.
+    pub belle_alliance: BelleAllianceRules,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Self {
+            terrain: BTreeMap::new(),
+            hexsides: BTreeMap::new(),
+            rout_hexes: 10,
+            retreat_mp: 3.0,
+            disordered_modifier: -3,
+            routed_modifier: -6,
+            safe_distance: 15,
+            rout_enemy_radius: 15,
+            far_router_hexes: 10,
+            contagion_stack: StackContagion::TopThenAll,
+            off_map_recovery: Vec::new(),
+            belle_alliance: BelleAllianceRules::default(),
+        }
+    }
+}
+
+impl Rules {
+    /// Cost for `arm` to enter `terrain`, with the scenario's overrides.
+    pub fn terrain_cost(&self, terrain: Terrain, arm: Arm) -> Option<f32> {
+        self.terrain.get(&terrain).copied().unwrap_or_else(|| default_terrain_costs(terrain)).get(arm)
+    }
+
+    /// Extra cost for `arm` to cross a hexside feature.
+    pub fn hexside_cost(&self, kind: HexsideKind, arm: Arm) -> Option<f32> {
+        self.hexsides.get(&kind).copied().unwrap_or_else(|| default_hexside_costs(kind)).get(arm)
+    }
+
+    /// Problems with the numbers themselves, as (field, message).
+    pub fn problems(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut cost_ok = |field: String, c: &ArmCosts| {
+            for arm in Arm::ALL {
+                if let Some(v) = c.get(arm)
+                    && !(v.is_finite() && v > 0.0 && v <= 100.0)
+                {
+                    out.push((field.clone(), format!("{arm:?} cost {v} must be between 0 and 100 (None prohibits)")));
+                }
+            }
+        };
+        for (t, c) in &self.terrain {
+            cost_ok(format!("rules.terrain.{t:?}"), c);
+        }
+        for (k, c) in &self.hexsides {
+            cost_ok(format!("rules.hexsides.{k:?}"), c);
+        }
+        if !(1..=50).contains(&self.rout_hexes) {
+            out.push(("rules.rout_hexes".into(), format!("{} must be 1..=50", self.rout_hexes)));
+        }
+        if !(self.retreat_mp.is_finite() && self.retreat_mp > 0.0 && self.retreat_mp <= 50.0) {
+            out.push(("rules.retreat_mp".into(), format!("{} must be above 0 and at most 50", self.retreat_mp)));
+        }
+        for (name, v) in
+            [("rules.disordered_modifier", self.disordered_modifier), ("rules.routed_modifier", self.routed_modifier)]
+        {
+            if !(-35..=35).contains(&v) {
+                out.push((name.into(), format!("{v} must be -35..=35")));
+            }
+        }
+        if self.safe_distance > 1000 || self.rout_enemy_radius > 1000 || self.far_router_hexes > 1000 {
+            out.push(("rules".into(), "distances must be at most 1000 hexes".into()));
+        }
+        out.extend(self.belle_alliance.problems());
+        out
+    }
+}
+
+/// Flight march per bound, by arm (RULES.md 2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FlightMarch {
+    pub infantry: f32,
+    pub cavalry: f32,
+    pub foot_artillery: f32,
+    pub horse_artillery: f32,
+}
+
+impl Default for FlightMarch {
+    fn default() -> Self {
+        Self { infantry: 20.0, cavalry: 40.0, foot_artillery: 20.0, horse_artillery: 40.0 }
+    }
+}
+
+/// Width x depth of one figure's base, in centimetres (RULES.md 2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BaseSizes {
+    pub infantry: (f32, f32),
+    pub cavalry: (f32, f32),
+    pub gun: (f32, f32),
+}
+
+impl Default for BaseSizes {
+    fn default() -> Self {
+        Self { infantry: (2.0, 2.0), cavalry: (2.5, 5.0), gun: (4.0, 4.0) }
+    }
+}
+
+/// The Belle Alliance house defaults of RULES.md 2.6.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BelleAllianceRules {
+    pub flight_march_cm: FlightMarch,
+    /// Half-angle of the flight cone around the line from the cause (2.2).
+    pub flight_cone_degrees: f32,
+    /// March-length factor while in woods, town, marsh or crossing a stream.
+    pub terrain_reduction: f32,
+    /// Carry-along (2.3): 3d6 + valour + ratio modifier at or below this is carried.
+    pub carry_along_max: i32,
+    pub carry_ratio_50: i32,
+    pub carry_ratio_100: i32,
+    /// Reorganisation (2.4): 3d6 + valour (+ staff) totals.
+    pub reorg_stay_fu_max: i32,
+    pub reorg_u_max: i32,
+    pub reorg_lu_max: i32,
+    pub reorg_staff_bonus: i32,
+    /// Figures lost on entering FU.
+    pub figure_loss_on_fu: u32,
+    pub base_cm: BaseSizes,
+}
+
+impl Default for BelleAllianceRules {
+    fn default() -> Self {
+        Self {
+            flight_march_cm: FlightMarch::default(),
+            flight_cone_degrees: 45.0,
+            terrain_reduction: 0.5,
+            carry_along_max: 10,
+            carry_ratio_50: 2,
+            carry_ratio_100: 4,
+            reorg_stay_fu_max: 8,
+            reorg_u_max: 12,
+            reorg_lu_max: 15,
+            reorg_staff_bonus: 2,
+            figure_loss_on_fu: 0,
+            base_cm: BaseSizes::default(),
+        }
+    }
+}
+
+impl BelleAllianceRules {
+    fn problems(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let f = &self.flight_march_cm;
+        for (name, v) in [
+            ("infantry", f.infantry),
+            ("cavalry", f.cavalry),
+            ("foot_artillery", f.foot_artillery),
+            ("horse_artillery", f.horse_artillery),
+        ] {
+            if !(v.is_finite() && (0.0..=500.0).contains(&v)) {
+                out.push((format!("rules.belle_alliance.flight_march_cm.{name}"), format!("{v} must be 0..=500")));
+            }
+        }
+        if !(self.flight_cone_degrees.is_finite() && (0.0..=180.0).contains(&self.flight_cone_degrees)) {
+            out.push(("rules.belle_alliance.flight_cone_degrees".into(), "must be 0..=180".into()));
+        }
+        if !(self.terrain_reduction.is_finite() && (0.0..=1.0).contains(&self.terrain_reduction)) {
+            out.push(("rules.belle_alliance.terrain_reduction".into(), "must be 0..=1".into()));
+        }
+        if !(self.reorg_stay_fu_max <= self.reorg_u_max && self.reorg_u_max <= self.reorg_lu_max) {
+            out.push(("rules.belle_alliance".into(), "reorganisation thresholds must not decrease".into()));
+        }
+        let b = &self.base_cm;
+        for (name, (w, d)) in [("infantry", b.infantry), ("cavalry", b.cavalry), ("gun", b.gun)] {
+            if !(w.is_finite() && d.is_finite() && w > 0.0 && d > 0.0 && w <= 100.0 && d <= 100.0) {
+                out.push((
+                    format!("rules.belle_alliance.base_cm.{name}"),
+                    "sizes must be above 0 and at most 100".into(),
+                ));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_chart_matches_rules_1_8() {
+        let r = Rules::default();
+        assert_eq!(r.terrain_cost(Terrain::Woods, Arm::Cavalry), Some(4.0));
+        assert_eq!(r.terrain_cost(Terrain::Woods, Arm::Artillery), None);
+        assert_eq!(r.terrain_cost(Terrain::Marsh, Arm::Infantry), Some(4.0));
+        assert_eq!(r.terrain_cost(Terrain::River, Arm::Infantry), None);
+        assert_eq!(r.terrain_cost(Terrain::Road, Arm::Artillery), Some(0.5));
+        assert_eq!(r.hexside_cost(HexsideKind::Stream, Arm::Cavalry), Some(5.0));
+        assert_eq!(r.hexside_cost(HexsideKind::Stream, Arm::Artillery), None);
+        assert_eq!(r.hexside_cost(HexsideKind::Slope, Arm::Artillery), Some(4.0));
+    }
+
+    #[test]
+    fn an_override_replaces_only_its_terrain() {
+        let mut r = Rules::default();
+        r.terrain.insert(Terrain::Woods, ArmCosts::all(2.0, 2.0, 6.0));
+        assert_eq!(r.terrain_cost(Terrain::Woods, Arm::Artillery), Some(6.0));
+        assert_eq!(r.terrain_cost(Terrain::Garden, Arm::Artillery), Some(4.0));
+    }
+}

@@ -1,0 +1,857 @@
+//! Scenario files (CONTRACT.md section 1): the RON format as written by
+//! authors, one pure parse-and-validate function shared by the command line
+//! and the game's asset loader, and the validated [`Scenario`] it yields.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+
+use ron::extensions::Extensions;
+use serde::{Deserialize, Serialize};
+
+use crate::hex::{Dir, Edge, Offset};
+use crate::map::TerrainMap;
+use crate::rules::Rules;
+use crate::terrain::{Arm, HexsideKind, Terrain};
+
+/// The only scenario format version this build reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+// ---------------------------------------------------------------------------
+// The file as written (serde). Unknown fields are errors everywhere.
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Mode {
+    /// La Bataille on a hex map.
+    #[default]
+    Hex,
+    /// Belle Alliance on a table in centimetres.
+    FreeSpace,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Control {
+    Player,
+    #[default]
+    Ai,
+}
+
+/// A unit's morale state as a file may give it. Hex mode uses the first
+/// three, free-space mode the last four.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StateName {
+    GoodOrder,
+    Disordered,
+    Routed,
+    Order,
+    LU,
+    U,
+    FU,
+}
+
+impl StateName {
+    fn is_hex(self) -> bool {
+        matches!(self, StateName::GoodOrder | StateName::Disordered | StateName::Routed)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Formation {
+    Line,
+    Column,
+    Square,
+    GeneralOrder,
+    Skirmish,
+    /// Belle Alliance flight formation (as wide as deep, front all round).
+    Flight,
+}
+
+impl Formation {
+    fn allowed_in(self, mode: Mode) -> bool {
+        match mode {
+            Mode::Hex => !matches!(self, Formation::Flight),
+            Mode::FreeSpace => matches!(self, Formation::Line | Formation::Column | Formation::Square),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+pub enum Readiness {
+    #[default]
+    Fresh,
+    Tired,
+    Exhausted,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename = "Scenario", deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub format: u32,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub mode: Mode,
+    #[serde(default = "default_turns")]
+    pub turns: u32,
+    #[serde(default)]
+    pub seed: u64,
+    pub sides: Vec<SideFile>,
+    #[serde(default)]
+    pub map: MapFile,
+    #[serde(default)]
+    pub units: Vec<UnitFile>,
+    #[serde(default)]
+    pub shocks: Vec<ShockFile>,
+    #[serde(default)]
+    pub rules: Rules,
+}
+
+fn default_turns() -> u32 {
+    12
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideFile {
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub rear: Option<Edge>,
+    #[serde(default)]
+    pub control: Control,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    #[serde(default)]
+    pub rows: Vec<String>,
+    #[serde(default)]
+    pub legend: BTreeMap<char, Terrain>,
+    /// Hexside features: streams and slopes on the edge of a hex.
+    #[serde(default)]
+    pub hexsides: Vec<HexsideFile>,
+    /// Free-space mode: the side of one square terrain cell, in cm.
+    #[serde(default)]
+    pub cell_cm: Option<f32>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HexsideFile {
+    pub at: (i32, i32),
+    pub side: Dir,
+    pub kind: HexsideKind,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitFile {
+    pub id: String,
+    pub side: String,
+    pub arm: Arm,
+    #[serde(default)]
+    pub at: Option<(i64, i64)>,
+    #[serde(default)]
+    pub pos: Option<(f32, f32)>,
+    #[serde(default)]
+    pub morale: Option<i64>,
+    #[serde(default)]
+    pub valour: Option<i64>,
+    #[serde(default)]
+    pub strength: Option<i64>,
+    #[serde(default)]
+    pub figures: Option<i64>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub state: Option<StateName>,
+    #[serde(default)]
+    pub movement: Option<f32>,
+    #[serde(default)]
+    pub formation: Option<Formation>,
+    #[serde(default)]
+    pub readiness: Option<Readiness>,
+    #[serde(default)]
+    pub facing: Option<f32>,
+    #[serde(default)]
+    pub limbered: Option<bool>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShockFile {
+    pub turn: u32,
+    pub unit: String,
+    pub to: StateName,
+    #[serde(default)]
+    pub cause: Option<String>,
+}
+
+// ---------------------------------------------------------------------------
+// The validated scenario.
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    pub id: String,
+    pub name: String,
+    pub rear: Edge,
+    pub control: Control,
+}
+
+/// Where a unit stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Place {
+    Hex(Offset),
+    /// Centre of the footprint, cm from the table's top-left corner.
+    Table {
+        x: f32,
+        y: f32,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitSpec {
+    pub id: String,
+    pub name: String,
+    pub side: usize,
+    pub arm: Arm,
+    pub place: Place,
+    /// Hex mode: the d66 morale value.
+    pub morale: u8,
+    /// Free-space mode: valour, -5..=5.
+    pub valour: i32,
+    /// Hex mode: strength increments; free space: figures.
+    pub strength: u32,
+    pub state: StateName,
+    pub movement: Option<f32>,
+    pub formation: Option<Formation>,
+    pub readiness: Readiness,
+    /// Degrees clockwise from north.
+    pub facing: Option<f32>,
+    pub limbered: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shock {
+    pub turn: u32,
+    pub unit: usize,
+    pub to: StateName,
+    pub cause: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub mode: Mode,
+    pub turns: u32,
+    pub seed: u64,
+    pub sides: Vec<Side>,
+    pub map: TerrainMap,
+    /// Free-space mode: side of a terrain cell in cm.
+    pub cell_cm: f32,
+    pub units: Vec<UnitSpec>,
+    pub shocks: Vec<Shock>,
+    pub rules: Rules,
+}
+
+impl Scenario {
+    pub fn unit_index(&self, id: &str) -> Option<usize> {
+        self.units.iter().position(|u| u.id == id)
+    }
+
+    /// Table size in cm (free-space mode).
+    pub fn table_cm(&self) -> (f32, f32) {
+        (self.map.width as f32 * self.cell_cm, self.map.height as f32 * self.cell_cm)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Errors.
+// ---------------------------------------------------------------------------
+
+/// One problem found in a scenario: where (a unit id, a field) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub subject: String,
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{file}: error: cannot read: {source}")]
+    Io { file: String, source: std::io::Error },
+    #[error("{file}:{line}:{col}: error: {message}")]
+    Syntax { file: String, line: usize, col: usize, message: String },
+    #[error("{}", render_problems(file, problems))]
+    Invalid { file: String, problems: Vec<Problem> },
+}
+
+fn render_problems(file: &str, problems: &[Problem]) -> String {
+    problems.iter().map(|p| format!("{file}: error: {}: {}", p.subject, p.message)).collect::<Vec<_>>().join("\n")
+}
+
+impl LoadError {
+    /// One line per problem, in the command line's `FILE...: error: ...` form.
+    pub fn lines(&self) -> Vec<String> {
+        self.to_string().lines().map(str::to_owned).collect()
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.subject, self.message)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Parsing and validation.
+// ---------------------------------------------------------------------------
+
+/// RON options used for every scenario: `Some(..)` may be left out.
+fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME).with_recursion_limit(64)
+}
+
+/// Reads and validates a scenario file from disk.
+pub fn load(path: &Path) -> Result<Scenario, LoadError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { file: file.clone(), source })?;
+    parse_bytes(&bytes, &file)
+}
+
+/// Parses and validates raw bytes (the asset loader's entry point).
+pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text, file),
+        Err(e) => {
+            // Locate the bad byte for the author.
+            let good = &bytes[..e.valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = good.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            Err(LoadError::Syntax { file: file.into(), line, col, message: "the file is not valid UTF-8".into() })
+        }
+    }
+}
+
+/// The one pure function from scenario text to a validated [`Scenario`].
+/// `file` only names the source in messages.
+pub fn parse(text: &str, file: &str) -> Result<Scenario, LoadError> {
+    let raw: ScenarioFile = ron_options().from_str(text).map_err(|e| LoadError::Syntax {
+        file: file.into(),
+        line: e.span.start.line,
+        col: e.span.start.col,
+        message: one_line(e.code.to_string()),
+    })?;
+    validate(raw).map_err(|problems| LoadError::Invalid { file: file.into(), problems })
+}
+
+/// Is `v` a d66 number (both digits 1..=6)?
+pub fn is_d66(v: i64) -> bool {
+    (11..=66).contains(&v) && (1..=6).contains(&(v / 10)) && (1..=6).contains(&(v % 10))
+}
+
+/// Escapes control characters (a newline inside a quoted id, say) so that
+/// every message stays on one line.
+fn one_line(s: String) -> String {
+    if s.chars().any(char::is_control) { s.chars().flat_map(char::escape_default).collect() } else { s }
+}
+
+struct Collector(Vec<Problem>);
+
+impl Collector {
+    /// Records a problem. Control characters (a newline inside a quoted id,
+    /// say) are escaped so that every problem stays on one line.
+    fn add(&mut self, subject: impl Into<String>, message: impl Into<String>) {
+        self.0.push(Problem { subject: one_line(subject.into()), message: one_line(message.into()) });
+    }
+}
+
+/// Semantic validation: collects every problem in one pass.
+pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
+    let mut p = Collector(Vec::new());
+    let mode = raw.mode;
+
+    if raw.format != FORMAT_VERSION {
+        p.add("format", format!("unsupported format {} (this build reads format {FORMAT_VERSION})", raw.format));
+    }
+    if raw.name.trim().is_empty() {
+        p.add("name", "must not be empty");
+    }
+    if raw.turns == 0 || raw.turns > 1000 {
+        p.add("turns", format!("{} must be 1..=1000", raw.turns));
+    }
+
+    // Sides.
+    if raw.sides.len() != 2 {
+        p.add("sides", format!("exactly two sides are needed, found {}", raw.sides.len()));
+    }
+    let mut sides = Vec::new();
+    let mut side_ids = BTreeSet::new();
+    for (i, s) in raw.sides.iter().enumerate() {
+        if s.id.trim().is_empty() {
+            p.add(format!("sides[{i}].id"), "must not be empty");
+        } else if !side_ids.insert(s.id.as_str()) {
+            p.add(format!("side '{}'", s.id), "duplicate side id");
+        }
+        let rear = s.rear.unwrap_or(if i == 0 { Edge::South } else { Edge::North });
+        sides.push(Side {
+            id: s.id.clone(),
+            name: s.name.clone().unwrap_or_else(|| s.id.clone()),
+            rear,
+            control: s.control,
+        });
+    }
+    if sides.len() == 2 && sides[0].rear == sides[1].rear {
+        p.add(
+            "sides",
+            format!(
+                "both sides have the same rear edge {:?}; routers would have no enemy lines to avoid",
+                sides[0].rear
+            ),
+        );
+    }
+
+    // Map.
+    let map = build_map(&raw.map, mode, &mut p);
+    let cell_cm = raw.map.cell_cm.unwrap_or(10.0);
+    match mode {
+        Mode::Hex => {
+            if raw.map.cell_cm.is_some() {
+                p.add("map.cell_cm", "only used in FreeSpace mode");
+            }
+        }
+        Mode::FreeSpace => {
+            if !(cell_cm.is_finite() && cell_cm > 0.0 && cell_cm <= 1000.0) {
+                p.add("map.cell_cm", format!("{cell_cm} must be above 0 and at most 1000"));
+            }
+            if !raw.map.hexsides.is_empty() {
+                p.add("map.hexsides", "only used in Hex mode");
+            }
+        }
+    }
+
+    // Rules.
+    for (field, msg) in raw.rules.problems() {
+        p.add(field, msg);
+    }
+
+    // Units.
+    let mut unit_ids: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut units = Vec::new();
+    let mut occupant: BTreeMap<Offset, usize> = BTreeMap::new();
+    for (i, u) in raw.units.iter().enumerate() {
+        let subject = if u.id.trim().is_empty() { format!("units[{i}]") } else { format!("unit '{}'", u.id) };
+        if u.id.trim().is_empty() {
+            p.add(&subject, "id must not be empty");
+        } else if unit_ids.insert(u.id.as_str(), i).is_some() {
+            p.add(&subject, "duplicate unit id");
+        }
+        let side = sides.iter().position(|s| s.id == u.side);
+        if side.is_none() {
+            p.add(
+                &subject,
+                format!("side '{}' does not exist (sides: {})", u.side, list(sides.iter().map(|s| s.id.as_str()))),
+            );
+        }
+        if let Some(name) = &u.name
+            && name.chars().count() > 200
+        {
+            p.add(&subject, "name is longer than 200 characters");
+        }
+        let state = u.state.unwrap_or(if mode == Mode::Hex { StateName::GoodOrder } else { StateName::Order });
+        if state.is_hex() != (mode == Mode::Hex) {
+            p.add(&subject, format!("state {state:?} is not a {mode:?}-mode state"));
+        }
+        if mode == Mode::Hex && u.arm == Arm::Cavalry && state == StateName::Disordered {
+            p.add(&subject, "cavalry is never Disordered (rule 1.2): use Routed or GoodOrder");
+        }
+        if let Some(f) = u.formation
+            && !f.allowed_in(mode)
+        {
+            p.add(&subject, format!("formation {f:?} is not used in {mode:?} mode"));
+        }
+        if let Some(m) = u.movement
+            && !(m.is_finite() && m > 0.0 && m <= 100.0)
+        {
+            p.add(&subject, format!("movement {m} must be above 0 and at most 100"));
+        }
+        if let Some(f) = u.facing
+            && !f.is_finite()
+        {
+            p.add(&subject, "facing must be a finite number of degrees");
+        }
+        let mut place = Place::Hex(Offset::new(0, 0));
+        let mut morale = 0u8;
+        let mut valour = 0i32;
+        let mut strength = 0u32;
+        match mode {
+            Mode::Hex => {
+                for (present, field) in
+                    [(u.pos.is_some(), "pos"), (u.valour.is_some(), "valour"), (u.figures.is_some(), "figures")]
+                {
+                    if present {
+                        p.add(&subject, format!("`{field}` is a FreeSpace field; Hex mode uses at/morale/strength"));
+                    }
+                }
+                match u.at {
+                    None => p.add(&subject, "missing `at: (c, r)`"),
+                    Some((c, r)) => {
+                        let at = Offset::new(c.clamp(-1, i32::MAX as i64) as i32, r.clamp(-1, i32::MAX as i64) as i32);
+                        if !map.contains(at) || c != at.c as i64 || r != at.r as i64 {
+                            p.add(&subject, format!("at ({c}, {r}) is off the {}x{} map", map.width, map.height));
+                        } else {
+                            place = Place::Hex(at);
+                            if let Some(t) = map.terrain(at)
+                                && raw.rules.terrain_cost(t, u.arm).is_none()
+                            {
+                                p.add(&subject, format!("at ({c}, {r}) is {t:?}, prohibited terrain for {:?}", u.arm));
+                            }
+                            if let Some(s) = side {
+                                if let Some(&other) = occupant.get(&at)
+                                    && other != s
+                                {
+                                    p.add(&subject, format!("shares hex ({c}, {r}) with an enemy unit"));
+                                }
+                                occupant.insert(at, s);
+                            }
+                        }
+                    }
+                }
+                match u.morale {
+                    None => p.add(&subject, "missing `morale` (a d66 value such as 32)"),
+                    Some(m) if !is_d66(m) => {
+                        p.add(&subject, format!("morale {m} is not a d66 number (11..66, each digit 1..6)"))
+                    }
+                    Some(m) => morale = m as u8,
+                }
+                match u.strength {
+                    None => p.add(&subject, "missing `strength` (increments)"),
+                    Some(s) if s <= 0 => p.add(&subject, format!("strength {s} must be at least 1")),
+                    Some(s) if s > 1000 => p.add(&subject, format!("strength {s} is more than 1000 increments")),
+                    Some(s) => strength = s as u32,
+                }
+            }
+            Mode::FreeSpace => {
+                for (present, field) in
+                    [(u.at.is_some(), "at"), (u.morale.is_some(), "morale"), (u.strength.is_some(), "strength")]
+                {
+                    if present {
+                        p.add(&subject, format!("`{field}` is a Hex field; FreeSpace mode uses pos/valour/figures"));
+                    }
+                }
+                let (w, h) = (map.width as f32 * cell_cm, map.height as f32 * cell_cm);
+                match u.pos {
+                    None => p.add(&subject, "missing `pos: (x, y)` in cm"),
+                    Some((x, y)) if !(x.is_finite() && y.is_finite()) => p.add(&subject, "pos must be finite"),
+                    Some((x, y)) if !(0.0..=w).contains(&x) || !(0.0..=h).contains(&y) => {
+                        p.add(&subject, format!("pos ({x}, {y}) is off the {w}x{h} cm table"))
+                    }
+                    Some((x, y)) => {
+                        place = Place::Table { x, y };
+                        let cell = Offset::new((x / cell_cm) as i32, (y / cell_cm) as i32);
+                        let cell = Offset::new(cell.c.min(map.width - 1), cell.r.min(map.height - 1));
+                        if let Some(t) = map.terrain(cell)
+                            && t == Terrain::River
+                        {
+                            p.add(&subject, format!("pos ({x}, {y}) is in a river"));
+                        }
+                    }
+                }
+                match u.valour {
+                    None => {}
+                    Some(v) if !(-5..=5).contains(&v) => p.add(&subject, format!("valour {v} must be -5..=5")),
+                    Some(v) => valour = v as i32,
+                }
+                match u.figures {
+                    None => p.add(&subject, "missing `figures`"),
+                    Some(f) if f <= 0 => p.add(&subject, format!("figures {f} must be at least 1")),
+                    Some(f) if f > 1000 => p.add(&subject, format!("figures {f} is more than 1000")),
+                    Some(f) => strength = f as u32,
+                }
+                if u.limbered.is_some() && u.arm != Arm::Artillery {
+                    p.add(&subject, "`limbered` applies to artillery only");
+                }
+            }
+        }
+        units.push(UnitSpec {
+            id: u.id.clone(),
+            name: u.name.clone().unwrap_or_else(|| u.id.clone()),
+            side: side.unwrap_or(0),
+            arm: u.arm,
+            place,
+            morale,
+            valour,
+            strength,
+            state,
+            movement: u.movement,
+            formation: u.formation,
+            readiness: u.readiness.unwrap_or_default(),
+            facing: u.facing,
+            limbered: u.limbered.unwrap_or(false),
+        });
+    }
+    if units.is_empty() {
+        p.add("units", "a scenario needs at least one unit");
+    }
+
+    // Shocks.
+    let mut shocks = Vec::new();
+    for (i, s) in raw.shocks.iter().enumerate() {
+        let subject = format!("shocks[{i}]");
+        let unit = unit_ids.get(s.unit.as_str()).copied();
+        if unit.is_none() {
+            p.add(&subject, format!("unit '{}' does not exist", s.unit));
+        }
+        let cause = match &s.cause {
+            None => None,
+            Some(c) => {
+                let idx = unit_ids.get(c.as_str()).copied();
+                if idx.is_none() {
+                    p.add(&subject, format!("cause '{c}' is not a unit id"));
+                }
+                idx
+            }
+        };
+        if s.turn == 0 || s.turn > raw.turns {
+            p.add(&subject, format!("turn {} is outside the scenario's turns 1..={}", s.turn, raw.turns));
+        }
+        let allowed: &[StateName] = match mode {
+            Mode::Hex => &[StateName::Disordered, StateName::Routed],
+            Mode::FreeSpace => &[StateName::LU, StateName::U, StateName::FU],
+        };
+        if !allowed.contains(&s.to) {
+            p.add(
+                &subject,
+                format!(
+                    "`to: {:?}` is not a {mode:?}-mode shock (use {})",
+                    s.to,
+                    list(allowed.iter().map(|a| format!("{a:?}")))
+                ),
+            );
+        }
+        if let Some(u) = unit {
+            if mode == Mode::Hex && raw.units[u].arm == Arm::Cavalry && s.to == StateName::Disordered {
+                p.add(&subject, format!("unit '{}' is cavalry, which is never Disordered (rule 1.2)", s.unit));
+            }
+            if cause == Some(u) {
+                p.add(&subject, "a unit cannot be its own cause");
+            }
+        }
+        if let Some(u) = unit {
+            shocks.push(Shock { turn: s.turn, unit: u, to: s.to, cause });
+        }
+    }
+
+    if p.0.is_empty() {
+        Ok(Scenario {
+            name: raw.name,
+            description: raw.description,
+            mode,
+            turns: raw.turns,
+            seed: raw.seed,
+            sides,
+            map,
+            cell_cm,
+            units,
+            shocks,
+            rules: raw.rules,
+        })
+    } else {
+        Err(p.0)
+    }
+}
+
+fn list<S: AsRef<str>>(items: impl Iterator<Item = S>) -> String {
+    items.map(|s| s.as_ref().to_owned()).collect::<Vec<_>>().join(", ")
+}
+
+fn build_map(raw: &MapFile, mode: Mode, p: &mut Collector) -> TerrainMap {
+    let height = raw.rows.len();
+    let width = raw.rows.first().map_or(0, |r| r.chars().count());
+    if height == 0 || width == 0 {
+        p.add("map.rows", "the map needs at least one row of at least one hex");
+        return TerrainMap::filled(0, 0, Terrain::Clear);
+    }
+    if height > 2000 || width > 2000 {
+        p.add("map.rows", format!("{width}x{height} is larger than 2000x2000"));
+        return TerrainMap::filled(0, 0, Terrain::Clear);
+    }
+    let mut map = TerrainMap::filled(width as i32, height as i32, Terrain::Clear);
+    for (r, row) in raw.rows.iter().enumerate() {
+        let len = row.chars().count();
+        if len != width {
+            p.add(
+                format!("map.rows[{r}]"),
+                format!("row {r} has {len} hexes, row 0 has {width}: all rows must be the same length"),
+            );
+        }
+        let mut reported = 0;
+        for (c, ch) in row.chars().enumerate().take(width) {
+            let t = raw.legend.get(&ch).copied().or_else(|| Terrain::from_default_char(ch));
+            match t {
+                Some(t) => map.set(Offset::new(c as i32, r as i32), t),
+                None => {
+                    if reported < 5 {
+                        p.add(
+                            format!("map.rows[{r}]"),
+                            format!("unknown terrain character {ch:?} at column {c} (not in the legend)"),
+                        );
+                    }
+                    reported += 1;
+                }
+            }
+        }
+        if reported > 5 {
+            p.add(format!("map.rows[{r}]"), format!("{} more unknown terrain characters", reported - 5));
+        }
+    }
+    if mode == Mode::Hex {
+        for (i, hs) in raw.hexsides.iter().enumerate() {
+            let at = Offset::new(hs.at.0, hs.at.1);
+            if !map.contains(at) {
+                p.add(format!("map.hexsides[{i}]"), format!("at {at} is off the map"));
+            } else {
+                map.add_hexside(at, hs.side, hs.kind);
+            }
+        }
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+Scenario(
+    format: 1,
+    name: "The first rout",
+    turns: 6,
+    seed: 1813,
+    sides: [
+        (id: "fr", name: "French",  rear: South, control: Player),
+        (id: "ru", name: "Russian", rear: North, control: Ai),
+    ],
+    map: (
+        rows: [
+            "..........",
+            "...ww..t..",
+            "~~~~=~~~~~",
+        ],
+        legend: { '=': Bridge },
+    ),
+    units: [
+        (id: "fr-1-9L", side: "fr", arm: Infantry, at: (3, 1), morale: 32, strength: 6),
+        (id: "ru-sumy", side: "ru", arm: Cavalry, at: (5, 0), morale: 43, strength: 8,
+         state: Routed, name: "Sumy Hussars"),
+    ],
+    shocks: [
+        (turn: 1, unit: "fr-1-9L", to: Routed, cause: Some("ru-sumy")),
+    ],
+    rules: (),
+)
+"#;
+
+    fn problems(text: &str) -> Vec<String> {
+        match parse(text, "t.ron") {
+            Err(LoadError::Invalid { problems, .. }) => problems.iter().map(|p| p.to_string()).collect(),
+            Err(e) => panic!("expected semantic problems, got {e}"),
+            Ok(_) => panic!("expected problems, the file was accepted"),
+        }
+    }
+
+    #[test]
+    fn the_contract_example_loads() {
+        let s = parse(SMALL, "t.ron").expect("valid");
+        assert_eq!(s.units.len(), 2);
+        assert_eq!(s.map.terrain(Offset::new(4, 2)), Some(Terrain::Bridge));
+        assert_eq!(s.units[1].state, StateName::Routed);
+        assert_eq!(s.shocks[0].cause, Some(1));
+        assert_eq!(s.sides[1].rear, Edge::North);
+    }
+
+    #[test]
+    fn some_may_be_left_out() {
+        let text = SMALL.replace("cause: Some(\"ru-sumy\")", "cause: \"ru-sumy\"");
+        assert!(parse(&text, "t.ron").is_ok());
+    }
+
+    #[test]
+    fn unknown_fields_are_syntax_errors_with_a_position() {
+        let text = SMALL.replace("seed: 1813,", "sead: 1813,");
+        match parse(&text, "t.ron") {
+            Err(LoadError::Syntax { line, col, message, .. }) => {
+                assert_eq!(line, 6, "{message}");
+                assert!(col > 1);
+                assert!(message.contains("sead"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_semantic_problem_is_reported_in_one_pass() {
+        let text = SMALL
+            .replace("morale: 32", "morale: 37")
+            .replace("at: (5, 0)", "at: (50, 0)")
+            .replace("\"...ww..t..\"", "\"...ww..t.\"")
+            .replace("unit: \"fr-1-9L\"", "unit: \"nobody\"")
+            .replace("format: 1", "format: 3");
+        let all = problems(&text).join("\n");
+        for needle in ["format", "d66", "off the", "row 1 has 9", "'nobody'"] {
+            assert!(all.contains(needle), "missing {needle:?} in\n{all}");
+        }
+    }
+
+    #[test]
+    fn semantic_errors_name_the_unit() {
+        let text = SMALL.replace("side: \"ru\"", "side: \"prussia\"").replace("strength: 6", "strength: 0");
+        let all = problems(&text);
+        assert!(all.iter().any(|m| m.starts_with("unit 'ru-sumy'") && m.contains("prussia")), "{all:?}");
+        assert!(all.iter().any(|m| m.starts_with("unit 'fr-1-9L'") && m.contains("strength")), "{all:?}");
+    }
+
+    #[test]
+    fn duplicate_ids_prohibited_terrain_and_bad_characters() {
+        let text = SMALL
+            .replace("\"ru-sumy\", side", "\"fr-1-9L\", side")
+            .replace("at: (3, 1)", "at: (0, 2)")
+            .replace("\"..........\"", "\"....X.....\"");
+        let all = problems(&text).join("\n");
+        assert!(all.contains("duplicate unit id"), "{all}");
+        assert!(all.contains("River, prohibited"), "{all}");
+        assert!(all.contains("'X'"), "{all}");
+    }
+
+    #[test]
+    fn d66_numbers() {
+        assert!(is_d66(11) && is_d66(36) && is_d66(66));
+        assert!(!is_d66(10) && !is_d66(17) && !is_d66(70) && !is_d66(67) && !is_d66(-11));
+    }
+
+    #[test]
+    fn free_space_units_are_checked_on_the_table() {
+        let text = r#"Scenario(format: 1, name: "t", mode: FreeSpace,
+            sides: [(id: "a"), (id: "b")],
+            map: (rows: ["....", "...."], cell_cm: 10.0),
+            units: [
+              (id: "a1", side: "a", arm: Infantry, pos: (15.0, 5.0), facing: 0.0, figures: 24, valour: 0),
+              (id: "b1", side: "b", arm: Cavalry, pos: (95.0, 5.0), figures: 12, valour: 9, state: Routed),
+            ],
+            shocks: [(turn: 1, unit: "a1", to: FU, cause: "b1")])"#;
+        let all = problems(text).join("\n");
+        assert!(all.contains("off the 40x20 cm table"), "{all}");
+        assert!(all.contains("valour 9"), "{all}");
+        assert!(all.contains("state Routed is not a FreeSpace-mode state"), "{all}");
+        let ok = text.replace("(95.0, 5.0)", "(35.0, 15.0)").replace("valour: 9, state: Routed", "valour: 2");
+        let s = parse(&ok, "t").expect("valid");
+        assert_eq!(s.units[0].place, Place::Table { x: 15.0, y: 5.0 });
+        assert_eq!(s.table_cm(), (40.0, 20.0));
+    }
+}

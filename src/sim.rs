@@ -1,0 +1,507 @@
+//! The battle as an ECS world: units are entities with components, the turn
+//! sequence is a series of phase schedules, and the systems are thin adapters
+//! that hand the components to the pure rules of [`crate::labataille`] and
+//! write the results back. Runs headless under `MinimalPlugins`; the game
+//! window drives the same [`Simulation`] one phase at a time.
+
+use std::sync::Arc;
+
+use bevy::app::App;
+use bevy::ecs::schedule::{Schedule, ScheduleLabel};
+use bevy::prelude::*;
+
+use crate::dice::Dice;
+use crate::events::{EventKind, EventLog, FinalUnit, Pos, StateLabel};
+use crate::hex::{Dir, Offset};
+use crate::labataille::engine::{Ctx, Engine};
+use crate::labataille::grid::Grid;
+use crate::labataille::{Board, HexState, HexUnit};
+use crate::scenario::{Formation, Mode, Place, Readiness, Scenario, StateName};
+use crate::terrain::Arm;
+
+// ---------------------------------------------------------------------------
+// Components: one concern each.
+// ---------------------------------------------------------------------------
+
+/// Position in the scenario's unit list: the stable order every rule uses.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UnitIndex(pub usize);
+
+/// Identity: the scenario id and the display name.
+#[derive(Component, Clone, Debug)]
+pub struct UnitName {
+    pub id: String,
+    pub name: String,
+}
+
+/// Which side (index into the scenario's sides).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideIndex(pub usize);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArmOf(pub Arm);
+
+/// Hex mode position; `None` once off the board.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HexPosition(pub Option<Offset>);
+
+/// Free-space position (cm) and facing (degrees clockwise from north).
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct TablePosition {
+    pub x: f32,
+    pub y: f32,
+    pub facing: f32,
+}
+
+/// Strength increments (hex) or figures (free space).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength(pub u32);
+
+/// The printed d66 morale value (hex mode).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoraleValue(pub u8);
+
+/// Valour, -5..=5 (free space).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Valour(pub i32);
+
+/// Hex-mode morale state.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoraleState(pub HexState);
+
+/// Free-space disorder state (Order, LU, U, FU).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DisorderState(pub StateName);
+
+/// Cavalry readiness: Fresh, Tired, Exhausted.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CavalryReadiness(pub Readiness);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormationOf(pub Formation);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facing(pub Dir);
+
+/// Artillery with its limbers on.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limbered(pub bool);
+
+/// Has neither moved nor fought since its side's last recovery segment.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rested(pub bool);
+
+// ---------------------------------------------------------------------------
+// Resources.
+// ---------------------------------------------------------------------------
+
+/// The scenario and its map arrays.
+#[derive(Resource)]
+pub struct Battle {
+    pub scenario: Arc<Scenario>,
+    pub grid: Grid,
+}
+
+#[derive(Resource)]
+pub struct DiceBox(pub Dice);
+
+#[derive(Resource)]
+pub struct EngineState(pub Engine);
+
+/// Who gives orders.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AiMode {
+    Both,
+    None,
+    Side(usize),
+}
+
+/// The phases of a turn (RULES.md 1.6). `Shocks` opens each turn; then each
+/// side in scenario order runs the six phases from `Charge` to
+/// `MoraleRecovery`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Shocks,
+    Charge,
+    Movement,
+    DefensiveFire,
+    OffensiveFire,
+    Melee,
+    MoraleRecovery,
+}
+
+impl Phase {
+    pub const SIDE_PHASES: [Phase; 6] = [
+        Phase::Charge,
+        Phase::Movement,
+        Phase::DefensiveFire,
+        Phase::OffensiveFire,
+        Phase::Melee,
+        Phase::MoraleRecovery,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Shocks => "Shocks",
+            Phase::Charge => "Charge",
+            Phase::Movement => "Movement",
+            Phase::DefensiveFire => "DefensiveFire",
+            Phase::OffensiveFire => "OffensiveFire",
+            Phase::Melee => "Melee",
+            Phase::MoraleRecovery => "MoraleRecovery",
+        }
+    }
+}
+
+/// The schedule run for one phase.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PhaseSchedule(pub Phase);
+
+/// Where the battle stands: the phase now running (or next to run).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub turn: u32,
+    /// The phasing side; `None` during `Shocks`.
+    pub side: Option<usize>,
+    pub phase: Phase,
+    pub finished: bool,
+}
+
+impl Clock {
+    /// The phase after this one, or `None` after the last turn.
+    fn next(self, sides: usize, turns: u32) -> Option<Clock> {
+        let mut c = self;
+        match (c.phase, c.side) {
+            (Phase::Shocks, _) => {
+                c.side = Some(0);
+                c.phase = Phase::Charge;
+            }
+            (Phase::MoraleRecovery, Some(s)) if s + 1 < sides => {
+                c.side = Some(s + 1);
+                c.phase = Phase::Charge;
+            }
+            (Phase::MoraleRecovery, _) => {
+                if c.turn >= turns {
+                    return None;
+                }
+                c.turn += 1;
+                c.side = None;
+                c.phase = Phase::Shocks;
+            }
+            (p, _) => {
+                let i = Phase::SIDE_PHASES.iter().position(|&x| x == p).unwrap_or(0);
+                c.phase = Phase::SIDE_PHASES[(i + 1).min(5)];
+            }
+        }
+        Some(c)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The adapter between components and the pure board.
+// ---------------------------------------------------------------------------
+
+type UnitQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static UnitIndex,
+        &'static UnitName,
+        &'static SideIndex,
+        &'static ArmOf,
+        &'static MoraleValue,
+        &'static Strength,
+        &'static Facing,
+        &'static Limbered,
+        &'static mut HexPosition,
+        &'static mut MoraleState,
+        &'static mut CavalryReadiness,
+        &'static mut FormationOf,
+        &'static mut Rested,
+    ),
+>;
+
+/// Copies the hex units' components into a board, in unit-index order.
+fn snapshot(q: &UnitQuery) -> Board {
+    let mut units: Vec<(usize, HexUnit)> = q
+        .iter()
+        .map(|(i, name, side, arm, morale, strength, facing, limbered, at, state, ready, formation, rested)| {
+            (
+                i.0,
+                HexUnit {
+                    id: name.id.clone(),
+                    side: side.0,
+                    arm: arm.0,
+                    at: at.0,
+                    morale: morale.0,
+                    strength: strength.0,
+                    state: state.0,
+                    readiness: ready.0,
+                    formation: formation.0,
+                    facing: facing.0,
+                    limbered: limbered.0,
+                    rested: rested.0,
+                },
+            )
+        })
+        .collect();
+    units.sort_by_key(|(i, _)| *i);
+    Board { units: units.into_iter().map(|(_, u)| u).collect() }
+}
+
+/// Writes what the rules changed back into the components.
+fn write_back(q: &mut UnitQuery, board: &Board) {
+    for (i, _, _, _, _, _, _, _, mut at, mut state, mut ready, mut formation, mut rested) in q.iter_mut() {
+        let Some(u) = board.units.get(i.0) else { continue };
+        at.set_if_neq(HexPosition(u.at));
+        state.set_if_neq(MoraleState(u.state));
+        ready.set_if_neq(CavalryReadiness(u.readiness));
+        formation.set_if_neq(FormationOf(u.formation));
+        rested.set_if_neq(Rested(u.rested));
+    }
+}
+
+/// Runs `rule` on the board built from the components, then writes back.
+fn with_board(
+    q: &mut UnitQuery,
+    battle: &Battle,
+    engine: &mut Engine,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    rule: impl FnOnce(&Ctx, &mut Engine, &mut Board, &mut Dice, &mut EventLog),
+) {
+    let mut board = snapshot(q);
+    let ctx = Ctx { grid: &battle.grid, rules: &battle.scenario.rules, sides: &battle.scenario.sides };
+    rule(&ctx, engine, &mut board, dice, log);
+    write_back(q, &board);
+}
+
+// ---------------------------------------------------------------------------
+// Systems.
+// ---------------------------------------------------------------------------
+
+/// Shocks of this turn, in file order, each with its whole cascade.
+fn shocks_system(
+    mut q: UnitQuery,
+    battle: Res<Battle>,
+    clock: Res<Clock>,
+    mut engine: ResMut<EngineState>,
+    mut dice: ResMut<DiceBox>,
+    mut log: ResMut<EventLog>,
+) {
+    let shocks: Vec<_> = battle.scenario.shocks.iter().filter(|s| s.turn == clock.turn).cloned().collect();
+    if shocks.is_empty() {
+        return;
+    }
+    with_board(&mut q, &battle, &mut engine.0, &mut dice.0, &mut log, |ctx, engine, board, dice, log| {
+        for s in &shocks {
+            engine.apply_shock(ctx, board, dice, log, s);
+        }
+    });
+}
+
+/// The phasing side's Morale Recovery Segment.
+fn recovery_system(
+    mut q: UnitQuery,
+    battle: Res<Battle>,
+    clock: Res<Clock>,
+    mut engine: ResMut<EngineState>,
+    mut dice: ResMut<DiceBox>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(side) = clock.side else { return };
+    with_board(&mut q, &battle, &mut engine.0, &mut dice.0, &mut log, |ctx, engine, board, dice, log| {
+        engine.recovery_segment(ctx, board, dice, log, side);
+    });
+}
+
+fn hex_mode(battle: Res<Battle>) -> bool {
+    battle.scenario.mode == Mode::Hex
+}
+
+// ---------------------------------------------------------------------------
+// Building and driving the world.
+// ---------------------------------------------------------------------------
+
+/// Spawns one entity per unit with its components.
+pub fn spawn_units(world: &mut World, scenario: &Scenario) {
+    for (i, u) in scenario.units.iter().enumerate() {
+        let hex = HexUnit::from_spec(u, scenario.sides[u.side].rear);
+        let mut e = world.spawn((
+            UnitIndex(i),
+            UnitName { id: u.id.clone(), name: u.name.clone() },
+            SideIndex(u.side),
+            ArmOf(u.arm),
+            Strength(u.strength),
+            CavalryReadiness(u.readiness),
+            FormationOf(hex.formation),
+            Facing(hex.facing),
+            Limbered(u.limbered),
+            Rested(true),
+        ));
+        match u.place {
+            Place::Hex(at) => {
+                e.insert((HexPosition(Some(at)), MoraleValue(u.morale), MoraleState(hex.state)));
+            }
+            Place::Table { x, y } => {
+                e.insert((
+                    TablePosition { x, y, facing: u.facing.unwrap_or(0.0) },
+                    Valour(u.valour),
+                    DisorderState(u.state),
+                ));
+            }
+        }
+    }
+}
+
+/// Adds the battle's resources, phase schedules and systems to an app.
+pub fn install(app: &mut App, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: AiMode) {
+    let grid = Grid::new(&scenario.map, &scenario.rules);
+    let board = Board::from_scenario(&scenario);
+    let engine = Engine::new(&grid, &board);
+    app.insert_resource(Battle { scenario: scenario.clone(), grid })
+        .insert_resource(DiceBox(Dice::new(seed, dice)))
+        .insert_resource(EngineState(engine))
+        .insert_resource(EventLog::default())
+        .insert_resource(ai)
+        .insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });
+    for phase in [Phase::Shocks].into_iter().chain(Phase::SIDE_PHASES) {
+        app.add_schedule(Schedule::new(PhaseSchedule(phase)));
+    }
+    app.add_systems(PhaseSchedule(Phase::Shocks), shocks_system.run_if(hex_mode));
+    app.add_systems(PhaseSchedule(Phase::MoraleRecovery), recovery_system.run_if(hex_mode));
+    spawn_units(app.world_mut(), &scenario);
+}
+
+/// Runs the phase the clock points at, then advances the clock. Returns
+/// `false` once the battle is over (the `Final` event written).
+pub fn step_phase(world: &mut World) -> bool {
+    let clock = *world.resource::<Clock>();
+    if clock.finished {
+        return false;
+    }
+    let (side_id, turns, sides) = {
+        let b = world.resource::<Battle>();
+        (
+            clock.side.and_then(|s| b.scenario.sides.get(s)).map(|s| s.id.clone()),
+            b.scenario.turns,
+            b.scenario.sides.len(),
+        )
+    };
+    {
+        let mut log = world.resource_mut::<EventLog>();
+        log.set_stamp(clock.turn, side_id.as_deref(), clock.phase.name());
+        log.push(EventKind::PhaseStart {});
+    }
+    world.run_schedule(PhaseSchedule(clock.phase));
+    match clock.next(sides, turns) {
+        Some(next) => *world.resource_mut::<Clock>() = next,
+        None => {
+            write_final(world);
+            world.resource_mut::<Clock>().finished = true;
+        }
+    }
+    true
+}
+
+/// The `Final` event: every unit's state and position.
+pub fn write_final(world: &mut World) {
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let mut rows: Vec<(usize, FinalUnit)> = Vec::new();
+    let mut q = world.query::<(
+        &UnitIndex,
+        &UnitName,
+        &SideIndex,
+        Option<&HexPosition>,
+        Option<&MoraleState>,
+        Option<&TablePosition>,
+        Option<&DisorderState>,
+    )>();
+    for (i, name, side, hex, state, table, disorder) in q.iter(world) {
+        let (state, at) = match (hex, state, table, disorder) {
+            (Some(h), Some(s), _, _) => (s.0.label(), h.0.map(Pos::from)),
+            (_, _, Some(t), Some(d)) => (fs_label(d.0), Some(Pos::Cm([t.x, t.y]))),
+            _ => continue,
+        };
+        let side = scenario.sides.get(side.0).map_or_else(String::new, |s| s.id.clone());
+        rows.push((i.0, FinalUnit { id: name.id.clone(), side, state, at }));
+    }
+    rows.sort_by_key(|(i, _)| *i);
+    let mut log = world.resource_mut::<EventLog>();
+    let turn = log.stamp.turn;
+    log.set_stamp(turn, None, "End");
+    log.push(EventKind::Final { units: rows.into_iter().map(|(_, u)| u).collect() });
+}
+
+fn fs_label(s: StateName) -> StateLabel {
+    match s {
+        StateName::LU => StateLabel::LU,
+        StateName::U => StateLabel::U,
+        StateName::FU => StateLabel::FU,
+        _ => StateLabel::Order,
+    }
+}
+
+/// A headless battle: a Bevy app with `MinimalPlugins` and the battle
+/// installed, stepped phase by phase.
+pub struct Simulation {
+    pub app: App,
+}
+
+impl Simulation {
+    pub fn new(scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: AiMode) -> Self {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        install(&mut app, scenario, seed, dice, ai);
+        Self { app }
+    }
+
+    /// Runs one phase; `false` once finished.
+    pub fn step(&mut self) -> bool {
+        step_phase(self.app.world_mut())
+    }
+
+    /// Plays every remaining phase to the end of the last turn.
+    pub fn run(&mut self) {
+        while self.step() {}
+    }
+
+    pub fn log(&self) -> &EventLog {
+        self.app.world().resource::<EventLog>()
+    }
+
+    pub fn clock(&self) -> Clock {
+        *self.app.world().resource::<Clock>()
+    }
+
+    /// The hex units as the rules see them (for tests and summaries).
+    pub fn board(&mut self) -> Board {
+        let world = self.app.world_mut();
+        let mut state = bevy::ecs::system::SystemState::<UnitQuery>::new(world);
+        match state.get_mut(world) {
+            Ok(q) => snapshot(&q),
+            Err(_) => Board::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_walks_every_side_through_every_phase() {
+        let mut c = Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false };
+        let mut seen = vec![(c.turn, c.side, c.phase)];
+        while let Some(n) = c.next(2, 2) {
+            c = n;
+            seen.push((c.turn, c.side, c.phase));
+        }
+        assert_eq!(seen.len(), 2 * (1 + 2 * 6));
+        assert_eq!(seen[1], (1, Some(0), Phase::Charge));
+        assert_eq!(seen[6], (1, Some(0), Phase::MoraleRecovery));
+        assert_eq!(seen[7], (1, Some(1), Phase::Charge));
+        assert_eq!(seen[13], (2, None, Phase::Shocks));
+        assert_eq!(seen.last(), Some(&(2, Some(1), Phase::MoraleRecovery)));
+    }
+}

@@ -9,13 +9,22 @@ use crate::hex::Edge;
 use crate::terrain::{Arm, HexsideKind, Terrain};
 
 /// Movement cost of one terrain or hexside for each arm, in movement points.
-/// `None` means prohibited for that arm.
+/// `None` means prohibited for that arm. All three arms must be written: a
+/// left-out arm reads as NaN and validation names it, so that forgetting an
+/// arm never silently prohibits it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArmCosts {
+    #[serde(default = "left_out")]
     pub infantry: Option<f32>,
+    #[serde(default = "left_out")]
     pub cavalry: Option<f32>,
+    #[serde(default = "left_out")]
     pub artillery: Option<f32>,
+}
+
+fn left_out() -> Option<f32> {
+    Some(f32::NAN)
 }
 
 impl ArmCosts {
@@ -134,10 +143,15 @@ impl Rules {
         let mut out = Vec::new();
         let mut cost_ok = |field: String, c: &ArmCosts| {
             for arm in Arm::ALL {
-                if let Some(v) = c.get(arm)
-                    && !(v.is_finite() && v > 0.0 && v <= 100.0)
-                {
-                    out.push((field.clone(), format!("{arm:?} cost {v} must be between 0 and 100 (None prohibits)")));
+                match c.get(arm) {
+                    Some(v) if v.is_nan() => {
+                        out.push((field.clone(), format!("{arm:?} cost is missing (write None to prohibit)")))
+                    }
+                    Some(v) if !(v.is_finite() && v > 0.0 && v <= 100.0) => out.push((
+                        field.clone(),
+                        format!("{arm:?} cost {v} must be above 0 and at most 100 (None prohibits)"),
+                    )),
+                    _ => {}
                 }
             }
         };
@@ -292,6 +306,20 @@ mod tests {
         assert_eq!(r.hexside_cost(HexsideKind::Stream, Arm::Cavalry), Some(5.0));
         assert_eq!(r.hexside_cost(HexsideKind::Stream, Arm::Artillery), None);
         assert_eq!(r.hexside_cost(HexsideKind::Slope, Arm::Artillery), Some(4.0));
+    }
+
+    #[test]
+    fn a_cost_row_must_name_every_arm() {
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(terrain: { Woods: (infantry: 2.0, cavalry: 3.0) })")
+            .expect("parses");
+        let p = r.problems();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].0 == "rules.terrain.Woods" && p[0].1.contains("Artillery cost is missing"), "{p:?}");
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(terrain: { Woods: (infantry: 2.0, cavalry: 3.0, artillery: None) })")
+            .expect("parses");
+        assert!(r.problems().is_empty());
     }
 
     #[test]

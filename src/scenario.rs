@@ -314,7 +314,7 @@ impl fmt::Display for Problem {
 // ---------------------------------------------------------------------------
 
 /// RON options used for every scenario: `Some(..)` may be left out.
-fn ron_options() -> ron::Options {
+pub(crate) fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME).with_recursion_limit(64)
 }
 

@@ -407,16 +407,6 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             control: s.control,
         });
     }
-    if sides.len() == 2 && sides[0].rear == sides[1].rear {
-        p.add(
-            "sides",
-            format!(
-                "both sides have the same rear edge {:?}; routers would have no enemy lines to avoid",
-                sides[0].rear
-            ),
-        );
-    }
-
     // Map.
     let map = build_map(&raw.map, mode, &mut p);
     let cell_cm = raw.map.cell_cm.unwrap_or(10.0);
@@ -636,9 +626,6 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             );
         }
         if let Some(u) = unit {
-            if mode == Mode::Hex && raw.units[u].arm == Arm::Cavalry && s.to == StateName::Disordered {
-                p.add(&subject, format!("unit '{}' is cavalry, which is never Disordered (rule 1.2)", s.unit));
-            }
             if cause == Some(u) {
                 p.add(&subject, "a unit cannot be its own cause");
             }

@@ -547,3 +547,20 @@ fn same_scenario_seed_and_dice_give_a_byte_identical_log() {
     assert_ne!(a, run_once(6));
     assert!(a.lines().count() > 20);
 }
+
+#[test]
+fn a_disordering_shock_routs_cavalry() {
+    let text = scenario_text(
+        &rows(15, 30, &[]),
+        &[unit("fr-a", "fr", "Cavalry", 7, 5, 44, ""), unit("ru-a", "ru", "Infantry", 7, 2, 44, "")],
+        &[FR_DISORDERS],
+        "",
+        1,
+    );
+    let log = run(&text, &[66]);
+    let sc = for_unit(&log, "StateChange", "fr-a");
+    assert_eq!((sc[0]["to"].as_str(), sc[0]["cause"].as_str()), (Some("Routed"), Some("Shock")));
+    let mv = first_move(&log, "fr-a");
+    assert_eq!(mv["reason"], "Rout");
+    assert_eq!(path(mv).len(), 11);
+}

@@ -356,7 +356,8 @@ impl Engine {
 
     /// A scripted shock (CONTRACT.md `shocks`): the unit takes the state as
     /// if a combat result had caused it, then makes the forced move, and the
-    /// cascade runs its course.
+    /// cascade runs its course. A disordering result on cavalry routs it
+    /// (rule 1.2: cavalry is never disordered).
     pub fn apply_shock(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, shock: &Shock) {
         let unit = shock.unit;
         let u = &board.units[unit];

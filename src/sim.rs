@@ -271,8 +271,10 @@ fn with_board(
     rule: impl FnOnce(&Ctx, &mut Engine, &mut Board, &mut Dice, &mut EventLog),
 ) {
     let mut board = snapshot(q);
+    engine.sync(&battle.grid, &board);
     let ctx = Ctx { grid: &battle.grid, rules: &battle.scenario.rules, sides: &battle.scenario.sides };
     rule(&ctx, engine, &mut board, dice, log);
+    engine.remember(&board);
     write_back(q, &board);
 }
 

@@ -194,3 +194,24 @@ fn one_field_build_serves_every_rout_of_a_recovery_segment() {
     assert_eq!(engine.field_builds, 1, "the French fields were built once and shared");
     assert!(board.units[..60].iter().all(|u| u.at.is_some_and(|a| a.r >= 28)));
 }
+
+#[test]
+fn the_engine_notices_units_moved_outside_it() {
+    let map = TerrainMap::filled(20, 30, Terrain::Clear);
+    let rules = Rules::default();
+    let grid = Grid::new(&map, &rules);
+    let mut board =
+        Board { units: vec![unit("fr", 0, (7, 9), HexState::Routed), unit("ru", 1, (7, 2), HexState::GoodOrder)] };
+    let sides = sides();
+    let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+    let mut engine = Engine::new(&grid, &board);
+    let before = engine.fields(&ctx, &board, 0).map(|f| f.dist[grid.idx(Offset::new(7, 9))]);
+    assert_eq!(before, Some(7));
+    // An order moves the enemy next to the router; the engine must see it.
+    board.units[1].at = Some(Offset::new(7, 8));
+    engine.sync(&grid, &board);
+    let after = engine.fields(&ctx, &board, 0).map(|f| f.dist[grid.idx(Offset::new(7, 9))]);
+    assert_eq!(after, Some(1));
+    assert_eq!(engine.occupancy.at(grid.idx(Offset::new(7, 8))), &[1]);
+    assert!(engine.occupancy.at(grid.idx(Offset::new(7, 2))).is_empty());
+}

@@ -63,6 +63,9 @@ pub struct Engine {
     queue: VecDeque<(usize, Forced)>,
     /// Number of field builds so far (benchmarks and tests read it).
     pub field_builds: u64,
+    /// Position and state of every unit as the engine last left them, to
+    /// notice changes made outside the engine (orders, the editor).
+    known: Vec<(Option<Offset>, HexState)>,
 }
 
 fn other(side: usize) -> usize {
@@ -85,7 +88,36 @@ impl Engine {
             planner: RoutPlanner::new(),
             queue: VecDeque::new(),
             field_builds: 0,
+            known: board.units.iter().map(|u| (u.at, u.state)).collect(),
         }
+    }
+
+    /// Brings the engine up to date with a board that may have changed since
+    /// it last saw it: rebuilds who stands where, and marks the fields of any
+    /// side whose units moved or changed state as stale.
+    pub fn sync(&mut self, grid: &Grid, board: &Board) {
+        let now: Vec<(Option<Offset>, HexState)> = board.units.iter().map(|u| (u.at, u.state)).collect();
+        if now == self.known {
+            return;
+        }
+        for (i, u) in board.units.iter().enumerate() {
+            if self.known.get(i) != Some(&(u.at, u.state)) {
+                self.touched(u.side.min(1));
+            }
+        }
+        self.occupancy.clear();
+        for (i, u) in board.units.iter().enumerate() {
+            if let Some(at) = u.at {
+                self.occupancy.insert(grid.idx(at), i);
+            }
+        }
+        self.known = now;
+    }
+
+    /// Records the board as the engine leaves it (see [`Engine::sync`]).
+    pub fn remember(&mut self, board: &Board) {
+        self.known.clear();
+        self.known.extend(board.units.iter().map(|u| (u.at, u.state)));
     }
 
     /// Rebuilds `side`'s fields if an enemy has moved since they were built.

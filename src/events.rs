@@ -23,6 +23,19 @@ impl From<crate::hex::Offset> for Pos {
     }
 }
 
+impl StateLabel {
+    /// The log's name for a free-space state.
+    pub fn free_space(s: crate::scenario::StateName) -> StateLabel {
+        use crate::scenario::StateName;
+        match s {
+            StateName::LU => StateLabel::LU,
+            StateName::U | StateName::Disordered => StateLabel::U,
+            StateName::FU | StateName::Routed => StateLabel::FU,
+            StateName::Order | StateName::GoodOrder => StateLabel::Order,
+        }
+    }
+}
+
 /// Unit states as the log names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum StateLabel {

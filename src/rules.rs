@@ -234,6 +234,24 @@ pub struct BelleAllianceRules {
     /// Figures lost on entering FU.
     pub figure_loss_on_fu: u32,
     pub base_cm: BaseSizes,
+    /// Carry-along (2.3), house default: totals this far above
+    /// `carry_along_max` drop the second unit into U instead of FU.
+    pub carry_u_band: i32,
+    /// House default: a unit dropping into U retreats this far straight away
+    /// from the cause, keeping formation and facing; if it cannot, it enters
+    /// FU with a free direction (2.2.4).
+    pub u_retreat_cm: f32,
+    /// Terrain in which the march length is reduced (2.2.3, 2.6): any part of
+    /// the unit in a cell of these kinds moves at `terrain_reduction`.
+    pub reducing_terrain: Vec<Terrain>,
+    /// Flight directions are tried every this many degrees across the cone.
+    pub direction_step_degrees: f32,
+    /// A staff figure touches a unit whose rectangle is at most this far from
+    /// the figure's position (2.4).
+    pub staff_contact_cm: f32,
+    /// House default: LU and U units also roll on the reorganisation table
+    /// each announcement phase, keeping only a result better than their state.
+    pub reorg_lu_and_u: bool,
 }
 
 impl Default for BelleAllianceRules {
@@ -251,6 +269,12 @@ impl Default for BelleAllianceRules {
             reorg_staff_bonus: 2,
             figure_loss_on_fu: 0,
             base_cm: BaseSizes::default(),
+            carry_u_band: 2,
+            u_retreat_cm: 10.0,
+            reducing_terrain: vec![Terrain::Woods, Terrain::Town, Terrain::Village, Terrain::Marsh, Terrain::Bridge],
+            direction_step_degrees: 5.0,
+            staff_contact_cm: 1.0,
+            reorg_lu_and_u: true,
         }
     }
 }
@@ -277,6 +301,21 @@ impl BelleAllianceRules {
         }
         if !(self.reorg_stay_fu_max <= self.reorg_u_max && self.reorg_u_max <= self.reorg_lu_max) {
             out.push(("rules.belle_alliance".into(), "reorganisation thresholds must not decrease".into()));
+        }
+        if !(0..=18).contains(&self.carry_u_band) {
+            out.push(("rules.belle_alliance.carry_u_band".into(), "must be 0..=18".into()));
+        }
+        for (name, v, max) in [
+            ("u_retreat_cm", self.u_retreat_cm, 500.0),
+            ("staff_contact_cm", self.staff_contact_cm, 100.0),
+            ("direction_step_degrees", self.direction_step_degrees, 90.0),
+        ] {
+            if !(v.is_finite() && (0.0..=max).contains(&v)) {
+                out.push((format!("rules.belle_alliance.{name}"), format!("{v} must be 0..={max}")));
+            }
+        }
+        if self.direction_step_degrees < 0.5 {
+            out.push(("rules.belle_alliance.direction_step_degrees".into(), "must be at least 0.5".into()));
         }
         let b = &self.base_cm;
         for (name, (w, d)) in [("infantry", b.infantry), ("cavalry", b.cavalry), ("gun", b.gun)] {

@@ -104,8 +104,21 @@ pub struct ScenarioFile {
     pub units: Vec<UnitFile>,
     #[serde(default)]
     pub shocks: Vec<ShockFile>,
+    /// Free-space mode: commanders and orderlies on the table (2.4).
+    #[serde(default)]
+    pub staff: Vec<StaffFile>,
     #[serde(default)]
     pub rules: Rules,
+}
+
+/// A staff figure (commander or orderly) standing on the table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaffFile {
+    pub side: String,
+    pub pos: (f32, f32),
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 fn default_turns() -> u32 {
@@ -179,6 +192,10 @@ pub struct UnitFile {
     pub facing: Option<f32>,
     #[serde(default)]
     pub limbered: Option<bool>,
+    /// Free-space artillery: horse artillery (flees at the horse rate when
+    /// limbered).
+    #[serde(default)]
+    pub horse: Option<bool>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -234,6 +251,17 @@ pub struct UnitSpec {
     /// Degrees clockwise from north.
     pub facing: Option<f32>,
     pub limbered: bool,
+    /// Horse artillery (free space).
+    pub horse: bool,
+}
+
+/// A staff figure on a free-space table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Staff {
+    pub side: usize,
+    pub x: f32,
+    pub y: f32,
+    pub name: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -257,6 +285,8 @@ pub struct Scenario {
     pub cell_cm: f32,
     pub units: Vec<UnitSpec>,
     pub shocks: Vec<Shock>,
+    /// Free-space staff figures.
+    pub staff: Vec<Staff>,
     pub rules: Rules,
 }
 
@@ -567,6 +597,9 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
                 if u.limbered.is_some() && u.arm != Arm::Artillery {
                     p.add(&subject, "`limbered` applies to artillery only");
                 }
+                if u.horse.is_some() && u.arm != Arm::Artillery {
+                    p.add(&subject, "`horse` applies to artillery only");
+                }
             }
         }
         units.push(UnitSpec {
@@ -584,6 +617,7 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             readiness: u.readiness.unwrap_or_default(),
             facing: u.facing,
             limbered: u.limbered.unwrap_or(false),
+            horse: u.horse.unwrap_or(false),
         });
     }
     if units.is_empty() {
@@ -625,14 +659,35 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
                 ),
             );
         }
-        if let Some(u) = unit {
-            if cause == Some(u) {
-                p.add(&subject, "a unit cannot be its own cause");
-            }
+        if let Some(u) = unit
+            && cause == Some(u)
+        {
+            p.add(&subject, "a unit cannot be its own cause");
         }
         if let Some(u) = unit {
             shocks.push(Shock { turn: s.turn, unit: u, to: s.to, cause });
         }
+    }
+
+    // Staff figures (free space).
+    let mut staff = Vec::new();
+    for (i, f) in raw.staff.iter().enumerate() {
+        let subject = format!("staff[{i}]");
+        if mode != Mode::FreeSpace {
+            p.add(&subject, "staff figures stand on FreeSpace tables only");
+            continue;
+        }
+        let Some(side) = sides.iter().position(|s| s.id == f.side) else {
+            p.add(&subject, format!("side '{}' does not exist", f.side));
+            continue;
+        };
+        let (w, h) = (map.width as f32 * cell_cm, map.height as f32 * cell_cm);
+        let (x, y) = f.pos;
+        if !(x.is_finite() && y.is_finite() && (0.0..=w).contains(&x) && (0.0..=h).contains(&y)) {
+            p.add(&subject, format!("pos ({x}, {y}) is off the {w}x{h} cm table"));
+            continue;
+        }
+        staff.push(Staff { side, x, y, name: f.name.clone().unwrap_or_else(|| format!("staff {i}")) });
     }
 
     if p.0.is_empty() {
@@ -647,6 +702,7 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             cell_cm,
             units,
             shocks,
+            staff,
             rules: raw.rules,
         })
     } else {

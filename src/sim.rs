@@ -10,6 +10,9 @@ use bevy::app::App;
 use bevy::ecs::schedule::{Schedule, ScheduleLabel};
 use bevy::prelude::*;
 
+use crate::belle_alliance::broad::BroadPhaseKind;
+use crate::belle_alliance::engine::FsEngine;
+use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, FinalUnit, Pos, StateLabel};
 use crate::hex::{Dir, Offset};
@@ -86,6 +89,20 @@ pub struct Facing(pub Dir);
 /// Artillery with its limbers on.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limbered(pub bool);
+
+/// Free-space horse artillery (flees at the horse rate when limbered).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HorseArtillery(pub bool);
+
+/// Free space: where a battery's guns were left when its gunners fled
+/// (Belle Alliance 2.2.7), for drawing and capture.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct AbandonedGuns(pub Option<(f32, f32)>);
+
+/// Free space: the turn the unit's state last got worse (0: shaken from the
+/// start); reorganisation waits for the next bound.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShakenIn(pub Option<u32>);
 
 /// Has neither moved nor fought since its side's last recovery segment.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,6 +338,131 @@ fn hex_mode(battle: Res<Battle>) -> bool {
     battle.scenario.mode == Mode::Hex
 }
 
+fn free_space_mode(battle: Res<Battle>) -> bool {
+    battle.scenario.mode == Mode::FreeSpace
+}
+
+// ---------------------------------------------------------------------------
+// The free-space adapter (Belle Alliance).
+// ---------------------------------------------------------------------------
+
+type FsQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static UnitIndex,
+        &'static UnitName,
+        &'static SideIndex,
+        &'static ArmOf,
+        &'static Valour,
+        &'static Limbered,
+        &'static HorseArtillery,
+        &'static mut Strength,
+        &'static mut TablePosition,
+        &'static mut DisorderState,
+        &'static mut FormationOf,
+        &'static mut AbandonedGuns,
+        &'static mut ShakenIn,
+    ),
+>;
+
+/// Copies the free-space units' components into a table, in unit order.
+fn fs_snapshot(q: &FsQuery) -> Table {
+    let mut units: Vec<(usize, FsUnit)> = q
+        .iter()
+        .map(|(i, name, side, arm, valour, limbered, horse, strength, pos, state, formation, guns, shaken)| {
+            (
+                i.0,
+                FsUnit {
+                    id: name.id.clone(),
+                    side: side.0,
+                    arm: arm.0,
+                    figures: strength.0,
+                    valour: valour.0,
+                    state: state.0,
+                    formation: formation.0,
+                    limbered: limbered.0,
+                    horse: horse.0,
+                    x: pos.x,
+                    y: pos.y,
+                    facing: pos.facing,
+                    guns_left: guns.0,
+                    shaken_in: shaken.0,
+                },
+            )
+        })
+        .collect();
+    units.sort_by_key(|(i, _)| *i);
+    Table { units: units.into_iter().map(|(_, u)| u).collect() }
+}
+
+fn fs_write_back(q: &mut FsQuery, table: &Table) {
+    for (i, _, _, _, _, _, _, mut strength, mut pos, mut state, mut formation, mut guns, mut shaken) in q.iter_mut() {
+        let Some(u) = table.units.get(i.0) else { continue };
+        strength.set_if_neq(Strength(u.figures));
+        pos.set_if_neq(TablePosition { x: u.x, y: u.y, facing: u.facing });
+        state.set_if_neq(DisorderState(u.state));
+        formation.set_if_neq(FormationOf(u.formation));
+        guns.set_if_neq(AbandonedGuns(u.guns_left));
+        shaken.set_if_neq(ShakenIn(u.shaken_in));
+    }
+}
+
+/// Runs `rule` on the table built from the components, then writes back.
+/// The free-space engine keeps nothing between phases (its queue is empty
+/// at the end of each), so a fresh one is built on the current table.
+fn with_table(
+    q: &mut FsQuery,
+    battle: &Battle,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    rule: impl FnOnce(&FsCtx, &mut FsEngine, &mut Table, &mut Dice, &mut EventLog),
+) {
+    let mut table = fs_snapshot(q);
+    let ctx = FsCtx::new(&battle.scenario);
+    let mut engine = FsEngine::new(&ctx, &table, BroadPhaseKind::Grid);
+    rule(&ctx, &mut engine, &mut table, dice, log);
+    fs_write_back(q, &table);
+}
+
+/// Free-space shocks of this turn, in file order; their flights, carry-alongs
+/// and retreats are resolved at the end of the phase (Belle Alliance 2.5).
+fn fs_shocks_system(
+    mut q: FsQuery,
+    battle: Res<Battle>,
+    clock: Res<Clock>,
+    mut dice: ResMut<DiceBox>,
+    mut log: ResMut<EventLog>,
+) {
+    let shocks: Vec<_> = battle.scenario.shocks.iter().filter(|s| s.turn == clock.turn).cloned().collect();
+    if shocks.is_empty() {
+        return;
+    }
+    let turn = clock.turn;
+    with_table(&mut q, &battle, &mut dice.0, &mut log, |ctx, engine, table, dice, log| {
+        for s in &shocks {
+            engine.apply_shock(ctx, table, log, s, turn);
+        }
+        engine.resolve(ctx, table, dice, log, turn);
+    });
+}
+
+/// The phasing side's announcement phase (the `Charge` slot): reorganisation
+/// of its FU units (Belle Alliance 2.4).
+fn fs_announcement_system(
+    mut q: FsQuery,
+    battle: Res<Battle>,
+    clock: Res<Clock>,
+    mut dice: ResMut<DiceBox>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(side) = clock.side else { return };
+    let turn = clock.turn;
+    with_table(&mut q, &battle, &mut dice.0, &mut log, |ctx, engine, table, dice, log| {
+        engine.reorganisation_segment(ctx, table, dice, log, turn, side);
+    });
+}
+
 // ---------------------------------------------------------------------------
 // Building and driving the world.
 // ---------------------------------------------------------------------------
@@ -346,10 +488,14 @@ pub fn spawn_units(world: &mut World, scenario: &Scenario) {
                 e.insert((HexPosition(Some(at)), MoraleValue(u.morale), MoraleState(hex.state)));
             }
             Place::Table { x, y } => {
+                let fs = FsUnit::from_spec(u, scenario.sides[u.side].rear);
                 e.insert((
-                    TablePosition { x, y, facing: u.facing.unwrap_or(0.0) },
+                    TablePosition { x, y, facing: fs.facing },
                     Valour(u.valour),
                     DisorderState(u.state),
+                    HorseArtillery(u.horse),
+                    AbandonedGuns(None),
+                    ShakenIn(fs.shaken_in),
                 ));
             }
         }
@@ -372,6 +518,8 @@ pub fn install(app: &mut App, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>
     }
     app.add_systems(PhaseSchedule(Phase::Shocks), shocks_system.run_if(hex_mode));
     app.add_systems(PhaseSchedule(Phase::MoraleRecovery), recovery_system.run_if(hex_mode));
+    app.add_systems(PhaseSchedule(Phase::Shocks), fs_shocks_system.run_if(free_space_mode));
+    app.add_systems(PhaseSchedule(Phase::Charge), fs_announcement_system.run_if(free_space_mode));
     spawn_units(app.world_mut(), &scenario);
 }
 
@@ -474,6 +622,16 @@ impl Simulation {
 
     pub fn clock(&self) -> Clock {
         *self.app.world().resource::<Clock>()
+    }
+
+    /// The free-space units as the rules see them (for tests and summaries).
+    pub fn table(&mut self) -> Table {
+        let world = self.app.world_mut();
+        let mut state = bevy::ecs::system::SystemState::<FsQuery>::new(world);
+        match state.get_mut(world) {
+            Ok(q) => fs_snapshot(&q),
+            Err(_) => Table::default(),
+        }
     }
 
     /// The hex units as the rules see them (for tests and summaries).

@@ -1234,8 +1234,8 @@ def plancenoit_units():
         U("yg-1-1volt", F, "Infantry", (192.0, 80.0), 1, 30, "1/1er Voltigeurs de la Garde", facing=E),
         U("yg-1-3tir", F, "Infantry", (192.0, 118.0), 0, 30, "1/3e Tirailleurs de la Garde", facing=E),
         U("yg-1-3volt", F, "Infantry", (192.0, 156.0), 0, 30, "1/3e Voltigeurs de la Garde", facing=E),
-        U("yg-2-1tir", F, "Infantry", (160.0, 62.0), 1, 28, "2/1er Tirailleurs de la Garde", facing=E),
-        U("yg-2-1volt", F, "Infantry", (160.0, 100.0), 1, 28, "2/1er Voltigeurs de la Garde", facing=E),
+        U("yg-2-1tir", F, "Infantry", (174.0, 62.0), 1, 28, "2/1er Tirailleurs de la Garde", facing=E),
+        U("yg-2-1volt", F, "Infantry", (174.0, 100.0), 1, 28, "2/1er Voltigeurs de la Garde", facing=E),
         U("yg-bat", F, "Artillery", (168.0, 138.0), 1, 4, "Young Guard foot battery", facing=E, limbered=False),
     ]
     old_guard = [
@@ -1254,20 +1254,20 @@ def plancenoit_units():
         U("pr-1-18", P, "Infantry", (226.0, 42.0), 0, 32, "I/18th Infantry (Losthin)", facing=Wf),
         U("pr-2-18", P, "Infantry", (226.0, 80.0), 0, 32, "II/18th Infantry", facing=Wf),
         U("pr-f-18", P, "Infantry", (250.0, 25.0), 1, 28, "F/18th Infantry", facing=Wf),
-        U("pr-3sil-lw", P, "Infantry", (250.0, 62.0), -1, 32, "I/3rd Silesian Landwehr", facing=Wf),
+        U("pr-3sil-lw", P, "Infantry", (244.0, 62.0), -1, 32, "I/3rd Silesian Landwehr", facing=Wf),
     ]
     hiller = [
         U("pr-1-15", P, "Infantry", (226.0, 118.0), 1, 32, "I/15th Infantry (Hiller)", facing=Wf),
         U("pr-2-15", P, "Infantry", (226.0, 156.0), 1, 32, "II/15th Infantry", facing=Wf),
-        U("pr-1sil-lw", P, "Infantry", (250.0, 104.0), -1, 32, "I/1st Silesian Landwehr", facing=Wf),
-        U("pr-2sil-lw", P, "Infantry", (250.0, 142.0), -2, 32, "II/1st Silesian Landwehr", facing=Wf),
+        U("pr-1sil-lw", P, "Infantry", (244.0, 104.0), -1, 32, "I/1st Silesian Landwehr", facing=Wf),
+        U("pr-2sil-lw", P, "Infantry", (244.0, 142.0), -2, 32, "II/1st Silesian Landwehr", facing=Wf),
     ]
     ryssel = [
         U("pr-1-11", P, "Infantry", (305.0, 90.0), 0, 30, "I/11th Infantry (Ryssel)", facing=Wf, formation="Column"),
         U("pr-1pom-lw", P, "Infantry", (305.0, 120.0), -1, 30, "I/1st Pomeranian Landwehr", facing=Wf, formation="Column"),
         U("pr-2sil-huss", P, "Cavalry", (305.0, 152.0), 1, 12, "2nd Silesian Hussars", facing=Wf, formation="Column"),
         U("pr-wpr-uhl", P, "Cavalry", (285.0, 48.0), 0, 12, "West Prussian Uhlans", facing=Wf, formation="Column"),
-        U("pr-bat-13", P, "Artillery", (283.0, 85.0), 0, 4, "12-pdr Battery No. 13", facing=Wf, limbered=False),
+        U("pr-bat-13", P, "Artillery", (270.0, 85.0), 0, 4, "12-pdr Battery No. 13", facing=Wf, limbered=False),
         U("pr-bat-14", P, "Artillery", (272.0, 160.0), 0, 3, "Foot Battery No. 14", facing=Wf, limbered=False),
     ]
     groups = [
@@ -1289,6 +1289,8 @@ def build_plancenoit():
     shocks = [
         dict(turn=1, unit="yg-1-1volt", to="FU", cause="pr-2-18",
              note="Turn 1: the 18th's volley at thirty paces; the Young Guard voltigeurs by the churchyard break."),
+        dict(turn=2, unit="pr-2-18", to="FU", cause="yg-1-1tir",
+             note="Turn 2: the Young Guard tirailleurs retake the churchyard; the II/18th breaks back into its Landwehr."),
         dict(turn=3, unit="pr-1sil-lw", to="FU", cause="og-1-2chass",
              note="Turn 3: the Old Guard chasseurs come through the village with the bayonet; the Landwehr before them flees."),
     ]
@@ -1385,15 +1387,15 @@ def ligny_units():
         U("fr-1-15l", F, "Infantry", (40.0, 125.0), 1, 32, "1/15e Léger (Lefol)", facing=N),
         U("fr-1-23", F, "Infantry", (78.0, 128.0), 0, 32, "1/23e Ligne", facing=N),
         U("fr-1-37", F, "Infantry", (116.0, 125.0), 0, 30, "1/37e Ligne", facing=N),
-        U("fr-1-64", F, "Infantry", (60.0, 155.0), 0, 30, "1/64e Ligne", facing=N, formation="Column"),
-        U("fr-1-12l", F, "Infantry", (100.0, 160.0), 1, 30, "1/12e Léger (Berthezène)", facing=N, formation="Column"),
+        U("fr-1-64", F, "Infantry", (60.0, 150.0), 0, 30, "1/64e Ligne", facing=N, formation="Column"),
+        U("fr-1-12l", F, "Infantry", (96.0, 152.0), 1, 30, "1/12e Léger (Berthezène)", facing=N, formation="Column"),
         U("fr-bat-iii", F, "Artillery", (150.0, 140.0), 0, 4, "III Corps foot battery", facing=N),
     ]
     gerard = [
         U("fr-1-30", F, "Infantry", (190.0, 128.0), 0, 32, "1/30e Ligne (Pécheux)", facing=N),
         U("fr-1-96", F, "Infantry", (228.0, 140.0), 0, 32, "1/96e Ligne", facing=N),
         U("fr-1-6l", F, "Infantry", (266.0, 128.0), 1, 30, "1/6e Léger", facing=N),
-        U("fr-1-59", F, "Infantry", (200.0, 165.0), -1, 30, "1/59e Ligne (Vichery)", facing=N, formation="Column"),
+        U("fr-1-59", F, "Infantry", (200.0, 152.0), -1, 30, "1/59e Ligne (Vichery)", facing=N, formation="Column"),
         U("fr-1-76", F, "Infantry", (250.0, 168.0), -1, 30, "1/76e Ligne", facing=N, formation="Column"),
         U("gd-bat-12", F, "Artillery", (160.0, 168.0), 2, 4, "Guard 12-pdr battery", facing=N, limbered=True),
         U("fr-6huss", F, "Cavalry", (290.0, 165.0), 1, 12, "6e Hussards (Maurin)", facing=N),
@@ -1437,6 +1439,8 @@ def build_ligny():
     shocks = [
         dict(turn=1, unit="pr-1-29", to="FU", cause="fr-1-96",
              note="Turn 1: the 96e reaches the houses south of the brook; the 29th's battalion there bolts for the bridge."),
+        dict(turn=1, unit="fr-1-30", to="FU", cause="pr-1-7",
+             note="Turn 1: Jagow's counter-attack throws the 30e out of the Ligny houses, back onto Vichery's column."),
         dict(turn=2, unit="fr-1-23", to="FU", cause="pr-2-12",
              note="Turn 2: the 23e, caught in the hedges before Saint-Amand, breaks under close fire."),
     ]

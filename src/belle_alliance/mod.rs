@@ -1,10 +1,25 @@
 //! Belle Alliance (free-space mode): units as rectangles of figure bases on a
 //! table measured in centimetres. Pure functions over plain data, as in
-//! [`crate::labataille`].
+//! [`crate::labataille`]; `crate::sim` adapts them to the ECS.
+//!
+//! - [`geometry`]: oriented rectangles, bearings, parry2d sweeps and overlaps;
+//! - [`broad`]: the broad phase that finds the units a flight may meet;
+//! - [`tables`]: the rule tables as pure functions (march length, carry-along,
+//!   reorganisation);
+//! - [`engine`]: flights, spread of rout, U retreats and reorganisation, with
+//!   the queue that resolves them at the end of a phase (RULES.md 2.2-2.5).
 
-use crate::rules::BelleAllianceRules;
-use crate::scenario::Formation;
-use crate::terrain::Arm;
+pub mod broad;
+pub mod engine;
+pub mod geometry;
+pub mod tables;
+
+use crate::hex::{Edge, Offset};
+use crate::map::TerrainMap;
+use crate::rules::{BelleAllianceRules, Rules};
+use crate::scenario::{Formation, Place, Scenario, Side, Staff, StateName, UnitSpec};
+use crate::terrain::{Arm, Terrain};
+use geometry::OrientedRect;
 
 /// Width (along the front) and depth of a unit's footprint in cm, from its
 /// figures, formation and the house-default base sizes (RULES.md 2.6).
@@ -42,6 +57,151 @@ pub fn footprint(arm: Arm, figures: u32, formation: Formation, rules: &BelleAlli
             let ranks = if arm == Arm::Infantry { 2.0f32.min(n) } else { 1.0 };
             ((n / ranks).ceil() * bw, ranks * bd)
         }
+    }
+}
+
+/// Plain data for one free-space unit, as the rules see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FsUnit {
+    pub id: String,
+    pub side: usize,
+    pub arm: Arm,
+    pub figures: u32,
+    pub valour: i32,
+    pub state: StateName,
+    pub formation: Formation,
+    pub limbered: bool,
+    pub horse: bool,
+    /// Centre of the footprint, cm.
+    pub x: f32,
+    pub y: f32,
+    /// Degrees clockwise from north.
+    pub facing: f32,
+    /// Where the unit's guns were left when its crew fled (2.2.7).
+    pub guns_left: Option<(f32, f32)>,
+    /// The turn its state last got worse (0: it began the battle shaken);
+    /// reorganisation waits for the next bound (house default, 2.4).
+    pub shaken_in: Option<u32>,
+}
+
+impl FsUnit {
+    pub fn from_spec(spec: &UnitSpec, rear: Edge) -> Self {
+        let (x, y) = match spec.place {
+            Place::Table { x, y } => (x, y),
+            Place::Hex(_) => (0.0, 0.0),
+        };
+        Self {
+            id: spec.id.clone(),
+            side: spec.side,
+            arm: spec.arm,
+            figures: spec.strength,
+            valour: spec.valour,
+            state: spec.state,
+            formation: spec.formation.unwrap_or(Formation::Line),
+            limbered: spec.limbered,
+            horse: spec.horse,
+            x,
+            y,
+            facing: spec.facing.unwrap_or_else(|| away_from(rear)),
+            guns_left: None,
+            shaken_in: (spec.state != StateName::Order).then_some(0),
+        }
+    }
+
+    /// The arm whose bases and terrain the unit moves with: gunners who left
+    /// their guns move as foot (house default, 2.2.7).
+    pub fn moving_arm(&self) -> Arm {
+        if self.arm == Arm::Artillery && self.guns_left.is_some() { Arm::Infantry } else { self.arm }
+    }
+
+    /// The unit's rectangle on the table.
+    pub fn rect(&self, rules: &BelleAllianceRules) -> OrientedRect {
+        let (w, d) = footprint(self.moving_arm(), self.figures, self.formation, rules);
+        OrientedRect::new(self.x, self.y, w, d, self.facing)
+    }
+
+    /// Flight march per bound (RULES.md 2.6). House default: artillery flees
+    /// at the foot-artillery rate unless it is limbered horse artillery.
+    pub fn flight_march_cm(&self, rules: &BelleAllianceRules) -> f32 {
+        let m = &rules.flight_march_cm;
+        match self.arm {
+            Arm::Infantry => m.infantry,
+            Arm::Cavalry => m.cavalry,
+            Arm::Artillery if self.horse && self.limbered && self.guns_left.is_none() => m.horse_artillery,
+            Arm::Artillery => m.foot_artillery,
+        }
+    }
+}
+
+/// The bearing a side's units face by default: away from their own rear.
+pub fn away_from(rear: Edge) -> f32 {
+    (rear_bearing(rear) + 180.0) % 360.0
+}
+
+/// The bearing straight towards a side's rear edge.
+pub fn rear_bearing(rear: Edge) -> f32 {
+    match rear {
+        Edge::North => 0.0,
+        Edge::East => 90.0,
+        Edge::South => 180.0,
+        Edge::West => 270.0,
+    }
+}
+
+/// All units of a free-space battle, in scenario order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Table {
+    pub units: Vec<FsUnit>,
+}
+
+impl Table {
+    pub fn from_scenario(s: &Scenario) -> Self {
+        Self { units: s.units.iter().map(|u| FsUnit::from_spec(u, s.sides[u.side].rear)).collect() }
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.units.iter().position(|u| u.id == id)
+    }
+}
+
+/// The fixed context of a free-space battle.
+pub struct FsCtx<'a> {
+    pub map: &'a TerrainMap,
+    pub cell_cm: f32,
+    pub rules: &'a Rules,
+    pub sides: &'a [Side],
+    pub staff: &'a [Staff],
+}
+
+impl<'a> FsCtx<'a> {
+    pub fn new(s: &'a Scenario) -> Self {
+        Self { map: &s.map, cell_cm: s.cell_cm, rules: &s.rules, sides: &s.sides, staff: &s.staff }
+    }
+
+    pub fn ba(&self) -> &BelleAllianceRules {
+        &self.rules.belle_alliance
+    }
+
+    /// Table size in cm.
+    pub fn table_cm(&self) -> (f32, f32) {
+        (self.map.width as f32 * self.cell_cm, self.map.height as f32 * self.cell_cm)
+    }
+
+    /// Terrain under a point; `None` off the table.
+    pub fn terrain_at(&self, x: f32, y: f32) -> Option<Terrain> {
+        if x < 0.0 || y < 0.0 {
+            return None;
+        }
+        self.map.terrain(Offset::new((x / self.cell_cm) as i32, (y / self.cell_cm) as i32))
+    }
+
+    /// Whether `arm` may stand on `t` at all (the terrain chart's `None`).
+    pub fn passable(&self, t: Terrain, arm: Arm) -> bool {
+        self.rules.terrain_cost(t, arm).is_some()
+    }
+
+    pub fn rear_bearing(&self, side: usize) -> f32 {
+        rear_bearing(self.sides.get(side).map_or(Edge::South, |s| s.rear))
     }
 }
 

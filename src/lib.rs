@@ -10,6 +10,7 @@ pub mod belle_alliance;
 pub mod cli;
 pub mod dice;
 pub mod events;
+pub mod game;
 pub mod generate;
 pub mod hex;
 pub mod labataille;

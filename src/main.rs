@@ -3,16 +3,8 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use sauve::cli::{Cli, WindowRequest, run};
-
-fn window(req: WindowRequest) -> ExitCode {
-    let _ = req;
-    eprintln!(
-        "sauve: the game window is not built yet (it arrives with the graphics issue); use `sauve check` or `sauve simulate`"
-    );
-    ExitCode::from(2)
-}
+use sauve::cli::{Cli, run};
 
 fn main() -> ExitCode {
-    run(Cli::parse(), window)
+    run(Cli::parse(), sauve::game::run)
 }

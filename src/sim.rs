@@ -504,15 +504,13 @@ pub fn spawn_units(world: &mut World, scenario: &Scenario) {
 
 /// Adds the battle's resources, phase schedules and systems to an app.
 pub fn install(app: &mut App, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: AiMode) {
-    let grid = Grid::new(&scenario.map, &scenario.rules);
-    let board = Board::from_scenario(&scenario);
-    let engine = Engine::new(&grid, &board);
-    app.insert_resource(Battle { scenario: scenario.clone(), grid })
-        .insert_resource(DiceBox(Dice::new(seed, dice)))
-        .insert_resource(EngineState(engine))
-        .insert_resource(EventLog::default())
-        .insert_resource(ai)
-        .insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });
+    install_schedules(app);
+    reset(app.world_mut(), scenario, seed, dice, ai);
+}
+
+/// Adds the phase schedules and their systems, without a battle: the game
+/// window does this once and then [`reset`]s for every scenario it opens.
+pub fn install_schedules(app: &mut App) {
     for phase in [Phase::Shocks].into_iter().chain(Phase::SIDE_PHASES) {
         app.add_schedule(Schedule::new(PhaseSchedule(phase)));
     }
@@ -520,7 +518,25 @@ pub fn install(app: &mut App, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>
     app.add_systems(PhaseSchedule(Phase::MoraleRecovery), recovery_system.run_if(hex_mode));
     app.add_systems(PhaseSchedule(Phase::Shocks), fs_shocks_system.run_if(free_space_mode));
     app.add_systems(PhaseSchedule(Phase::Charge), fs_announcement_system.run_if(free_space_mode));
-    spawn_units(app.world_mut(), &scenario);
+}
+
+/// (Re)starts a battle in `world`: removes any units of a previous one, then
+/// inserts the resources and spawns the units of `scenario`.
+pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: AiMode) {
+    let old: Vec<Entity> = world.query_filtered::<Entity, With<UnitIndex>>().iter(world).collect();
+    for e in old {
+        world.despawn(e);
+    }
+    let grid = Grid::new(&scenario.map, &scenario.rules);
+    let board = Board::from_scenario(&scenario);
+    let engine = Engine::new(&grid, &board);
+    world.insert_resource(Battle { scenario: scenario.clone(), grid });
+    world.insert_resource(DiceBox(Dice::new(seed, dice)));
+    world.insert_resource(EngineState(engine));
+    world.insert_resource(EventLog::default());
+    world.insert_resource(ai);
+    world.insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });
+    spawn_units(world, &scenario);
 }
 
 /// Runs the phase the clock points at, then advances the clock. Returns

@@ -1,0 +1,403 @@
+//! The on-screen text, in bevy_ui: the bar along the top (scenario, turn,
+//! phase, playback), the column on the right (the hex under the cursor, the
+//! selected unit in words, the battle log with its filter), the help card,
+//! and the located errors of a file that would not open.
+
+use bevy::prelude::*;
+
+use super::camera::{BAR_H, PANEL_W, Pointer, units_at};
+use super::playback::{Playback, SPEEDS, Shown};
+use super::sentences::{Category, phase_words, state_words};
+use super::{GameSet, Opened, Source};
+use crate::hex::Dir;
+use crate::scenario::Place;
+use crate::sim::Clock;
+use crate::terrain::HexsideKind;
+
+/// Lines of the log shown at once.
+const LOG_LINES: usize = 16;
+
+/// Which lines the log shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LogFilter {
+    #[default]
+    All,
+    /// Morale checks and their outcomes, no phase lines.
+    Morale,
+    /// Only failures, state changes and losses.
+    Failures,
+    /// Moves.
+    Moves,
+    /// Only the selected unit.
+    Selected,
+}
+
+impl LogFilter {
+    fn next(self) -> Self {
+        match self {
+            LogFilter::All => LogFilter::Morale,
+            LogFilter::Morale => LogFilter::Failures,
+            LogFilter::Failures => LogFilter::Moves,
+            LogFilter::Moves => LogFilter::Selected,
+            LogFilter::Selected => LogFilter::All,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            LogFilter::All => "everything",
+            LogFilter::Morale => "morale checks",
+            LogFilter::Failures => "failures and losses",
+            LogFilter::Moves => "moves",
+            LogFilter::Selected => "the selected unit",
+        }
+    }
+
+    /// Whether a line passes the filter.
+    pub fn keeps(self, category: Category, unit: Option<usize>, selected: Option<usize>) -> bool {
+        match self {
+            LogFilter::All => true,
+            LogFilter::Morale => matches!(category, Category::Check | Category::Failure),
+            LogFilter::Failures => matches!(category, Category::Failure | Category::Loss),
+            LogFilter::Moves => category == Category::Move,
+            LogFilter::Selected => selected.is_some() && unit == selected,
+        }
+    }
+}
+
+/// The log panel's state: filter and how many lines up from the newest.
+#[derive(Resource, Default)]
+pub struct LogView {
+    pub filter: LogFilter,
+    pub scroll: usize,
+}
+
+#[derive(Resource)]
+pub struct Help(pub bool);
+
+#[derive(Component)]
+struct TopBar;
+#[derive(Component)]
+struct HoverText;
+#[derive(Component)]
+struct UnitText;
+#[derive(Component)]
+struct LogText;
+#[derive(Component)]
+struct LogTitle;
+#[derive(Component)]
+struct HelpCard;
+#[derive(Component)]
+struct ErrorCard;
+#[derive(Component)]
+struct ErrorText;
+
+/// The keys, as the help card lists them.
+pub const HELP: &str = "\
+Space      play / pause
+.          show one event
+Enter / N  show the rest of this phase (or the next with events)
++ / -      faster / slower
+Drag, arrows  pan        Wheel  zoom        F  fit the map
+Click      select a unit (again: next in the stack)
+1  distance to the nearest enemy (the selected unit's side)
+2  enemy zones of influence
+3  the selected unit's movement range
+4  rout moves of this turn as arrows
+L  log filter       PgUp / PgDn  scroll the log
+Tab / M  scenarios   R  restart   H  this help";
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LogView>().insert_resource(Help(false));
+    app.add_systems(Startup, spawn);
+    app.add_systems(Update, keys.in_set(GameSet::Input));
+    app.add_systems(Update, (top_bar, hover, unit, log, help, errors).in_set(GameSet::Panels));
+}
+
+fn font(size: f32) -> TextFont {
+    TextFont::from_font_size(size)
+}
+
+fn spawn(mut commands: Commands) {
+    let panel_bg = BackgroundColor(Color::srgba(0.07, 0.07, 0.08, 0.92));
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(0.0),
+            top: Val::Px(0.0),
+            width: Val::Percent(100.0),
+            height: Val::Px(BAR_H),
+            padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
+            ..default()
+        },
+        panel_bg,
+        children![(TopBar, Text::new(""), font(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],
+    ));
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            right: Val::Px(0.0),
+            top: Val::Px(BAR_H),
+            bottom: Val::Px(0.0),
+            width: Val::Px(PANEL_W),
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::all(Val::Px(10.0)),
+            row_gap: Val::Px(8.0),
+            overflow: Overflow::clip(),
+            ..default()
+        },
+        panel_bg,
+        children![
+            (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),
+            (UnitText, Text::new(""), font(13.0), TextColor(Color::srgb(0.95, 0.9, 0.7))),
+            (LogTitle, Text::new(""), font(13.0), TextColor(Color::srgb(0.6, 0.75, 0.95))),
+            (LogText, Text::new(""), font(12.0), TextColor(Color::srgb(0.88, 0.88, 0.85))),
+        ],
+    ));
+    commands.spawn((
+        HelpCard,
+        Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(20.0),
+            top: Val::Px(BAR_H + 20.0),
+            padding: UiRect::all(Val::Px(12.0)),
+            display: Display::None,
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.05, 0.05, 0.06, 0.93)),
+        GlobalZIndex(5),
+        children![(Text::new(HELP), font(14.0), TextColor(Color::srgb(0.95, 0.95, 0.9)))],
+    ));
+    commands.spawn((
+        ErrorCard,
+        Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(20.0),
+            top: Val::Px(BAR_H + 20.0),
+            right: Val::Px(PANEL_W + 20.0),
+            padding: UiRect::all(Val::Px(14.0)),
+            display: Display::None,
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.25, 0.04, 0.04, 0.95)),
+        GlobalZIndex(4),
+        children![(ErrorText, Text::new(""), font(14.0), TextColor(Color::srgb(1.0, 0.9, 0.85)))],
+    ));
+}
+
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<LogView>, mut help: ResMut<Help>) {
+    if keys.just_pressed(KeyCode::KeyL) {
+        view.filter = view.filter.next();
+        view.scroll = 0;
+    }
+    if keys.just_pressed(KeyCode::PageUp) {
+        view.scroll += LOG_LINES / 2;
+    }
+    if keys.just_pressed(KeyCode::PageDown) {
+        view.scroll = view.scroll.saturating_sub(LOG_LINES / 2);
+    }
+    if keys.just_pressed(KeyCode::End) {
+        view.scroll = 0;
+    }
+    if keys.just_pressed(KeyCode::KeyH) || keys.just_pressed(KeyCode::F1) {
+        help.0 = !help.0;
+    }
+}
+
+fn top_bar(
+    opened: Res<Opened>,
+    shown: Res<Shown>,
+    pb: Res<Playback>,
+    clock: Option<Res<Clock>>,
+    mut q: Query<&mut Text, With<TopBar>>,
+) {
+    let Ok(mut t) = q.single_mut() else { return };
+    let Some(s) = &opened.scenario else {
+        t.0 = format!("{}: cannot open (see the errors)    Tab: scenarios    R: retry", opened.title());
+        return;
+    };
+    let side = shown
+        .side
+        .as_deref()
+        .and_then(|id| s.sides.iter().find(|x| x.id == id))
+        .map(|x| format!("{}, ", x.name))
+        .unwrap_or_default();
+    let phase = if shown.phase.is_empty() { "before the battle".to_owned() } else { phase_words(&shown.phase) };
+    let state = if clock.as_ref().is_some_and(|c| c.finished) && pb.speed() > 0.0 && !pb.playing {
+        "finished".to_owned()
+    } else if pb.playing {
+        format!("playing x{}", SPEEDS[pb.speed])
+    } else {
+        format!("paused (x{})", SPEEDS[pb.speed])
+    };
+    let from = match &opened.source {
+        Source::Bundled(_) => String::new(),
+        Source::File(p) => format!(" [{}]", p.display()),
+    };
+    t.0 = format!(
+        "{}{from}    Turn {} of {}    {side}{phase}    event {}    {state}    H: help",
+        s.name,
+        shown.turn.max(1),
+        s.turns,
+        shown.cursor,
+    );
+}
+
+fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Query<&mut Text, With<HoverText>>) {
+    let Ok(mut t) = q.single_mut() else { return };
+    let Some(s) = &opened.scenario else {
+        t.0.clear();
+        return;
+    };
+    let Some(h) = pointer.hex else {
+        t.0 = "Point at the map.".into();
+        return;
+    };
+    let terrain = s.map.terrain(h).map_or("off the map".to_owned(), |x| format!("{x:?}").to_lowercase());
+    let mut out = if opened.hex_mode() {
+        format!("Hex {h}: {terrain}")
+    } else {
+        let w = pointer.world.map(|w| {
+            let (lo, hi) = opened.layout.bounds();
+            let ppc = opened.layout.px_per_cm();
+            ((w.x - lo.x) / ppc, (hi.y - w.y) / ppc)
+        });
+        let (x, y) = w.unwrap_or_default();
+        format!("Table ({x:.0}, {y:.0}) cm: {terrain}")
+    };
+    let sides: Vec<String> = Dir::ALL
+        .into_iter()
+        .flat_map(|d| HexsideKind::ALL.into_iter().filter(move |k| s.map.has_hexside(h, d, *k)).map(move |k| (d, k)))
+        .map(|(d, k)| format!("{k:?} on {d:?}").to_lowercase())
+        .collect();
+    if opened.hex_mode() && !sides.is_empty() {
+        out += &format!(" ({})", sides.join(", "));
+    }
+    for i in units_at(&opened, &shown, pointer.world, pointer.hex) {
+        let (Some(spec), Some(u)) = (s.units.get(i), shown.units.get(i)) else { continue };
+        out += &format!("\n  {} ({:?}, {})", spec.name, spec.arm, state_words(u.state));
+    }
+    t.0 = out;
+}
+
+/// The selected unit, every component in words.
+fn unit(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Query<&mut Text, With<UnitText>>) {
+    let Ok(mut t) = q.single_mut() else { return };
+    let (Some(s), Some(i)) = (&opened.scenario, pointer.selected) else {
+        t.0 = "Click a counter for its details.".into();
+        return;
+    };
+    let (Some(spec), Some(u)) = (s.units.get(i), shown.units.get(i)) else { return };
+    let side = s.sides.get(spec.side).map_or("?", |x| x.name.as_str());
+    let mut out = format!("{}\n  id {}, {side}, {:?}\n", spec.name, spec.id, spec.arm).to_owned();
+    match spec.place {
+        Place::Hex(_) => {
+            let at = u.at.map_or("off the board".to_owned(), |a| format!("hex {a}"));
+            out += &format!(
+                "  morale {}, strength {} increments\n  {}, {at}\n",
+                spec.morale,
+                spec.strength,
+                state_words(u.state)
+            );
+        }
+        Place::Table { .. } => {
+            let at =
+                u.cm.map_or("off the table".to_owned(), |(x, y, f)| format!("at ({x:.0}, {y:.0}) cm facing {f:.0}°"));
+            out +=
+                &format!("  valour {:+}, {} figures\n  {}, {at}\n", spec.valour, spec.strength, state_words(u.state));
+        }
+    }
+    let formation = spec.formation.map_or("line".to_owned(), |f| format!("{f:?}").to_lowercase());
+    out += &format!("  formation {formation}, readiness {:?}", u.readiness);
+    if spec.limbered {
+        out += ", limbered";
+    }
+    if let Some(m) = spec.movement {
+        out += &format!(", movement {m}");
+    }
+    t.0 = out;
+}
+
+fn log(
+    shown: Res<Shown>,
+    view: Res<LogView>,
+    pointer: Res<Pointer>,
+    mut title: Query<&mut Text, (With<LogTitle>, Without<LogText>)>,
+    mut q: Query<&mut Text, (With<LogText>, Without<LogTitle>)>,
+) {
+    if !shown.is_changed() && !view.is_changed() && !pointer.is_changed() {
+        return;
+    }
+    // A phase in which nothing happened is not worth a line.
+    let eventful = |k: usize| {
+        let l = &shown.log[k];
+        l.category != Category::Phase || shown.log.get(k + 1).is_none_or(|n| n.category != Category::Phase)
+    };
+    let kept: Vec<&super::playback::LogLine> = (0..shown.log.len())
+        .filter(|&k| eventful(k))
+        .map(|k| &shown.log[k])
+        .filter(|l| view.filter.keeps(l.category, l.unit, pointer.selected))
+        .collect();
+    let end = kept.len().saturating_sub(view.scroll.min(kept.len()));
+    let start = end.saturating_sub(LOG_LINES);
+    if let Ok(mut t) = title.single_mut() {
+        let scrolled =
+            if view.scroll > 0 { format!(", {} lines up (End: newest)", kept.len() - end) } else { String::new() };
+        t.0 = format!("Battle log: {} (L){scrolled}", view.filter.name());
+    }
+    if let Ok(mut t) = q.single_mut() {
+        t.0 = kept[start..end]
+            .iter()
+            .map(|l| if l.category == Category::Phase { format!("— {}", l.text) } else { l.text.clone() })
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+}
+
+fn help(h: Res<Help>, mut q: Query<&mut Node, With<HelpCard>>) {
+    if !h.is_changed() {
+        return;
+    }
+    if let Ok(mut n) = q.single_mut() {
+        n.display = if h.0 { Display::Flex } else { Display::None };
+    }
+}
+
+fn errors(
+    opened: Res<Opened>,
+    mut card: Query<&mut Node, With<ErrorCard>>,
+    mut text: Query<&mut Text, With<ErrorText>>,
+) {
+    if !opened.is_changed() {
+        return;
+    }
+    if let Ok(mut n) = card.single_mut() {
+        n.display = if opened.errors.is_empty() { Display::None } else { Display::Flex };
+    }
+    if let Ok(mut t) = text.single_mut() {
+        t.0 = format!(
+            "This scenario has problems; fix the file and it reloads by itself.\n\n{}",
+            opened.errors.join("\n")
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_filters_keep_what_they_say() {
+        assert!(LogFilter::All.keeps(Category::Phase, None, None));
+        assert!(!LogFilter::Morale.keeps(Category::Phase, None, None));
+        assert!(LogFilter::Failures.keeps(Category::Loss, Some(1), None));
+        assert!(!LogFilter::Failures.keeps(Category::Check, Some(1), None));
+        assert!(LogFilter::Selected.keeps(Category::Move, Some(3), Some(3)));
+        assert!(!LogFilter::Selected.keeps(Category::Move, Some(3), None));
+        let mut f = LogFilter::All;
+        for _ in 0..5 {
+            f = f.next();
+        }
+        assert_eq!(f, LogFilter::All);
+    }
+}

@@ -1,0 +1,395 @@
+//! The counters, in the wargame tradition: the side's colour, the NATO arm
+//! symbol (a cross for infantry, one diagonal for cavalry, a dot for
+//! artillery), morale and strength printed on the counter, a coloured band
+//! for disorder or rout, a badge for tired or exhausted cavalry; stacks
+//! offset so each counter shows; units that surrender or are destroyed
+//! fade away. In free space, rectangles of the unit's real footprint,
+//! turned to its facing, with the front edge marked.
+
+use bevy::prelude::*;
+
+use super::art::{self, SYMBOL_PX};
+use super::layout::Layout;
+use super::map::z;
+use super::playback::{Effects, FLASH_SECONDS, Playback, Shown};
+use super::{GameSet, OnBattle, Opened};
+use crate::events::{Pos, StateLabel};
+use crate::hex::Offset;
+use crate::rules::Rules;
+use crate::scenario::{Formation, Readiness, UnitSpec};
+
+/// Side of a hex counter in world units (a hex is 55 high).
+pub const COUNTER: f32 = 44.0;
+/// How far each counter lower in a stack peeks out.
+const STACK_STEP: f32 = 5.0;
+
+/// A unit's counter; its children are listed in `parts`.
+#[derive(Component)]
+pub struct Counter {
+    pub unit: usize,
+    parts: Parts,
+}
+
+#[derive(Clone, Copy)]
+struct Parts {
+    border: Entity,
+    band: Entity,
+    band_text: Entity,
+    badge: Entity,
+    badge_text: Entity,
+}
+
+/// Fading away after surrender or elimination: seconds left.
+#[derive(Component)]
+struct Fading(f32);
+
+/// A dice result floating above a counter.
+#[derive(Component)]
+pub struct FlashText {
+    ttl: f32,
+    total: f32,
+}
+
+/// The arm symbols image.
+#[derive(Resource)]
+struct Symbols(Handle<Image>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, |mut commands: Commands, mut images: ResMut<Assets<Image>>| {
+        commands.insert_resource(Symbols(images.add(art::symbol_strip().into_image())));
+    });
+    app.add_systems(Update, spawn_counters.in_set(GameSet::Build).run_if(resource_changed::<Opened>));
+    app.add_systems(Update, (restyle, place, fade, flashes, draw_links).chain().in_set(GameSet::Draw));
+}
+
+fn rgb(c: [u8; 3]) -> Color {
+    Color::srgb_u8(c[0], c[1], c[2])
+}
+
+/// A free-space unit's footprint in cm (width along its front, depth).
+pub fn footprint_cm(spec: &UnitSpec, rules: &Rules) -> (f32, f32) {
+    crate::belle_alliance::footprint(
+        spec.arm,
+        spec.strength,
+        spec.formation.unwrap_or(Formation::Line),
+        &rules.belle_alliance,
+    )
+}
+
+/// The band's colour and words for a state; `None` in good order.
+pub fn band(state: StateLabel) -> Option<(Color, &'static str)> {
+    match state {
+        StateLabel::Disordered => Some((Color::srgb(0.96, 0.72, 0.1), "DISORD")),
+        StateLabel::Routed => Some((Color::srgb(0.85, 0.1, 0.08), "ROUTED")),
+        StateLabel::Surrendered => Some((Color::srgb(0.95, 0.95, 0.95), "SURR.")),
+        StateLabel::Eliminated => Some((Color::srgb(0.1, 0.1, 0.1), "ELIM.")),
+        StateLabel::LU => Some((Color::srgb(0.96, 0.85, 0.2), "LU")),
+        StateLabel::U => Some((Color::srgb(0.96, 0.55, 0.1), "U")),
+        StateLabel::FU => Some((Color::srgb(0.85, 0.1, 0.08), "FU")),
+        StateLabel::GoodOrder | StateLabel::Order => None,
+    }
+}
+
+fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symbols>) {
+    let Some(s) = &opened.scenario else { return };
+    for (i, u) in s.units.iter().enumerate() {
+        let side = &s.sides[u.side.min(s.sides.len().saturating_sub(1))];
+        let colour = art::side_colour(&side.id, &side.name, u.side);
+        let ink = rgb(art::ink_on(colour));
+        let (w, h) = match opened.layout {
+            Layout::Hex { .. } => (COUNTER, COUNTER),
+            Layout::Table { .. } => {
+                let (fw, fd) = footprint_cm(u, &s.rules);
+                let ppc = opened.layout.px_per_cm();
+                ((fw * ppc).max(6.0), (fd * ppc).max(4.0))
+            }
+        };
+        let symbol_rect = {
+            let k = u.arm.index() as f32;
+            let (sw, sh) = (SYMBOL_PX.0 as f32, SYMBOL_PX.1 as f32);
+            Rect::new(k * sw, 0.0, (k + 1.0) * sw, sh)
+        };
+        let parent = commands.spawn((Transform::default(), Visibility::default(), OnBattle)).id();
+        let mut child = |bundle: (Sprite, Transform)| {
+            let e = commands.spawn(bundle).id();
+            commands.entity(parent).add_child(e);
+            e
+        };
+        let border = child((
+            Sprite::from_color(Color::srgb(0.08, 0.08, 0.08), Vec2::new(w + 3.0, h + 3.0)),
+            Transform::default(),
+        ));
+        child((Sprite::from_color(rgb(colour), Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.1)));
+        let hex = matches!(opened.layout, Layout::Hex { .. });
+        let (sym_size, sym_at) = if hex {
+            (Vec2::new(27.0, 18.0), Vec2::new(0.0, 4.0))
+        } else {
+            let k = (w / 36.0).min(h / 24.0).min(1.2);
+            (Vec2::new(36.0, 24.0) * k * 0.8, Vec2::ZERO)
+        };
+        child((
+            Sprite {
+                image: symbols.0.clone(),
+                rect: Some(symbol_rect),
+                custom_size: Some(sym_size),
+                color: ink,
+                ..default()
+            },
+            Transform::from_translation(sym_at.extend(0.2)),
+        ));
+        if !hex {
+            // The front edge: a light bar along the side the unit faces.
+            child((
+                Sprite::from_color(Color::srgb(1.0, 0.95, 0.6), Vec2::new(w, 1.5)),
+                Transform::from_xyz(0.0, h / 2.0 - 0.75, 0.25),
+            ));
+        }
+        let band_h = if hex { 9.0 } else { 7.0 };
+        let band_y = h / 2.0 + if hex { -band_h / 2.0 } else { band_h / 2.0 + 1.0 };
+        let band_e = child((
+            Sprite::from_color(Color::NONE, Vec2::new(w.max(18.0), band_h)),
+            Transform::from_xyz(0.0, band_y, 0.3),
+        ));
+        let text = |commands: &mut Commands, s: String, size: f32, at: Vec3, color: Color| {
+            let e = commands
+                .spawn((
+                    Text2d::new(s),
+                    TextFont::from_font_size(size),
+                    TextColor(color),
+                    Transform::from_translation(at),
+                ))
+                .id();
+            commands.entity(parent).add_child(e);
+            e
+        };
+        let band_text = text(&mut commands, String::new(), band_h - 1.0, Vec3::new(0.0, band_y, 0.4), Color::BLACK);
+        let badge = commands
+            .spawn((
+                Sprite::from_color(Color::NONE, Vec2::splat(11.0)),
+                Transform::from_xyz(w / 2.0 - 6.0, -h / 2.0 + 6.0, 0.5),
+            ))
+            .id();
+        commands.entity(parent).add_child(badge);
+        let badge_text =
+            text(&mut commands, String::new(), 9.0, Vec3::new(w / 2.0 - 6.0, -h / 2.0 + 6.0, 0.6), Color::BLACK);
+        if hex {
+            text(&mut commands, u.morale.to_string(), 14.0, Vec3::new(-10.0, -13.0, 0.3), ink);
+            text(&mut commands, u.strength.to_string(), 14.0, Vec3::new(10.0, -13.0, 0.3), ink);
+        } else if h > 12.0 {
+            text(&mut commands, format!("{:+}", u.valour), 8.0, Vec3::new(-w / 2.0 + 7.0, 0.0, 0.3), ink);
+        }
+        commands
+            .entity(parent)
+            .insert(Counter { unit: i, parts: Parts { border, band: band_e, band_text, badge, badge_text } });
+    }
+}
+
+/// Bands, borders and badges follow the shown states.
+fn restyle(
+    shown: Res<Shown>,
+    pb: Res<Playback>,
+    opened: Res<Opened>,
+    mut commands: Commands,
+    counters: Query<(Entity, &Counter, Option<&Fading>)>,
+    mut sprites: Query<&mut Sprite>,
+    mut texts: Query<(&mut Text2d, &mut TextColor)>,
+    mut vis: Query<&mut Visibility>,
+) {
+    if !shown.is_changed() && !opened.is_changed() {
+        return;
+    }
+    for (e, c, fading) in &counters {
+        let Some(u) = shown.units.get(c.unit) else { continue };
+        let b = band(u.state);
+        if let Ok(mut s) = sprites.get_mut(c.parts.band) {
+            s.color = b.map_or(Color::NONE, |x| x.0);
+        }
+        if let Ok((mut t, mut col)) = texts.get_mut(c.parts.band_text) {
+            t.0 = b.map_or("", |x| x.1).to_owned();
+            col.0 = if matches!(u.state, StateLabel::Routed | StateLabel::FU | StateLabel::Eliminated) {
+                Color::WHITE
+            } else {
+                Color::BLACK
+            };
+        }
+        if let Ok(mut s) = sprites.get_mut(c.parts.border) {
+            s.color = match u.state {
+                StateLabel::Routed | StateLabel::FU => Color::srgb(0.85, 0.1, 0.08),
+                StateLabel::Disordered | StateLabel::U | StateLabel::LU => Color::srgb(0.96, 0.72, 0.1),
+                _ => Color::srgb(0.08, 0.08, 0.08),
+            };
+        }
+        let (badge, letter) = match u.readiness {
+            Readiness::Fresh => (Color::NONE, ""),
+            Readiness::Tired => (Color::srgb(0.98, 0.8, 0.3), "T"),
+            Readiness::Exhausted => (Color::srgb(0.75, 0.75, 0.75), "E"),
+        };
+        if let Ok(mut s) = sprites.get_mut(c.parts.badge) {
+            s.color = badge;
+        }
+        if let Ok((mut t, _)) = texts.get_mut(c.parts.badge_text) {
+            t.0 = letter.to_owned();
+        }
+        if u.gone && fading.is_none() {
+            if pb.instant || opened.is_changed() {
+                if let Ok(mut v) = vis.get_mut(e) {
+                    *v = Visibility::Hidden;
+                }
+            } else {
+                commands.entity(e).insert(Fading(1.2));
+            }
+        }
+    }
+}
+
+/// World position of an event position.
+fn world_of(layout: Layout, p: &Pos) -> Vec2 {
+    match *p {
+        Pos::Hex([c, r]) => layout.world(Offset::new(c, r)),
+        Pos::Cm([x, y]) => layout.table_world(x, y),
+    }
+}
+
+/// Each counter at its hex (offset by its place in the stack) or sliding
+/// along the move being shown.
+fn place(shown: Res<Shown>, opened: Res<Opened>, fx: Res<Effects>, mut q: Query<(&Counter, &mut Transform)>) {
+    let layout = opened.layout;
+    let mut rank = vec![0usize; shown.units.len()];
+    let mut seen: std::collections::HashMap<Offset, usize> = std::collections::HashMap::new();
+    for (i, u) in shown.units.iter().enumerate() {
+        if let (Some(at), false) = (u.at, u.gone) {
+            let n = seen.entry(at).or_insert(0);
+            rank[i] = *n;
+            *n += 1;
+        }
+    }
+    // A tall stack squeezes its offsets so it stays within about a hex.
+    let step = |u: &super::playback::ShownUnit| {
+        let n = u.at.and_then(|a| seen.get(&a)).copied().unwrap_or(1).max(2) - 1;
+        STACK_STEP.min(18.0 / n as f32)
+    };
+    for (c, mut t) in &mut q {
+        let Some(u) = shown.units.get(c.unit) else { continue };
+        let k = rank[c.unit] as f32;
+        let (mut pos, mut angle, mut zz) = match (u.at, u.cm) {
+            (Some(at), _) => (layout.world(at) + Vec2::splat(step(u)) * k, 0.0, z::COUNTER - k * 0.1),
+            (None, Some((x, y, facing))) => (layout.table_world(x, y), -facing.to_radians(), z::COUNTER),
+            _ => continue,
+        };
+        if let Some(s) = &fx.slide
+            && s.unit == c.unit
+            && s.path.len() > 1
+        {
+            let steps = (s.path.len() - 1) as f32;
+            let f = (s.t / s.seconds_per_step).clamp(0.0, steps);
+            let i = (f.floor() as usize).min(s.path.len() - 2);
+            let a = world_of(layout, &s.path[i]);
+            let b = world_of(layout, &s.path[i + 1]);
+            pos = a.lerp(b, f - i as f32);
+            zz = z::COUNTER + 5.0;
+            if layout_is_table(layout) {
+                angle = t.rotation.to_euler(EulerRot::XYZ).2;
+            }
+        }
+        t.translation = pos.extend(zz);
+        t.rotation = Quat::from_rotation_z(angle);
+    }
+}
+
+fn layout_is_table(l: Layout) -> bool {
+    matches!(l, Layout::Table { .. })
+}
+
+fn fade(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut q: Query<(Entity, &mut Fading, &Children, &mut Visibility)>,
+    mut sprites: Query<&mut Sprite>,
+    mut texts: Query<&mut TextColor>,
+) {
+    for (e, mut f, children, mut vis) in &mut q {
+        f.0 -= time.delta_secs();
+        let a = (f.0 / 1.2).clamp(0.0, 1.0);
+        for &c in children {
+            if let Ok(mut s) = sprites.get_mut(c) {
+                // Parts already invisible (an empty band) stay so.
+                let now = s.color.alpha();
+                s.color.set_alpha(now.min(a));
+            }
+            if let Ok(mut t) = texts.get_mut(c) {
+                t.0.set_alpha(a);
+            }
+        }
+        if f.0 <= 0.0 {
+            *vis = Visibility::Hidden;
+            commands.entity(e).remove::<Fading>();
+        }
+    }
+}
+
+/// Dice results float up from the counter that rolled them.
+fn flashes(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut fx: ResMut<Effects>,
+    pb: Res<Playback>,
+    counters: Query<(&Counter, &Transform)>,
+    mut q: Query<(Entity, &mut FlashText, &mut Transform, &Children), Without<Counter>>,
+    mut sprites: Query<&mut Sprite>,
+    mut texts: Query<&mut TextColor>,
+) {
+    let checks = std::mem::take(&mut fx.flashes);
+    let total = FLASH_SECONDS / pb.speed().max(0.5);
+    for (unit, roll, passed, need) in checks {
+        let Some((_, t)) = counters.iter().find(|(c, _)| c.unit == unit) else { continue };
+        let (text, colour) = match need {
+            None if passed => (format!("{roll} pass"), Color::srgb(0.2, 0.55, 0.2)),
+            Some(n) => (format!("{roll} fails ({n})"), Color::srgb(0.75, 0.08, 0.06)),
+            None => (format!("{roll} fails"), Color::srgb(0.75, 0.08, 0.06)),
+        };
+        let at = t.translation.truncate() + Vec2::new(0.0, 30.0);
+        commands.spawn((
+            FlashText { ttl: total, total },
+            Sprite::from_color(colour, Vec2::new(12.0 + 8.0 * text.len() as f32, 20.0)),
+            Transform::from_translation(at.extend(z::FLASH)),
+            OnBattle,
+            children![(
+                Text2d::new(text),
+                TextFont::from_font_size(15.0),
+                TextColor(Color::WHITE),
+                Transform::from_xyz(0.0, 0.0, 0.1)
+            )],
+        ));
+    }
+    for (e, mut f, mut t, children) in &mut q {
+        f.ttl -= time.delta_secs();
+        t.translation.y += 14.0 * time.delta_secs();
+        let a = (f.ttl / f.total * 2.0).clamp(0.0, 1.0);
+        if let Ok(mut s) = sprites.get_mut(e) {
+            s.color.set_alpha(a * 0.92);
+        }
+        for &c in children {
+            if let Ok(mut tc) = texts.get_mut(c) {
+                tc.0.set_alpha(a);
+            }
+        }
+        if f.ttl <= 0.0 {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// Contagion: a line from the unit whose passage caused the check to the
+/// unit that checked, red if it failed.
+fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut gizmos: Gizmos) {
+    if fx.links.is_empty() {
+        return;
+    }
+    let pos = |u: usize| counters.iter().find(|(c, _)| c.unit == u).map(|(_, t)| t.translation.truncate());
+    for l in &fx.links {
+        let (Some(a), Some(b)) = (pos(l.from), pos(l.to)) else { continue };
+        let colour = if l.passed { Color::srgb(1.0, 0.85, 0.2) } else { Color::srgb(1.0, 0.15, 0.1) };
+        gizmos.line_2d(a, b, colour);
+        gizmos.circle_2d(Isometry2d::from_translation(b), 24.0, colour);
+    }
+}

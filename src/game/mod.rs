@@ -8,6 +8,7 @@
 //! - [`sentences`]: the battle log in words (pure);
 //! - `scenarios`: opening, the menu, dropped files, hot reload;
 //! - `map`: the terrain tilemap, hexsides and roads;
+//! - `lines`: lines drawn each frame (outlines, arrows, links);
 //! - `playback`: time controls, consuming the event log, animations;
 //! - `units`: the counters;
 //! - `camera`: fit, pan, zoom, hover and selection;
@@ -23,6 +24,7 @@ pub mod art;
 mod bench;
 mod camera;
 pub mod layout;
+mod lines;
 mod map;
 mod overlays;
 mod panels;
@@ -168,6 +170,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     camera::plugin(app);
     playback::plugin(app);
     units::plugin(app);
+    lines::plugin(app);
     overlays::plugin(app);
     panels::plugin(app);
     shot::plugin(app);

@@ -1,10 +1,18 @@
 //! `sauve shot FILE --out PNG`: the battle after N simulated turns, drawn
 //! once the scene has settled, saved as a PNG; then the app exits (with an
 //! error status if the picture could not be written).
+//!
+//! For looking at the live features without a mouse (development and docs),
+//! three environment variables: `SAUVE_SHOT_PLAY=SECONDS` plays the battle
+//! on from there for that long before the picture (animations, dice and
+//! contagion lines show); `SAUVE_SHOT_OVERLAYS=1234` turns overlays on by
+//! their keys; `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
+use super::camera::Pointer;
+use super::overlays::Overlays;
 use super::playback::Playback;
 use super::{GameSet, Opened, Request};
 
@@ -19,6 +27,9 @@ struct ShotState {
     frames: u32,
     settled: u32,
     asked: bool,
+    /// Seconds to play before the picture, and how long it has played.
+    play: f32,
+    played: f32,
 }
 
 #[derive(Resource, Default)]
@@ -28,15 +39,30 @@ pub(super) fn plugin(app: &mut App) {
     if app.world().resource::<Request>().0.shot.is_none() {
         return;
     }
-    app.init_resource::<ShotState>().init_resource::<Done>();
+    let play = std::env::var("SAUVE_SHOT_PLAY").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    app.insert_resource(ShotState { play, ..default() }).init_resource::<Done>();
     app.add_systems(Update, take.in_set(GameSet::Panels));
+    app.add_systems(Update, dev_setup.in_set(GameSet::Input).run_if(resource_changed::<Opened>));
+}
+
+/// Overlays and selection asked for by the environment.
+fn dev_setup(mut o: ResMut<Overlays>, mut pointer: ResMut<Pointer>, opened: Res<Opened>) {
+    let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_default();
+    o.heat = keys.contains('1');
+    o.zones = keys.contains('2');
+    o.range = keys.contains('3');
+    o.arrows = keys.contains('4');
+    if let Ok(id) = std::env::var("SAUVE_SHOT_SELECT") {
+        pointer.selected = opened.ids.get(&id).copied();
+    }
 }
 
 fn take(
     mut commands: Commands,
     req: Res<Request>,
     opened: Res<Opened>,
-    pb: Res<Playback>,
+    mut pb: ResMut<Playback>,
+    time: Res<Time>,
     mut st: ResMut<ShotState>,
     done: Res<Done>,
     mut exit: MessageWriter<AppExit>,
@@ -59,6 +85,16 @@ fn take(
     st.settled += 1;
     if st.settled < SETTLE_FRAMES || st.asked {
         return;
+    }
+    if st.play > 0.0 {
+        if st.played == 0.0 {
+            pb.playing = true;
+            pb.speed = 4;
+        }
+        st.played += time.delta_secs().max(1e-3);
+        if st.played < st.play {
+            return;
+        }
     }
     st.asked = true;
     let out = shot.out.clone();

@@ -381,7 +381,7 @@ fn flashes(
 
 /// Contagion: a line from the unit whose passage caused the check to the
 /// unit that checked, red if it failed.
-fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut gizmos: Gizmos) {
+fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lines: ResMut<super::lines::Lines>) {
     if fx.links.is_empty() {
         return;
     }
@@ -389,7 +389,7 @@ fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut giz
     for l in &fx.links {
         let (Some(a), Some(b)) = (pos(l.from), pos(l.to)) else { continue };
         let colour = if l.passed { Color::srgb(1.0, 0.85, 0.2) } else { Color::srgb(1.0, 0.15, 0.1) };
-        gizmos.line_2d(a, b, colour);
-        gizmos.circle_2d(Isometry2d::from_translation(b), 24.0, colour);
+        lines.arrow(a, b, 3.0, colour, z::FLASH - 2.0);
+        lines.circle(b, 26.0, 2.5, colour, z::FLASH - 2.0);
     }
 }

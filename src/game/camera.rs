@@ -146,10 +146,13 @@ fn point(
     opened: Res<Opened>,
     shown: Res<Shown>,
     mut pointer: ResMut<Pointer>,
+    req: Res<super::Request>,
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((camera, gt)) = cam.single() else { return };
-    let cursor = window.cursor_position().filter(|c| c.x < window.width() - PANEL_W && c.y > BAR_H);
+    // A screenshot is not about wherever the display's pointer happens to be.
+    let live = req.0.shot.is_none();
+    let cursor = window.cursor_position().filter(|c| live && c.x < window.width() - PANEL_W && c.y > BAR_H);
     pointer.world = cursor.and_then(|c| camera.viewport_to_world_2d(gt, c).ok());
     pointer.hex = pointer.world.and_then(|w| opened.layout.hex_at(w));
     if buttons.just_released(MouseButton::Left) && !pointer.dragged && cursor.is_some() {

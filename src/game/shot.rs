@@ -1,6 +1,7 @@
 //! `sauve shot FILE --out PNG`: the battle after N simulated turns, drawn
 //! once the scene has settled, saved as a PNG; then the app exits (with an
-//! error status if the picture could not be written).
+//! error status if the picture could not be written). The last turn's rout
+//! moves are drawn as arrows, so a picture tells how the cascade went.
 //!
 //! For looking at the live features without a mouse (development and docs),
 //! three environment variables: `SAUVE_SHOT_PLAY=SECONDS` plays the battle
@@ -47,7 +48,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Overlays and selection asked for by the environment.
 fn dev_setup(mut o: ResMut<Overlays>, mut pointer: ResMut<Pointer>, opened: Res<Opened>) {
-    let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_default();
+    let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_else(|_| "4".into());
     o.heat = keys.contains('1');
     o.zones = keys.contains('2');
     o.range = keys.contains('3');

@@ -304,6 +304,26 @@ fn a_total_just_above_the_threshold_shakes_into_u_and_retreats_after_the_flight(
 }
 
 #[test]
+fn a_blocked_u_retreat_flees_and_may_carry_the_first_unit_along() {
+    // 11 shakes a2 into U; a1 passes through and ends behind it, so a2's
+    // retreat runs into a1: a2 flees instead, meets a1, and 3 carries a1
+    // along in turn.
+    let log = run(&carry_table(24), &[11, 3]);
+    let t = carry_tests(&log);
+    assert_eq!(t.len(), 2, "{t:?}");
+    assert_eq!((t[1]["unit"].as_str(), t[1]["source"].as_str()), (Some("a1"), Some("a2")));
+    assert_eq!(t[1]["passed"], false);
+    let sc = for_unit(&log, "StateChange", "a2");
+    let states: Vec<_> = sc.iter().map(|c| c["to"].as_str().unwrap_or("")).collect();
+    assert_eq!(states, ["U", "FU"], "U from the test, FU when the retreat was blocked");
+    let m1 = moves(&log, "a1");
+    assert_eq!(m1.len(), 2, "its own flight, then carried along by a2");
+    assert_eq!(m1[1]["reason"], "CarriedAlong");
+    assert_eq!(moves(&log, "a2")[0]["reason"], "Flight");
+    assert_eq!(final_state(&log, "a1"), "FU");
+}
+
+#[test]
 fn figure_ratios_modify_the_carry_along_test() {
     let log = run(&carry_table(48), &[9]);
     let t = carry_tests(&log);

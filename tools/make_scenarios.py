@@ -1234,8 +1234,8 @@ def plancenoit_units():
         U("yg-1-1volt", F, "Infantry", (192.0, 80.0), 1, 30, "1/1er Voltigeurs de la Garde", facing=E),
         U("yg-1-3tir", F, "Infantry", (192.0, 118.0), 0, 30, "1/3e Tirailleurs de la Garde", facing=E),
         U("yg-1-3volt", F, "Infantry", (192.0, 156.0), 0, 30, "1/3e Voltigeurs de la Garde", facing=E),
-        U("yg-2-1tir", F, "Infantry", (174.0, 62.0), 1, 28, "2/1er Tirailleurs de la Garde", facing=E),
-        U("yg-2-1volt", F, "Infantry", (174.0, 100.0), 1, 28, "2/1er Voltigeurs de la Garde", facing=E),
+        U("yg-2-1tir", F, "Infantry", (178.0, 62.0), 1, 28, "2/1er Tirailleurs de la Garde", facing=E),
+        U("yg-2-1volt", F, "Infantry", (178.0, 100.0), 1, 28, "2/1er Voltigeurs de la Garde", facing=E),
         U("yg-bat", F, "Artillery", (168.0, 138.0), 1, 4, "Young Guard foot battery", facing=E, limbered=False),
     ]
     old_guard = [
@@ -1254,20 +1254,20 @@ def plancenoit_units():
         U("pr-1-18", P, "Infantry", (226.0, 42.0), 0, 32, "I/18th Infantry (Losthin)", facing=Wf),
         U("pr-2-18", P, "Infantry", (226.0, 80.0), 0, 32, "II/18th Infantry", facing=Wf),
         U("pr-f-18", P, "Infantry", (250.0, 25.0), 1, 28, "F/18th Infantry", facing=Wf),
-        U("pr-3sil-lw", P, "Infantry", (244.0, 62.0), -1, 32, "I/3rd Silesian Landwehr", facing=Wf),
+        U("pr-3sil-lw", P, "Infantry", (240.0, 62.0), -1, 32, "I/3rd Silesian Landwehr", facing=Wf),
     ]
     hiller = [
         U("pr-1-15", P, "Infantry", (226.0, 118.0), 1, 32, "I/15th Infantry (Hiller)", facing=Wf),
         U("pr-2-15", P, "Infantry", (226.0, 156.0), 1, 32, "II/15th Infantry", facing=Wf),
-        U("pr-1sil-lw", P, "Infantry", (244.0, 104.0), -1, 32, "I/1st Silesian Landwehr", facing=Wf),
-        U("pr-2sil-lw", P, "Infantry", (244.0, 142.0), -2, 32, "II/1st Silesian Landwehr", facing=Wf),
+        U("pr-1sil-lw", P, "Infantry", (240.0, 104.0), -1, 32, "I/1st Silesian Landwehr", facing=Wf),
+        U("pr-2sil-lw", P, "Infantry", (240.0, 142.0), -2, 32, "II/1st Silesian Landwehr", facing=Wf),
     ]
     ryssel = [
         U("pr-1-11", P, "Infantry", (305.0, 90.0), 0, 30, "I/11th Infantry (Ryssel)", facing=Wf, formation="Column"),
         U("pr-1pom-lw", P, "Infantry", (305.0, 120.0), -1, 30, "I/1st Pomeranian Landwehr", facing=Wf, formation="Column"),
         U("pr-2sil-huss", P, "Cavalry", (305.0, 152.0), 1, 12, "2nd Silesian Hussars", facing=Wf, formation="Column"),
         U("pr-wpr-uhl", P, "Cavalry", (285.0, 48.0), 0, 12, "West Prussian Uhlans", facing=Wf, formation="Column"),
-        U("pr-bat-13", P, "Artillery", (270.0, 85.0), 0, 4, "12-pdr Battery No. 13", facing=Wf, limbered=False),
+        U("pr-bat-13", P, "Artillery", (266.0, 85.0), 0, 4, "12-pdr Battery No. 13", facing=Wf, limbered=False),
         U("pr-bat-14", P, "Artillery", (272.0, 160.0), 0, 3, "Foot Battery No. 14", facing=Wf, limbered=False),
     ]
     groups = [

@@ -53,6 +53,8 @@ struct Leg {
 pub struct FsEngine {
     pub broad: BroadPhase,
     rects: Vec<OrientedRect>,
+    /// Each rectangle's axis-aligned box.
+    boxes: Vec<(f32, f32, f32, f32)>,
     queue: VecDeque<Job>,
     near: Vec<usize>,
     pts: Vec<(f32, f32)>,
@@ -81,6 +83,7 @@ impl FsEngine {
         let mut e = Self {
             broad: BroadPhase::new(kind, w, h, BUCKET_CM),
             rects: Vec::new(),
+            boxes: Vec::new(),
             queue: VecDeque::new(),
             near: Vec::new(),
             pts: Vec::new(),
@@ -94,15 +97,18 @@ impl FsEngine {
     /// Re-files every unit (after the table was changed from outside).
     pub fn sync(&mut self, ctx: &FsCtx, table: &Table) {
         self.rects.clear();
+        self.boxes.clear();
         for i in 0..table.units.len() {
             self.rects.push(table.units[i].rect(ctx.ba()));
-            self.broad.update(i, self.rects[i].aabb());
+            self.boxes.push(self.rects[i].aabb());
+            self.broad.update(i, self.boxes[i]);
         }
     }
 
     fn refile(&mut self, ctx: &FsCtx, table: &Table, i: usize) {
         self.rects[i] = table.units[i].rect(ctx.ba());
-        self.broad.update(i, self.rects[i].aabb());
+        self.boxes[i] = self.rects[i].aabb();
+        self.broad.update(i, self.boxes[i]);
     }
 
     /// Forced moves still waiting.
@@ -305,6 +311,7 @@ impl FsEngine {
                 && let Some((f, toi)) = self.first_friend(table, &mass, &tested, dir, dist, blocker)
             {
                 tested.push(f);
+                let before = table.units[f].state;
                 match self.carry_test(ctx, table, dice, log, f, &mass, turn) {
                     CarryResult::Carried => {
                         travelled = toi;
@@ -314,7 +321,7 @@ impl FsEngine {
                         testing = false;
                         let c = self.rects[mass[0]];
                         let contact = (c.x + dir.0 * toi, c.y + dir.1 * toi);
-                        if table.units[f].state == StateName::U {
+                        if before != StateName::U && table.units[f].state == StateName::U {
                             self.queue.push_back(Job::Retreat {
                                 unit: f,
                                 from: Some(contact),
@@ -381,7 +388,7 @@ impl FsEngine {
         let mut keep = Vec::with_capacity(mass.len());
         for (k, &m) in mass.iter().enumerate() {
             if k > 0 {
-                let hard = self.hard_stop(ctx, table, m, dir, dist);
+                let hard = self.hard_stop(table, m, dir, dist);
                 let walk = self.terrain_walk(ctx, table, &[m], dir, dist, hard, false);
                 if walk < dist - EPS {
                     continue;
@@ -416,7 +423,7 @@ impl FsEngine {
         let ba = ctx.ba();
         let mut bb = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
         for &m in mass {
-            let a = self.rects[m].aabb();
+            let a = self.boxes[m];
             bb = (bb.0.min(a.0), bb.1.min(a.1), bb.2.max(a.2), bb.3.max(a.3));
         }
         let reach = (bb.0 - march, bb.1 - march, bb.2 + march, bb.3 + march);
@@ -432,7 +439,7 @@ impl FsEngine {
                     continue;
                 }
                 let dir = bearing_vector(base + sign * k as f32 * step);
-                let hard = self.hard_stop(ctx, table, mass[0], dir, march);
+                let hard = self.hard_stop(table, mass[0], dir, march);
                 let d = self.terrain_walk(ctx, table, mass, dir, march, hard, true);
                 if d > best.1 + EPS {
                     best = (dir, d);
@@ -445,18 +452,34 @@ impl FsEngine {
     /// How far unit `u` may slide along `dir` (at most `max`) before it
     /// touches an enemy (2.2.6: an enemy that is not pushed back stops it).
     /// Candidates come from the last broad-phase query.
-    fn hard_stop(&self, _ctx: &FsCtx, table: &Table, u: usize, dir: (f32, f32), max: f32) -> f32 {
+    fn hard_stop(&self, table: &Table, u: usize, dir: (f32, f32), max: f32) -> f32 {
         let side = table.units[u].side;
         let rect = self.rects[u];
+        let swept = self.swept_box(u, dir, max);
         let mut limit = max;
         for &j in &self.near {
             if table.units[j].side != side
+                && self.may_touch(j, swept)
                 && let Some(t) = rect.time_of_impact(dir, limit, &self.rects[j])
             {
                 limit = limit.min(t);
             }
         }
         limit
+    }
+
+    /// The box swept by unit `u` sliding `dist` along `dir`.
+    fn swept_box(&self, u: usize, dir: (f32, f32), dist: f32) -> (f32, f32, f32, f32) {
+        let a = self.boxes[u];
+        let (dx, dy) = (dir.0 * dist, dir.1 * dist);
+        (a.0 + dx.min(0.0), a.1 + dy.min(0.0), a.2 + dx.max(0.0), a.3 + dy.max(0.0))
+    }
+
+    /// Broad phase, last step: with the grid, a unit whose box misses the
+    /// swept box cannot be touched and skips the time-of-impact test. Without
+    /// a broad phase every pair goes to the narrow phase.
+    fn may_touch(&self, j: usize, swept: (f32, f32, f32, f32)) -> bool {
+        self.broad.kind == BroadPhaseKind::AllPairs || overlap(self.boxes[j], swept)
     }
 
     /// Walks the mass along `dir` for a march of `march` cm, stopping at
@@ -575,7 +598,8 @@ impl FsEngine {
             }
             for &m in mass {
                 let max = best.map_or(dist, |b| b.1);
-                if let Some(t) = self.rects[m].time_of_impact(dir, max, &self.rects[j])
+                if self.may_touch(j, self.swept_box(m, dir, max))
+                    && let Some(t) = self.rects[m].time_of_impact(dir, max, &self.rects[j])
                     && best.is_none_or(|b| t < b.1)
                 {
                     best = Some((j, t));
@@ -670,7 +694,7 @@ impl FsEngine {
                     j != u
                         && (strict || table.units[j].side != side)
                         && !pending.contains(&j)
-                        && overlap(b, self.rects[j].aabb())
+                        && overlap(b, self.boxes[j])
                         && r.intersects(&self.rects[j])
                 });
                 if !clash {

@@ -64,7 +64,7 @@ fn naive_segment(s: &RoutSetup) -> usize {
     let mut occ = Occupancy::new(&s.grid);
     for (i, u) in board.units.iter().enumerate() {
         if let Some(at) = u.at {
-            occ.insert(s.grid.idx(at), i);
+            occ.insert(s.grid.idx(at), i, u.side);
         }
     }
     let mut planner = RoutPlanner::new();
@@ -89,8 +89,8 @@ fn naive_segment(s: &RoutSetup) -> usize {
         if let RoutPlan::Full(p) = plan
             && let Some(&end) = p.last()
         {
-            occ.remove(s.grid.idx(start), i);
-            occ.insert(s.grid.idx(end), i);
+            occ.remove(s.grid.idx(start), i, 0);
+            occ.insert(s.grid.idx(end), i, 0);
             board.units[i].at = Some(end);
             moved += 1;
         }

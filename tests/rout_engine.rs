@@ -46,7 +46,7 @@ fn plan(grid: &Grid, fields: &SideFields, board: &Board, unit: usize) -> RoutPla
         let mut o = Occupancy::new(grid);
         for (i, u) in board.units.iter().enumerate() {
             if let Some(at) = u.at {
-                o.insert(grid.idx(at), i);
+                o.insert(grid.idx(at), i, u.side);
             }
         }
         o

@@ -77,7 +77,7 @@ impl Engine {
         let mut occupancy = Occupancy::new(grid);
         for (i, u) in board.units.iter().enumerate() {
             if let Some(at) = u.at {
-                occupancy.insert(grid.idx(at), i);
+                occupancy.insert(grid.idx(at), i, u.side);
             }
         }
         Self {
@@ -108,7 +108,7 @@ impl Engine {
         self.occupancy.clear();
         for (i, u) in board.units.iter().enumerate() {
             if let Some(at) = u.at {
-                self.occupancy.insert(grid.idx(at), i);
+                self.occupancy.insert(grid.idx(at), i, u.side);
             }
         }
         self.known = now;
@@ -216,10 +216,10 @@ impl Engine {
     fn relocate(&mut self, ctx: &Ctx, board: &mut Board, unit: usize, to: Option<Offset>) {
         let u = &mut board.units[unit];
         if let Some(at) = u.at {
-            self.occupancy.remove(ctx.grid.idx(at), unit);
+            self.occupancy.remove(ctx.grid.idx(at), unit, u.side);
         }
         if let Some(to) = to {
-            self.occupancy.insert(ctx.grid.idx(to), unit);
+            self.occupancy.insert(ctx.grid.idx(to), unit, u.side);
         }
         u.at = to;
         u.rested = false;

@@ -130,29 +130,44 @@ impl Grid {
 #[derive(Clone, Debug, Default)]
 pub struct Occupancy {
     cells: Vec<Vec<u32>>,
+    /// Units of each side (0 and 1) per cell, for the hot paths.
+    counts: Vec<[u16; 2]>,
 }
 
 impl Occupancy {
     pub fn new(grid: &Grid) -> Self {
-        Self { cells: vec![Vec::new(); grid.len()] }
+        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 2]; grid.len()] }
     }
 
     pub fn clear(&mut self) {
         for c in &mut self.cells {
             c.clear();
         }
+        self.counts.iter_mut().for_each(|c| *c = [0; 2]);
     }
 
-    pub fn insert(&mut self, cell: usize, unit: usize) {
+    /// Puts `unit` of `side` into `cell`, keeping the stack in unit order.
+    pub fn insert(&mut self, cell: usize, unit: usize, side: usize) {
         let v = &mut self.cells[cell];
         let pos = v.partition_point(|&u| (u as usize) < unit);
         if v.get(pos) != Some(&(unit as u32)) {
             v.insert(pos, unit as u32);
+            self.counts[cell][side.min(1)] += 1;
         }
     }
 
-    pub fn remove(&mut self, cell: usize, unit: usize) {
-        self.cells[cell].retain(|&u| u as usize != unit);
+    pub fn remove(&mut self, cell: usize, unit: usize, side: usize) {
+        let v = &mut self.cells[cell];
+        if let Some(pos) = v.iter().position(|&u| u as usize == unit) {
+            v.remove(pos);
+            self.counts[cell][side.min(1)] -= 1;
+        }
+    }
+
+    /// How many units of `side` stand in `cell`.
+    #[inline]
+    pub fn count(&self, cell: usize, side: usize) -> u16 {
+        self.counts[cell][side.min(1)]
     }
 
     #[inline]

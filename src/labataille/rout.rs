@@ -140,17 +140,45 @@ pub struct RoutPlanner {
     radius: i32,
     side: i32,
     layer: usize,
-    best: Vec<u64>,
-    parent: Vec<u16>,
-    stamp: Vec<u32>,
+    /// Per (hexes moved, window hex): the best path so far.
+    states: Vec<State>,
+    /// Per window hex, its six outgoing step keys (or [`ILLEGAL`] /
+    /// [`OFF_MAP`]) and which steps keep the enemy distance unchanged.
+    out_key: Vec<[u64; 6]>,
+    out_same: Vec<u8>,
+    out_stamp: Vec<u32>,
     generation: u32,
-    layers: Vec<Vec<u16>>,
+    layers: Vec<Vec<Node>>,
     ends: Vec<(EndKey, u16)>,
     /// Nodes visited by the exact fallback search in the last move (for tests).
     pub fallback_nodes: usize,
 }
 
 const NONE: u64 = u64::MAX;
+
+/// A state of the layered search: window index, padded grid index, and
+/// whether the hex's column is odd (which sets its neighbour offsets).
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    l: u16,
+    g: u32,
+    odd: u8,
+}
+
+/// The best path found to one (hexes moved, window hex): its cost, the
+/// window hex before it, and its enemy distance (for the revisit check).
+/// Valid only when `stamp` is the planner's current generation.
+#[derive(Clone, Copy, Debug, Default)]
+struct State {
+    best: u64,
+    stamp: u32,
+    parent: u16,
+    dist: u16,
+}
+
+/// Outgoing-step keys that are not costs.
+const ILLEGAL: u64 = u64::MAX;
+const OFF_MAP: u64 = u64::MAX - 1;
 /// Node budget of the exact fallback search.
 const FALLBACK_BUDGET: usize = 400_000;
 
@@ -160,20 +188,22 @@ impl RoutPlanner {
     }
 
     fn prepare(&mut self, radius: i32) {
-        if radius != self.radius || self.best.is_empty() {
+        if radius != self.radius || self.states.is_empty() {
             self.radius = radius;
             self.side = 2 * radius + 1;
             self.layer = (self.side * self.side) as usize;
             let n = self.layer * (radius as usize + 1);
-            self.best = vec![NONE; n];
-            self.parent = vec![0; n];
-            self.stamp = vec![0; n];
+            self.states = vec![State::default(); n];
+            self.out_key = vec![[0; 6]; self.layer];
+            self.out_same = vec![0; self.layer];
+            self.out_stamp = vec![0; self.layer];
             self.generation = 0;
             self.layers = vec![Vec::new(); radius as usize + 1];
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.states.iter_mut().for_each(|s| s.stamp = 0);
+            self.out_stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
         for l in &mut self.layers {
@@ -184,15 +214,14 @@ impl RoutPlanner {
     #[inline]
     fn get(&self, k: usize, l: u16) -> u64 {
         let i = k * self.layer + l as usize;
-        if self.stamp[i] == self.generation { self.best[i] } else { NONE }
+        let s = &self.states[i];
+        if s.stamp == self.generation { s.best } else { NONE }
     }
 
     #[inline]
-    fn set(&mut self, k: usize, l: u16, cost: u64, parent: u16) {
+    fn set(&mut self, k: usize, l: u16, cost: u64, parent: u16, dist: u16) {
         let i = k * self.layer + l as usize;
-        self.stamp[i] = self.generation;
-        self.best[i] = cost;
-        self.parent[i] = parent;
+        self.states[i] = State { best: cost, stamp: self.generation, parent, dist };
     }
 
     #[inline]
@@ -207,16 +236,19 @@ impl RoutPlanner {
         Offset::new(start.c + l % self.side - self.radius, start.r + l / self.side - self.radius)
     }
 
-    /// Is local cell `l` on the best path to (`k`, `u`)?
-    fn on_path(&self, mut k: usize, mut u: u16, l: u16) -> bool {
+    /// Is local cell `l` (at enemy distance `dl`) on the best path to
+    /// (`k`, `u`)? Walks back only while the path's distances can still
+    /// equal `dl` (they never rise going backwards).
+    fn on_path(&self, mut k: usize, mut u: u16, l: u16, dl: u16) -> bool {
         loop {
+            let i = k * self.layer + u as usize;
             if u == l {
                 return true;
             }
-            if k == 0 {
+            if k == 0 || self.states[i].dist < dl {
                 return false;
             }
-            u = self.parent[k * self.layer + u as usize];
+            u = self.states[i].parent;
             k -= 1;
         }
     }
@@ -229,7 +261,7 @@ impl RoutPlanner {
             if k == 0 {
                 break;
             }
-            l = self.parent[k * self.layer + l as usize];
+            l = self.states[k * self.layer + l as usize].parent;
             k -= 1;
         }
         path.reverse();
@@ -242,42 +274,88 @@ impl RoutPlanner {
         self.prepare(hexes as i32);
         self.fallback_nodes = 0;
         let grid = q.grid;
+        let f = q.fields;
         let start_cell = grid.idx(q.start);
-        let start_behind = q.fields.behind[start_cell];
+        let start_behind = f.behind[start_cell];
         let Some(centre) = self.local(q.start, q.start) else { return RoutPlan::Surrender };
-        self.set(0, centre, 0, centre);
-        self.layers[0].push(centre);
+        // Neighbour offsets by column parity: within the window every state
+        // lies at most k <= hexes from the start, so its neighbours are still
+        // inside the window and inside the padded grid; no bounds checks.
+        let mut local_step = [[0i32; 6]; 2];
+        let mut global_step = [[0i32; 6]; 2];
+        let mut flips = [false; 6];
+        for (p, (ls, gs)) in local_step.iter_mut().zip(global_step.iter_mut()).enumerate() {
+            for dir in Dir::ALL {
+                let o = Offset::new(p as i32, 1).neighbour(dir);
+                let (dc, dr) = (o.c - p as i32, o.r - 1);
+                ls[dir.index()] = dr * self.side + dc;
+                gs[dir.index()] = dr * grid.pw + dc;
+                flips[dir.index()] = dc != 0;
+            }
+        }
+        self.set(0, centre, 0, centre, f.dist[start_cell]);
+        self.layers[0].push(Node { l: centre, g: start_cell as u32, odd: (q.start.c & 1) as u8 });
         let mut exit: Option<(ExitKey, usize, u16, Edge)> = None;
 
         for k in 0..hexes {
             let mut frontier = std::mem::take(&mut self.layers[k]);
             let mut next = std::mem::take(&mut self.layers[k + 1]);
-            for &u in &frontier {
-                let cost_u = self.get(k, u);
-                let ou = self.global(q.start, u);
-                let iu = grid.idx(ou);
-                for dir in Dir::ALL {
-                    let ov = ou.neighbour(dir);
-                    let iv = grid.idx(ov);
-                    if !grid.on_map[iv] {
-                        // Stepping off the map with hexes still to move.
-                        if let Some(edge) = q.exit_step(iu, iv, ou, dir, start_behind) {
-                            let key = q.exit_key(cost_u, edge);
-                            if exit.as_ref().is_none_or(|e| key < e.0) {
-                                exit = Some((key, k, u, edge));
+            for &Node { l: u, g: gu, odd } in &frontier {
+                // Frontier states are always set this move.
+                let cost_u = self.states[k * self.layer + u as usize].best;
+                let gu = gu as usize;
+                let ci = u as usize;
+                // A hex's six outgoing steps are worked out once per move,
+                // however many layers it appears in.
+                if self.out_stamp[ci] != self.generation {
+                    self.out_stamp[ci] = self.generation;
+                    let du = f.dist[gu];
+                    let mut same = 0u8;
+                    for dir in Dir::ALL {
+                        let d = dir.index();
+                        let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
+                        self.out_key[ci][d] = if !grid.on_map[gv] {
+                            OFF_MAP
+                        } else if let Some(step) = q.legal_step(gu, gv, dir, start_behind) {
+                            if f.dist[gv] == du {
+                                same |= 1 << d;
                             }
-                        }
-                        continue;
+                            q.step_key(gv, step)
+                        } else {
+                            ILLEGAL
+                        };
                     }
-                    let Some(step) = q.legal_step(iu, iv, dir, start_behind) else { continue };
-                    let Some(lv) = self.local(q.start, ov) else { continue };
-                    let cost_v = cost_u + q.step_key(iv, step);
-                    let old = self.get(k + 1, lv);
-                    if cost_v < old && !self.on_path(k, u, lv) {
-                        if old == NONE {
-                            next.push(lv);
+                    self.out_same[ci] = same;
+                }
+                let (keys, same) = (self.out_key[ci], self.out_same[ci]);
+                for dir in Dir::ALL {
+                    let d = dir.index();
+                    match keys[d] {
+                        ILLEGAL => continue,
+                        OFF_MAP => {
+                            // Stepping off the map with hexes still to move.
+                            let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
+                            if let Some(edge) = q.exit_step(gu, gv, grid.offset(gu), dir, start_behind) {
+                                let key = q.exit_key(cost_u, edge);
+                                if exit.as_ref().is_none_or(|e| key < e.0) {
+                                    exit = Some((key, k, u, edge));
+                                }
+                            }
+                            continue;
                         }
-                        self.set(k + 1, lv, cost_v, u);
+                        _ => {}
+                    }
+                    let lv = (u as i32 + local_step[odd as usize][d]) as u16;
+                    let cost_v = cost_u + keys[d];
+                    let old = self.get(k + 1, lv);
+                    // A strictly further step cannot return to a hex of the
+                    // path: distances never fall along it.
+                    if cost_v < old && (same & (1 << d) == 0 || !self.on_path(k, u, lv, f.dist[gu])) {
+                        let gv = (gu as i32 + global_step[odd as usize][d]) as u32;
+                        if old == NONE {
+                            next.push(Node { l: lv, g: gv, odd: odd ^ flips[d] as u8 });
+                        }
+                        self.set(k + 1, lv, cost_v, u, f.dist[gv as usize]);
                     }
                 }
             }
@@ -286,16 +364,22 @@ impl RoutPlanner {
             self.layers[k + 1] = next;
         }
 
-        // Choose the end hex among full moves.
+        // Choose the end hex among full moves: the best key whose end also
+        // satisfies priority 2 (checked lazily, best first).
         let near = q.near_enemies();
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
-        for &l in &self.layers[hexes] {
-            let o = self.global(q.start, l);
-            ends.push((q.end_key(self.get(hexes, l), o), l));
+        for n in &self.layers[hexes] {
+            ends.push((q.end_key(self.get(hexes, n.l), grid.offset(n.g as usize)), n.l));
         }
-        ends.sort_unstable();
-        let chosen = ends.iter().find(|(_, l)| q.ends_further(self.global(q.start, *l), &near)).map(|&(_, l)| l);
+        let mut chosen = None;
+        while let Some((i, &(_, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+            if q.ends_further(self.global(q.start, l), &near) {
+                chosen = Some(l);
+                break;
+            }
+            ends.swap_remove(i);
+        }
         self.ends = ends;
         if let Some(l) = chosen {
             return RoutPlan::Full(self.path_to(q.start, hexes, l));

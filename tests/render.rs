@@ -93,3 +93,34 @@ fn every_bundled_scenario_renders_a_real_scene() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn an_invalid_file_is_shown_with_its_located_errors_and_fails() {
+    if !have_xvfb() {
+        assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing on CI");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sauve-render-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.join("broken.ron");
+    let text = "Scenario(format: 1, name: \"Broken\", sides: [(id: \"a\"), (id: \"b\")],\n  map: (rows: [\"...\"]),\n  units: [(id: \"x\", side: \"c\", arm: Infantry, at: (1, 0), morale: 32, strength: 3)])\n";
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.join("broken.png");
+    let run = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_sauve"))
+        .arg("shot")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .env("WGPU_BACKEND", "vulkan")
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xvfb-run: {e}"));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "an invalid file is a failure");
+    assert!(stderr.contains("broken.ron: error: unit 'x': side 'c'"), "{stderr}");
+    let (w, h, _) = decode(&out);
+    assert_eq!((w, h), (1280, 720), "and the window showed the errors");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -122,17 +122,6 @@ pub fn run(req: WindowRequest) -> ExitCode {
     if let Some(code) = bench::maybe_run(&req) {
         return code;
     }
-    if req.shot.is_some() {
-        // A picture of an error is no use to a script: say what is wrong.
-        if let Some(file) = &req.file
-            && let Err(e) = crate::scenario::load(file)
-        {
-            for line in e.lines() {
-                eprintln!("{line}");
-            }
-            return ExitCode::FAILURE;
-        }
-    }
     let mut app = App::new();
     build(&mut app, req);
     match app.run() {

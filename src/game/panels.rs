@@ -94,18 +94,18 @@ struct ErrorText;
 
 /// The keys, as the help card lists them.
 pub const HELP: &str = "\
-Space      play / pause
-.          show one event
-Enter / N  show the rest of this phase (or the next with events)
-+ / -      faster / slower
-Drag, arrows  pan        Wheel  zoom        F  fit the map
-Click      select a unit (again: next in the stack)
-1  distance to the nearest enemy (the selected unit's side)
-2  enemy zones of influence
-3  the selected unit's movement range
-4  rout moves of this turn as arrows
-L  log filter       PgUp / PgDn  scroll the log
-Tab / M  scenarios   R  restart   H  this help";
+Space: play or pause
+. (full stop): show one event
+Enter or N: show the rest of this phase (or the next one with events)
++ and -: faster, slower
+Drag or arrow keys: pan;  wheel: zoom;  F: fit the map
+Click: select a unit (again: the next one in the stack)
+1: distance to the nearest enemy (the selected unit's side)
+2: enemy zones of influence
+3: the selected unit's movement range
+4: this turn's rout moves as arrows
+L: log filter;  PgUp, PgDn, End: scroll the log
+Tab or M: scenarios;  R: restart;  H: this help";
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LogView>().insert_resource(Help(false));
@@ -284,7 +284,7 @@ fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Q
 fn unit(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Query<&mut Text, With<UnitText>>) {
     let Ok(mut t) = q.single_mut() else { return };
     let (Some(s), Some(i)) = (&opened.scenario, pointer.selected) else {
-        t.0 = "Click a counter for its details.".into();
+        t.0 = if opened.scenario.is_some() { "Click a counter for its details.".into() } else { String::new() };
         return;
     };
     let (Some(spec), Some(u)) = (s.units.get(i), shown.units.get(i)) else { return };

@@ -1,13 +1,16 @@
 //! `sauve shot FILE --out PNG`: the battle after N simulated turns, drawn
 //! once the scene has settled, saved as a PNG; then the app exits (with an
-//! error status if the picture could not be written). The last turn's rout
+//! error status if the picture could not be written, or if the file was
+//! invalid: then the picture shows the window's error card and the errors
+//! also go to stderr, one located line each). The last turn's rout
 //! moves are drawn as arrows, so a picture tells how the cascade went.
 //!
 //! For looking at the live features without a mouse (development and docs),
 //! three environment variables: `SAUVE_SHOT_PLAY=SECONDS` plays the battle
 //! on from there for that long before the picture (animations, dice and
-//! contagion lines show); `SAUVE_SHOT_OVERLAYS=1234` turns overlays on by
-//! their keys; `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit.
+//! contagion lines show); `SAUVE_SHOT_OVERLAYS=1234hm` turns overlays on by
+//! their keys (and `h` the help card, `m` the scenario menu);
+//! `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
@@ -47,8 +50,16 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Overlays and selection asked for by the environment.
-fn dev_setup(mut o: ResMut<Overlays>, mut pointer: ResMut<Pointer>, opened: Res<Opened>) {
+fn dev_setup(
+    mut o: ResMut<Overlays>,
+    mut pointer: ResMut<Pointer>,
+    opened: Res<Opened>,
+    mut help: ResMut<super::panels::Help>,
+    mut menu: ResMut<super::scenarios::Menu>,
+) {
     let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_else(|_| "4".into());
+    help.0 = keys.contains('h');
+    menu.open = keys.contains('m');
     o.heat = keys.contains('1');
     o.zones = keys.contains('2');
     o.range = keys.contains('3');
@@ -70,8 +81,9 @@ fn take(
 ) {
     let Some(shot) = &req.0.shot else { return };
     st.frames += 1;
+    let invalid = opened.scenario.is_none() && !opened.errors.is_empty();
     if let Some(ok) = done.0 {
-        exit.write(if ok { AppExit::Success } else { AppExit::error() });
+        exit.write(if ok && !invalid { AppExit::Success } else { AppExit::error() });
         return;
     }
     if st.frames > MAX_FRAMES {
@@ -80,7 +92,7 @@ fn take(
         return;
     }
     // Shown everything the simulation produced?
-    if opened.scenario.is_none() || pb.instant {
+    if !invalid && (opened.scenario.is_none() || pb.instant) {
         return;
     }
     st.settled += 1;
@@ -98,6 +110,11 @@ fn take(
         }
     }
     st.asked = true;
+    if invalid {
+        for line in &opened.errors {
+            eprintln!("{line}");
+        }
+    }
     let out = shot.out.clone();
     commands.spawn(Screenshot::primary_window()).observe(move |cap: On<ScreenshotCaptured>, mut done: ResMut<Done>| {
         let ok = match cap.image.clone().try_into_dynamic() {

@@ -185,7 +185,19 @@ fn spawn(mut commands: Commands) {
     ));
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<LogView>, mut help: ResMut<Help>) {
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut view: ResMut<LogView>,
+    mut help: ResMut<Help>,
+    scroll: Res<bevy::input::mouse::AccumulatedMouseScroll>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+) {
+    // The wheel over the panel scrolls the log (over the map it zooms).
+    let over_panel = windows.single().ok().and_then(|w| w.cursor_position().map(|c| c.x >= w.width() - PANEL_W));
+    if over_panel == Some(true) && scroll.delta.y != 0.0 {
+        let lines = scroll.delta.y.signum() as i64 * 3;
+        view.scroll = (view.scroll as i64 + lines).max(0) as usize;
+    }
     if keys.just_pressed(KeyCode::KeyL) {
         view.filter = view.filter.next();
         view.scroll = 0;

@@ -20,7 +20,9 @@ use crate::scenario::{Formation, Readiness, UnitSpec};
 
 /// Side of a hex counter in world units (a hex is 55 high).
 pub const COUNTER: f32 = 44.0;
-/// How far each counter lower in a stack peeks out.
+/// How far each counter lower in a stack peeks out (up and to the right);
+/// lower counters also sit a whole z unit lower, below the parts (0.1-0.6)
+/// of the counter above.
 const STACK_STEP: f32 = 5.0;
 
 /// A unit's counter; its children are listed in `parts`.
@@ -272,7 +274,7 @@ fn place(shown: Res<Shown>, opened: Res<Opened>, fx: Res<Effects>, mut q: Query<
         let Some(u) = shown.units.get(c.unit) else { continue };
         let k = rank[c.unit] as f32;
         let (mut pos, mut angle, mut zz) = match (u.at, u.cm) {
-            (Some(at), _) => (layout.world(at) + Vec2::splat(step(u)) * k, 0.0, z::COUNTER - k * 0.1),
+            (Some(at), _) => (layout.world(at) + Vec2::splat(step(u)) * k, 0.0, z::COUNTER - k),
             (None, Some((x, y, facing))) => (layout.table_world(x, y), -facing.to_radians(), z::COUNTER),
             _ => continue,
         };
@@ -335,6 +337,7 @@ fn flashes(
     pb: Res<Playback>,
     counters: Query<(&Counter, &Transform)>,
     mut q: Query<(Entity, &mut FlashText, &mut Transform, &Children), Without<Counter>>,
+    cam: Query<&Projection, With<super::camera::MainCamera>>,
     mut sprites: Query<&mut Sprite>,
     mut texts: Query<&mut TextColor>,
 ) {
@@ -361,9 +364,15 @@ fn flashes(
             )],
         ));
     }
+    // Dice stay readable however far out the map is zoomed.
+    let zoom = match cam.single() {
+        Ok(Projection::Orthographic(o)) => o.scale.max(1.0),
+        _ => 1.0,
+    };
     for (e, mut f, mut t, children) in &mut q {
         f.ttl -= time.delta_secs();
-        t.translation.y += 14.0 * time.delta_secs();
+        t.translation.y += 14.0 * zoom * time.delta_secs();
+        t.scale = Vec3::splat(zoom);
         let a = (f.ttl / f.total * 2.0).clamp(0.0, 1.0);
         if let Ok(mut s) = sprites.get_mut(e) {
             s.color.set_alpha(a * 0.92);

@@ -240,7 +240,7 @@ fn top_bar(
     } else if pb.playing {
         format!("playing x{}", SPEEDS[pb.speed])
     } else {
-        format!("paused (x{})", SPEEDS[pb.speed])
+        format!("paused (x{}; Space plays)", SPEEDS[pb.speed])
     };
     let from = match &opened.source {
         Source::Bundled(_) => String::new(),

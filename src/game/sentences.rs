@@ -122,6 +122,8 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
             let n = path.len().saturating_sub(1);
             let hexes = plural(n, "hex");
             let text = match reason {
+                // A router already on the edge leaves at once (the next event says how).
+                MoveReason::Rout if n == 0 => format!("{who} routs from {}", pos(to)),
                 MoveReason::Rout => format!("{who} routs {hexes} to {}", pos(to)),
                 MoveReason::Disorder => format!("{who} falls back {hexes} to {}", pos(to)),
                 MoveReason::Recovery => format!("{who} walks {hexes} towards refuge at {}", pos(to)),
@@ -295,6 +297,18 @@ mod tests {
             path,
         });
         assert_eq!(sentence(&m, &Ids).map(|x| x.1).as_deref(), Some("1st Bn 9e Léger routs 10 hexes to (3, 10)"));
+    }
+
+    #[test]
+    fn a_router_on_the_edge_routs_from_its_hex() {
+        let m = ev(EventKind::Move {
+            unit: "fr-9L".into(),
+            reason: MoveReason::Rout,
+            from: Pos::Hex([3, 9]),
+            to: Pos::Hex([3, 9]),
+            path: vec![Pos::Hex([3, 9])],
+        });
+        assert_eq!(sentence(&m, &Ids).map(|x| x.1).as_deref(), Some("1st Bn 9e Léger routs from (3, 9)"));
     }
 
     #[test]

@@ -292,8 +292,23 @@ fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Q
     t.0 = out;
 }
 
-/// The selected unit, every component in words.
-fn unit(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Query<&mut Text, With<UnitText>>) {
+/// The selected unit, every component in words: what the log has shown,
+/// then the simulation's own components (formation, facing, limbers, rest),
+/// which no event reports.
+fn unit(
+    opened: Res<Opened>,
+    shown: Res<Shown>,
+    pointer: Res<Pointer>,
+    mut q: Query<&mut Text, With<UnitText>>,
+    sim: Query<(
+        &crate::sim::UnitIndex,
+        &crate::sim::FormationOf,
+        Option<&crate::sim::Facing>,
+        &crate::sim::Limbered,
+        &crate::sim::Rested,
+        &crate::sim::Strength,
+    )>,
+) {
     let Ok(mut t) = q.single_mut() else { return };
     let (Some(s), Some(i)) = (&opened.scenario, pointer.selected) else {
         t.0 = if opened.scenario.is_some() { "Click a counter for its details.".into() } else { String::new() };
@@ -319,13 +334,25 @@ fn unit(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Qu
                 &format!("  valour {:+}, {} figures\n  {}, {at}\n", spec.valour, spec.strength, state_words(u.state));
         }
     }
-    let formation = spec.formation.map_or("line".to_owned(), |f| format!("{f:?}").to_lowercase());
-    out += &format!("  formation {formation}, readiness {:?}", u.readiness);
-    if spec.limbered {
-        out += ", limbered";
-    }
+    out += &format!("  readiness {:?}", u.readiness).to_lowercase();
     if let Some(m) = spec.movement {
-        out += &format!(", movement {m}");
+        out += &format!(", movement {m} MP");
+    }
+    if let Some((_, formation, facing, limbered, rested, strength)) = sim.iter().find(|c| c.0.0 == i) {
+        let formation = format!("{:?}", formation.0).to_lowercase();
+        out += &format!("\n  in {formation}");
+        if let (Some(f), true) = (facing, opened.hex_mode()) {
+            out += &format!(", facing {:?}", f.0);
+        }
+        if spec.arm == crate::terrain::Arm::Artillery {
+            out += if limbered.0 { ", limbered" } else { ", unlimbered" };
+        }
+        if opened.hex_mode() {
+            out += if rested.0 { ", rested" } else { ", not rested" };
+        }
+        if strength.0 != spec.strength {
+            out += &format!(", {} left", strength.0);
+        }
     }
     t.0 = out;
 }

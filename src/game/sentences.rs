@@ -73,6 +73,16 @@ fn pos(p: &Pos) -> String {
     }
 }
 
+/// Length of a free-space path in cm.
+fn cm_along(path: &[Pos]) -> f32 {
+    path.windows(2)
+        .map(|w| match (w[0], w[1]) {
+            (Pos::Cm([x0, y0]), Pos::Cm([x1, y1])) => ((x1 - x0).powi(2) + (y1 - y0).powi(2)).sqrt(),
+            _ => 0.0,
+        })
+        .sum()
+}
+
 fn plural(n: usize, one: &str) -> String {
     if n == 1 { format!("1 {one}") } else { format!("{n} {one}es") }
 }
@@ -120,7 +130,11 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         EventKind::Move { unit, reason, to, path, .. } => {
             let who = names.name(unit);
             let n = path.len().saturating_sub(1);
-            let hexes = plural(n, "hex");
+            // Hexes are counted; a free-space move is measured along its path.
+            let hexes = match to {
+                Pos::Hex(_) => plural(n, "hex"),
+                Pos::Cm(_) => format!("{:.0} cm", cm_along(path)),
+            };
             let text = match reason {
                 // A router already on the edge leaves at once (the next event says how).
                 MoveReason::Rout if n == 0 => format!("{who} routs from {}", pos(to)),
@@ -128,8 +142,8 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
                 MoveReason::Disorder => format!("{who} falls back {hexes} to {}", pos(to)),
                 MoveReason::Recovery => format!("{who} walks {hexes} towards refuge at {}", pos(to)),
                 MoveReason::Order => format!("{who} marches {hexes} to {}", pos(to)),
-                MoveReason::Flight => format!("{who} flees to {}", pos(to)),
-                MoveReason::CarriedAlong => format!("{who} is carried along to {}", pos(to)),
+                MoveReason::Flight => format!("{who} flees {hexes} to {}", pos(to)),
+                MoveReason::CarriedAlong => format!("{who} is carried along {hexes} to {}", pos(to)),
             };
             (Category::Move, text)
         }
@@ -297,6 +311,18 @@ mod tests {
             path,
         });
         assert_eq!(sentence(&m, &Ids).map(|x| x.1).as_deref(), Some("1st Bn 9e Léger routs 10 hexes to (3, 10)"));
+    }
+
+    #[test]
+    fn free_space_moves_are_measured_in_centimetres() {
+        let m = ev(EventKind::Move {
+            unit: "fr-9L".into(),
+            reason: MoveReason::Flight,
+            from: Pos::Cm([0.0, 0.0]),
+            to: Pos::Cm([30.0, 40.0]),
+            path: vec![Pos::Cm([0.0, 0.0]), Pos::Cm([30.0, 40.0])],
+        });
+        assert_eq!(sentence(&m, &Ids).map(|x| x.1).as_deref(), Some("1st Bn 9e Léger flees 50 cm to (30, 40) cm"));
     }
 
     #[test]

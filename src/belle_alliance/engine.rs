@@ -501,15 +501,25 @@ impl FsEngine {
         let ba = ctx.ba();
         let arm = table.units[mass[0]].moving_arm();
         let (w, h) = ctx.table_cm();
+        // The table edge stops the leader where its box would leave the
+        // table: found exactly, not by stepping.
+        let a = self.boxes[mass[0]];
+        let mut limit = limit;
+        for (d, lo, hi, size) in [(dir.0, a.0, a.2, w), (dir.1, a.1, a.3, h)] {
+            if d > EPS {
+                limit = limit.min(((size - hi) / d).max(0.0));
+            } else if d < -EPS {
+                limit = limit.min((lo / -d).max(0.0));
+            }
+        }
         // Fast path: nothing but open, passable ground under the whole sweep.
         let mut bb = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
         for &m in mass {
-            for r in [self.rects[m], self.rects[m].shifted(dir.0 * limit, dir.1 * limit)] {
-                let a = r.aabb();
-                bb = (bb.0.min(a.0), bb.1.min(a.1), bb.2.max(a.2), bb.3.max(a.3));
-            }
+            let b = self.swept_box(m, dir, limit);
+            bb = (bb.0.min(b.0), bb.1.min(b.1), bb.2.max(b.2), bb.3.max(b.3));
         }
-        if bb.0 >= 0.0 && bb.1 >= 0.0 && bb.2 <= w && bb.3 <= h && self.all_open(ctx, bb, arm) {
+        let inside = (bb.0.max(0.0), bb.1.max(0.0), bb.2.min(w), bb.3.min(h));
+        if self.all_open(ctx, inside, arm) {
             return limit.min(march);
         }
         let lead = self.rects[mass[0]];
@@ -520,7 +530,7 @@ impl FsEngine {
             let next = t + step;
             let r = lead.shifted(dir.0 * next, dir.1 * next);
             let a = r.aabb();
-            if a.0 < 0.0 || a.1 < 0.0 || a.2 > w || a.3 > h || !self.rect_passable(ctx, &r, arm) {
+            if a.0 < -EPS || a.1 < -EPS || a.2 > w + EPS || a.3 > h + EPS || !self.rect_passable(ctx, &r, arm) {
                 break;
             }
             let mut reducing = false;

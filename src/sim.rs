@@ -586,7 +586,7 @@ pub fn write_final(world: &mut World) {
     for (i, name, side, hex, state, table, disorder) in q.iter(world) {
         let (state, at) = match (hex, state, table, disorder) {
             (Some(h), Some(s), _, _) => (s.0.label(), h.0.map(Pos::from)),
-            (_, _, Some(t), Some(d)) => (fs_label(d.0), Some(Pos::Cm([t.x, t.y]))),
+            (_, _, Some(t), Some(d)) => (StateLabel::free_space(d.0), Some(Pos::Cm([t.x, t.y]))),
             _ => continue,
         };
         let side = scenario.sides.get(side.0).map_or_else(String::new, |s| s.id.clone());
@@ -597,15 +597,6 @@ pub fn write_final(world: &mut World) {
     let turn = log.stamp.turn;
     log.set_stamp(turn, None, "End");
     log.push(EventKind::Final { units: rows.into_iter().map(|(_, u)| u).collect() });
-}
-
-fn fs_label(s: StateName) -> StateLabel {
-    match s {
-        StateName::LU => StateLabel::LU,
-        StateName::U => StateLabel::U,
-        StateName::FU => StateLabel::FU,
-        _ => StateLabel::Order,
-    }
 }
 
 /// A headless battle: a Bevy app with `MinimalPlugins` and the battle

@@ -20,8 +20,9 @@ use sauve::events::EventLog;
 use sauve::scenario::{Scenario, StateName, parse};
 
 /// 40 columns x 25 rows of small battalions (6 figures, 6 x 4 cm): the top
-/// five rows are "b" (rear North), the rest "a" (rear South); every fourth
-/// "a" battalion of the front row is shocked into FU by the "b" one facing it.
+/// five rows are "b" (rear North), the rest "a" (rear South); fifteen
+/// "a" battalions of the front row are shocked into FU by the "b" ones facing
+/// them.
 fn scenario() -> Arc<Scenario> {
     let mut units = Vec::new();
     let mut shocks = Vec::new();
@@ -33,7 +34,7 @@ fn scenario() -> Arc<Scenario> {
                 "(id: \"u{r}-{c}\", side: \"{side}\", arm: Infantry, pos: ({x:.1}, {y:.1}), figures: 6, valour: {})",
                 (r + c) % 3 - 1
             ));
-            if r == 5 && c % 4 == 0 {
+            if r == 5 && (c % 4 == 0 || c % 8 == 2) {
                 shocks.push(format!("(turn: 1, unit: \"u5-{c}\", to: FU, cause: \"u4-{c}\")"));
             }
         }

@@ -690,11 +690,13 @@ impl FsEngine {
         let mut near = std::mem::take(&mut self.near);
         self.broad.query((a.0 - max_back, a.1 - max_back, a.2 + max_back, a.3 + max_back), &mut near);
         let (w, h) = ctx.table_cm();
-        let steps = (max_back / 0.5) as i32;
         let mut found = None;
         'search: for strict in [true, false] {
-            for k in 0..=steps {
-                let back = k as f32 * 0.5;
+            // Clear of friends too is looked for within one side of the
+            // square; clear of obstacles, as far back as it came.
+            let reach = if strict { square.width.min(max_back) } else { max_back };
+            for k in 0..=(reach / STEP_CM) as i32 {
+                let back = k as f32 * STEP_CM;
                 let r = square.shifted(-dir.0 * back, -dir.1 * back);
                 let b = r.aabb();
                 if b.0 < 0.0 || b.1 < 0.0 || b.2 > w || b.3 > h || !self.rect_passable(ctx, &r, arm) {

@@ -80,7 +80,7 @@ fn amid_enemies_the_least_zoned_direction_beats_cheaper_ground() {
     let RoutPlan::Full(p) = plan(&grid, &fields, &board, 0) else { panic!("no rout") };
     assert!(p.iter().all(|o| o.c == 7), "cheapest: straight down the clear column: {p:?}");
     for r in 6..30 {
-        fields.zone[grid.idx(Offset::new(7, r))] = 1;
+        fields.add_zone(grid.idx(Offset::new(7, r)));
     }
     let RoutPlan::Full(p) = plan(&grid, &fields, &board, 0) else { panic!("no rout") };
     let zoned = p[1..].iter().filter(|o| o.c == 7).count();

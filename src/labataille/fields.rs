@@ -15,6 +15,25 @@ pub const FAR: u16 = u16::MAX;
 /// Size of a spatial bucket, in hexes.
 const BUCKET: i32 = 16;
 
+/// One cell's facts in four bytes: enemy distance and flag bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellFacts {
+    pub dist: u16,
+    pub bits: u8,
+}
+
+impl CellFacts {
+    pub const ON_MAP: u8 = 1;
+    pub const ENEMY: u8 = 2;
+    pub const BEHIND: u8 = 4;
+    pub const ZONE: u8 = 8;
+
+    #[inline]
+    pub fn has(self, bit: u8) -> bool {
+        self.bits & bit != 0
+    }
+}
+
 /// What the units of one side see of their enemies.
 #[derive(Clone, Debug)]
 pub struct SideFields {
@@ -31,6 +50,9 @@ pub struct SideFields {
     /// The cell is nearer the enemy's rear edge than the nearest enemy unit:
     /// behind enemy lines (rout priority 3, house default).
     pub behind: Vec<bool>,
+    /// The same facts packed per cell for the rout planner's inner loop,
+    /// so that one load answers them all.
+    pub cells: Vec<CellFacts>,
     /// Enemy positions, bucketed for "every enemy within N hexes" queries.
     buckets: Vec<Vec<Offset>>,
     bw: i32,
@@ -59,6 +81,7 @@ impl SideFields {
             cav_zone: vec![false; n],
             enemy: vec![false; n],
             behind: vec![false; n],
+            cells: Vec::new(),
             buckets: Vec::new(),
             bw: (grid.pw + BUCKET - 1) / BUCKET,
         };
@@ -115,7 +138,26 @@ impl SideFields {
                 *behind = grid.edge_distance(enemy_rear, grid.offset(i)) < depth[i];
             }
         }
+        f.cells = (0..n)
+            .map(|i| {
+                let bit = |on: bool, b: u8| if on { b } else { 0 };
+                CellFacts {
+                    dist: f.dist[i],
+                    bits: bit(grid.on_map[i], CellFacts::ON_MAP)
+                        | bit(f.enemy[i], CellFacts::ENEMY)
+                        | bit(f.behind[i], CellFacts::BEHIND)
+                        | bit(f.zone[i] > 0, CellFacts::ZONE),
+                }
+            })
+            .collect();
         f
+    }
+
+    /// Adds one enemy zone of influence to a cell (what a new enemy front
+    /// would do), keeping the packed facts in step.
+    pub fn add_zone(&mut self, cell: usize) {
+        self.zone[cell] = self.zone[cell].saturating_add(1);
+        self.cells[cell].bits |= CellFacts::ZONE;
     }
 
     fn bucket_of(&self, o: Offset) -> usize {

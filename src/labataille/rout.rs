@@ -32,7 +32,7 @@
 
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
-use crate::labataille::fields::{FAR, SideFields};
+use crate::labataille::fields::{CellFacts, FAR, SideFields};
 use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
 use crate::terrain::Arm;
 
@@ -80,17 +80,19 @@ impl RoutQuery<'_> {
     /// The additive part of the priorities for entering `cell` at `step`
     /// hundredths of an MP: zones (4), terrain (5), friends (6), packed so
     /// that integer order is the priority order.
+    #[inline]
     fn step_key(&self, cell: usize, step: u16) -> u64 {
-        let zone = (self.fields.zone[cell] > 0) as u64;
+        let zone = self.fields.cells[cell].has(CellFacts::ZONE) as u64;
         let friends = self.friends_at(cell) as u64;
         (zone << 48) | ((step as u64) << 16) | friends
     }
 
     /// Hard filters of priorities 1 and 3 for a step from `from` into `to`.
     /// `None` if illegal, else the step cost.
+    #[inline]
     fn legal_step(&self, from: usize, to: usize, dir: Dir, start_behind: bool) -> Option<u16> {
-        let f = self.fields;
-        if f.enemy[to] || f.dist[to] < f.dist[from] || (f.behind[to] && !start_behind) {
+        let (a, b) = (self.fields.cells[from], self.fields.cells[to]);
+        if b.has(CellFacts::ENEMY) || b.dist < a.dist || (b.has(CellFacts::BEHIND) && !start_behind) {
             return None;
         }
         let cost = self.grid.step_cost(self.arm(), from, dir);
@@ -142,10 +144,13 @@ pub struct RoutPlanner {
     layer: usize,
     /// Per (hexes moved, window hex): the best path so far.
     states: Vec<State>,
-    /// Per window hex, its six outgoing step keys (or [`ILLEGAL`] /
-    /// [`OFF_MAP`]) and which steps keep the enemy distance unchanged.
+    /// Per window hex: its six outgoing step keys, and bit masks of the
+    /// legal steps, the steps off the map, and the legal steps that keep
+    /// the enemy distance unchanged.
     out_key: Vec<[u64; 6]>,
     out_same: Vec<u8>,
+    out_legal: Vec<u8>,
+    out_exits: Vec<u8>,
     out_stamp: Vec<u32>,
     generation: u32,
     layers: Vec<Vec<Node>>,
@@ -176,9 +181,6 @@ struct State {
     dist: u16,
 }
 
-/// Outgoing-step keys that are not costs.
-const ILLEGAL: u64 = u64::MAX;
-const OFF_MAP: u64 = u64::MAX - 1;
 /// Node budget of the exact fallback search.
 const FALLBACK_BUDGET: usize = 400_000;
 
@@ -196,6 +198,8 @@ impl RoutPlanner {
             self.states = vec![State::default(); n];
             self.out_key = vec![[0; 6]; self.layer];
             self.out_same = vec![0; self.layer];
+            self.out_legal = vec![0; self.layer];
+            self.out_exits = vec![0; self.layer];
             self.out_stamp = vec![0; self.layer];
             self.generation = 0;
             self.layers = vec![Vec::new(); radius as usize + 1];
@@ -309,42 +313,46 @@ impl RoutPlanner {
                 // however many layers it appears in.
                 if self.out_stamp[ci] != self.generation {
                     self.out_stamp[ci] = self.generation;
-                    let du = f.dist[gu];
-                    let mut same = 0u8;
+                    let du = f.cells[gu].dist;
+                    let (mut same, mut legal, mut exits) = (0u8, 0u8, 0u8);
                     for dir in Dir::ALL {
                         let d = dir.index();
                         let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
-                        self.out_key[ci][d] = if !grid.on_map[gv] {
-                            OFF_MAP
+                        if !f.cells[gv].has(CellFacts::ON_MAP) {
+                            exits |= 1 << d;
                         } else if let Some(step) = q.legal_step(gu, gv, dir, start_behind) {
-                            if f.dist[gv] == du {
+                            legal |= 1 << d;
+                            if f.cells[gv].dist == du {
                                 same |= 1 << d;
                             }
-                            q.step_key(gv, step)
-                        } else {
-                            ILLEGAL
-                        };
+                            self.out_key[ci][d] = q.step_key(gv, step);
+                        }
                     }
                     self.out_same[ci] = same;
+                    self.out_legal[ci] = legal;
+                    self.out_exits[ci] = exits;
                 }
                 let (keys, same) = (self.out_key[ci], self.out_same[ci]);
-                for dir in Dir::ALL {
-                    let d = dir.index();
-                    match keys[d] {
-                        ILLEGAL => continue,
-                        OFF_MAP => {
-                            // Stepping off the map with hexes still to move.
-                            let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
-                            if let Some(edge) = q.exit_step(gu, gv, grid.offset(gu), dir, start_behind) {
-                                let key = q.exit_key(cost_u, edge);
-                                if exit.as_ref().is_none_or(|e| key < e.0) {
-                                    exit = Some((key, k, u, edge));
-                                }
-                            }
-                            continue;
+                // Off-map steps first (rare: only on the map's edge hexes).
+                let mut exits = self.out_exits[ci];
+                while exits != 0 {
+                    let d = exits.trailing_zeros() as usize;
+                    exits &= exits - 1;
+                    // Stepping off the map with hexes still to move.
+                    let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
+                    if let Some(edge) = q.exit_step(gu, gv, grid.offset(gu), Dir::ALL[d], start_behind) {
+                        let key = q.exit_key(cost_u, edge);
+                        if exit.as_ref().is_none_or(|e| key < e.0) {
+                            exit = Some((key, k, u, edge));
                         }
-                        _ => {}
                     }
+                }
+                // Then the legal steps, by bit mask rather than by testing
+                // all six sides.
+                let mut legal = self.out_legal[ci];
+                while legal != 0 {
+                    let d = legal.trailing_zeros() as usize;
+                    legal &= legal - 1;
                     let lv = (u as i32 + local_step[odd as usize][d]) as u16;
                     let cost_v = cost_u + keys[d];
                     let old = self.get(k + 1, lv);

@@ -109,32 +109,9 @@ fn bare_scene(mut commands: Commands, mut images: ResMut<Assets<Image>>, s: Res<
     let s = &s.0;
     let layout = super::scenarios::layout_of(s);
     let texture = images.add(super::art::hex_atlas(TILE_PX.0, TILE_PX.1).into_image());
-    let size = layout.size();
-    let mut storage = TileStorage::empty(size);
-    let map = commands.spawn_empty().id();
-    for y in 0..size.y {
-        for x in 0..size.x {
-            let position = TilePos { x, y };
-            let t = s.map.terrain(layout.offset_of(position)).map_or(0, |t| t as u32);
-            let e = commands
-                .spawn(TileBundle {
-                    position,
-                    tilemap_id: TilemapId(map),
-                    texture_index: TileTextureIndex(t),
-                    ..default()
-                })
-                .id();
-            storage.set(&position, e);
-        }
-    }
-    commands.entity(map).insert(TilemapBundle {
-        grid_size: layout.grid_size(),
-        size,
-        storage,
-        texture: TilemapTexture::Single(texture),
-        tile_size: layout.tile_size(),
-        map_type: layout.map_type(),
-        ..default()
+    // The same tile spawner as the game, so only the extras differ.
+    super::map::spawn_tilemap(&mut commands, layout, texture, 0.0, |at| {
+        (s.map.terrain(at).map_or(0, |t| t as u32), Color::WHITE)
     });
     for u in &s.units {
         if let crate::scenario::Place::Hex(at) = u.place {

@@ -213,6 +213,21 @@ impl Default for BaseSizes {
     }
 }
 
+/// Figures abreast in a column, by arm (house default).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ColumnFiles {
+    pub infantry: u32,
+    pub cavalry: u32,
+    pub guns: u32,
+}
+
+impl Default for ColumnFiles {
+    fn default() -> Self {
+        Self { infantry: 8, cavalry: 4, guns: 2 }
+    }
+}
+
 /// The Belle Alliance house defaults of RULES.md 2.6.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -234,6 +249,12 @@ pub struct BelleAllianceRules {
     /// Figures lost on entering FU.
     pub figure_loss_on_fu: u32,
     pub base_cm: BaseSizes,
+    /// Footprints (house defaults): ranks of an infantry line (cavalry and
+    /// guns stand one deep), files of a column by arm, and how much larger
+    /// than its figures' area a hollow square stands.
+    pub line_ranks_infantry: u32,
+    pub column_files: ColumnFiles,
+    pub square_area_factor: f32,
     /// Carry-along (2.3), house default: totals this far above
     /// `carry_along_max` drop the second unit into U instead of FU.
     pub carry_u_band: i32,
@@ -269,6 +290,9 @@ impl Default for BelleAllianceRules {
             reorg_staff_bonus: 2,
             figure_loss_on_fu: 0,
             base_cm: BaseSizes::default(),
+            line_ranks_infantry: 2,
+            column_files: ColumnFiles::default(),
+            square_area_factor: 1.2,
             carry_u_band: 2,
             u_retreat_cm: 10.0,
             reducing_terrain: vec![Terrain::Woods, Terrain::Town, Terrain::Village, Terrain::Marsh, Terrain::Bridge],
@@ -325,6 +349,20 @@ impl BelleAllianceRules {
                     "sizes must be above 0 and at most 100".into(),
                 ));
             }
+        }
+        let c = &self.column_files;
+        for (name, v) in [
+            ("line_ranks_infantry", self.line_ranks_infantry),
+            ("column_files.infantry", c.infantry),
+            ("column_files.cavalry", c.cavalry),
+            ("column_files.guns", c.guns),
+        ] {
+            if !(1..=100).contains(&v) {
+                out.push((format!("rules.belle_alliance.{name}"), format!("{v} must be 1..=100")));
+            }
+        }
+        if !(self.square_area_factor.is_finite() && (1.0..=4.0).contains(&self.square_area_factor)) {
+            out.push(("rules.belle_alliance.square_area_factor".into(), "must be 1..=4".into()));
         }
         out
     }

@@ -24,10 +24,11 @@ use geometry::OrientedRect;
 /// Width (along the front) and depth of a unit's footprint in cm, from its
 /// figures, formation and the house-default base sizes (RULES.md 2.6).
 ///
-/// House defaults: infantry lines stand two ranks deep, cavalry and
-/// artillery one; columns are eight infantry figures (four horsemen, two
-/// guns) wide; a square is a hollow square a fifth larger than the figures'
-/// area; the flight formation (2.2.5) is as wide as it is deep.
+/// House defaults, all in the rules block: infantry lines stand
+/// `line_ranks_infantry` deep (2), cavalry and artillery one; columns are
+/// `column_files` figures wide (8 infantry, 4 horsemen, 2 guns); a square is
+/// a hollow square `square_area_factor` (1.2) times the figures' area; the
+/// flight formation (2.2.5) is as wide as it is deep.
 pub fn footprint(arm: Arm, figures: u32, formation: Formation, rules: &BelleAllianceRules) -> (f32, f32) {
     let (bw, bd) = match arm {
         Arm::Infantry => rules.base_cm.infantry,
@@ -38,15 +39,16 @@ pub fn footprint(arm: Arm, figures: u32, formation: Formation, rules: &BelleAlli
     match formation {
         Formation::Column => {
             let files = match arm {
-                Arm::Infantry => 8.0,
-                Arm::Cavalry => 4.0,
-                Arm::Artillery => 2.0,
-            };
+                Arm::Infantry => rules.column_files.infantry,
+                Arm::Cavalry => rules.column_files.cavalry,
+                Arm::Artillery => rules.column_files.guns,
+            }
+            .max(1) as f32;
             let files = n.min(files);
             (files * bw, (n / files).ceil() * bd)
         }
         Formation::Square => {
-            let side = (n * bw * bd * 1.2).sqrt();
+            let side = (n * bw * bd * rules.square_area_factor).sqrt();
             (side, side)
         }
         Formation::Flight => {
@@ -54,7 +56,7 @@ pub fn footprint(arm: Arm, figures: u32, formation: Formation, rules: &BelleAlli
             (side, side)
         }
         Formation::Line | Formation::GeneralOrder | Formation::Skirmish => {
-            let ranks = if arm == Arm::Infantry { 2.0f32.min(n) } else { 1.0 };
+            let ranks = if arm == Arm::Infantry { (rules.line_ranks_infantry.max(1) as f32).min(n) } else { 1.0 };
             ((n / ranks).ceil() * bw, ranks * bd)
         }
     }
@@ -215,6 +217,8 @@ mod tests {
         assert_eq!(footprint(Arm::Infantry, 24, Formation::Line, &r), (24.0, 4.0));
         assert_eq!(footprint(Arm::Infantry, 24, Formation::Column, &r), (16.0, 6.0));
         assert_eq!(footprint(Arm::Cavalry, 8, Formation::Line, &r), (20.0, 5.0));
+        let three_deep = BelleAllianceRules { line_ranks_infantry: 3, ..r.clone() };
+        assert_eq!(footprint(Arm::Infantry, 24, Formation::Line, &three_deep), (16.0, 6.0), "ranks come from data");
         let (w, d) = footprint(Arm::Infantry, 24, Formation::Flight, &r);
         assert!((w - d).abs() < 1e-6 && (w * d - 96.0).abs() < 1e-3, "as wide as deep, same area");
     }

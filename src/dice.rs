@@ -70,6 +70,7 @@ pub fn morale_check(morale: u8, modifier: i32, roll: D66) -> MoraleRoll {
 /// The game's dice. Same seed and script => same rolls, on every machine.
 #[derive(Debug)]
 pub struct Dice {
+    seed: u64,
     rng: ChaCha8Rng,
     scripted: VecDeque<u32>,
     rolled: u64,
@@ -77,7 +78,7 @@ pub struct Dice {
 
 impl Dice {
     pub fn new(seed: u64, scripted: Vec<u32>) -> Self {
-        Self { rng: ChaCha8Rng::seed_from_u64(seed), scripted: scripted.into(), rolled: 0 }
+        Self { seed, rng: ChaCha8Rng::seed_from_u64(seed), scripted: scripted.into(), rolled: 0 }
     }
 
     /// How many rolls have been made so far.
@@ -121,6 +122,16 @@ impl Dice {
     }
 }
 
+/// The generator does not implement `Clone` (rand 0.10), so a copy is the
+/// same seed wound on to the same point of the stream: undo snapshots use it.
+impl Clone for Dice {
+    fn clone(&self) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_word_pos(self.rng.get_word_pos());
+        Self { seed: self.seed, rng, scripted: self.scripted.clone(), rolled: self.rolled }
+    }
+}
+
 /// Reads a `--dice` list ("11,36,66"); `d66` selects which values are legal.
 pub fn parse_script(list: &str, d66: bool) -> Result<Vec<u32>, String> {
     list.split(',')
@@ -157,6 +168,18 @@ mod tests {
             .filter(|&r| r.value() != 66)
             .find(|&r| morale_check(morale, modifier, r).passed)
             .map_or(66, D66::value)
+    }
+
+    #[test]
+    fn a_copy_of_the_dice_rolls_what_the_original_would() {
+        let mut a = Dice::new(7, vec![36]);
+        a.d66();
+        a.d66();
+        let mut b = a.clone();
+        let ahead: Vec<u8> = (0..20).map(|_| a.d66().value()).collect();
+        let copy: Vec<u8> = (0..20).map(|_| b.d66().value()).collect();
+        assert_eq!(ahead, copy);
+        assert_eq!(a.rolled(), b.rolled());
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::io::Write;
 use bevy::prelude::Resource;
 use serde::Serialize;
 
+use crate::rules::combat::MeleeResult;
 use crate::scenario::Readiness;
 
 /// A position: `[c, r]` in hex mode, `[x, y]` in cm in free-space mode.
@@ -73,6 +74,10 @@ pub enum MoveReason {
     Order,
     Flight,
     CarriedAlong,
+    /// Into the hex a defeated defender left.
+    Advance,
+    /// A cavalry charge's approach.
+    Charge,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -136,6 +141,44 @@ pub enum EventKind {
     LeftMap {
         unit: String,
         edge: crate::hex::Edge,
+    },
+    /// Strength increments lost to fire or melee.
+    Losses {
+        unit: String,
+        increments: u32,
+        strength: u32,
+    },
+    /// A fire combat: who fired at whom, the table column and the roll.
+    Fire {
+        units: Vec<String>,
+        target: String,
+        firepower: f32,
+        column: usize,
+        roll: u8,
+        total: u8,
+        result: String,
+    },
+    /// A melee: attackers, defenders, odds column, modified total and result.
+    Melee {
+        attackers: Vec<String>,
+        defenders: Vec<String>,
+        odds: String,
+        roll: u8,
+        modifier: i32,
+        total: i32,
+        result: MeleeResult,
+    },
+    /// A unit marched off the map by order across an exit edge (victory).
+    Exited {
+        unit: String,
+        edge: crate::hex::Edge,
+        increments: u32,
+    },
+    /// A change of formation, or limbering (`Limbered`/`Unlimbered`).
+    Formation {
+        unit: String,
+        from: String,
+        to: String,
     },
     Final {
         units: Vec<FinalUnit>,

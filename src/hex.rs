@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// A hex in the contract's offset coordinates: column `c`, row `r`, 0-based,
 /// row 0 at the top of the map, odd columns half a hex lower.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Offset {
     pub c: i32,
     pub r: i32,

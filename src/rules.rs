@@ -1,6 +1,8 @@
 //! The scenario's `rules` block: every number the rules use, with the house
 //! defaults of RULES.md as the shipped defaults. docs/rules.md explains each.
 
+pub mod combat;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -104,6 +106,8 @@ pub struct Rules {
     /// Map edges across which a router leaves the map without being
     /// eliminated (RULES.md 1.3, off-map recovery).
     pub off_map_recovery: Vec<Edge>,
+    /// Movement allowances, formations, fire and melee tables, stacking.
+    pub combat: combat::CombatRules,
     /// Free-space (Belle Alliance) numbers.
     pub belle_alliance: BelleAllianceRules,
 }
@@ -122,6 +126,7 @@ impl Default for Rules {
             far_router_hexes: 10,
             contagion_stack: StackContagion::TopThenAll,
             off_map_recovery: Vec::new(),
+            combat: combat::CombatRules::default(),
             belle_alliance: BelleAllianceRules::default(),
         }
     }
@@ -177,6 +182,7 @@ impl Rules {
         if self.safe_distance > 1000 || self.rout_enemy_radius > 1000 || self.far_router_hexes > 1000 {
             out.push(("rules".into(), "distances must be at most 1000 hexes".into()));
         }
+        out.extend(self.combat.problems());
         out.extend(self.belle_alliance.problems());
         out
     }

@@ -144,6 +144,8 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
                 MoveReason::Order => format!("{who} marches {hexes} to {}", pos(to)),
                 MoveReason::Flight => format!("{who} flees {hexes} to {}", pos(to)),
                 MoveReason::CarriedAlong => format!("{who} is carried along {hexes} to {}", pos(to)),
+                MoveReason::Advance => format!("{who} advances into {}", pos(to)),
+                MoveReason::Charge => format!("{who} charges {hexes} to {}", pos(to)),
             };
             (Category::Move, text)
         }
@@ -161,6 +163,33 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         }
         EventKind::LeftMap { unit, edge } => {
             (Category::Loss, format!("{} leaves the map by the {edge:?} edge to recover", names.name(unit)))
+        }
+        EventKind::Losses { unit, increments, strength } => (
+            Category::Loss,
+            format!("{} loses {} ({strength} left)", names.name(unit), plural(*increments as usize, "increment")),
+        ),
+        EventKind::Fire { units, target, firepower, column, total, result, .. } => {
+            let who: Vec<String> = units.iter().map(|u| names.name(u)).collect();
+            (
+                Category::Check,
+                format!(
+                    "{} fire at {} (firepower {firepower}, column {}, rolled {total}: {result})",
+                    who.join(" and "),
+                    names.name(target),
+                    column + 1
+                ),
+            )
+        }
+        EventKind::Melee { attackers, defenders, odds, total, result, .. } => {
+            let a: Vec<String> = attackers.iter().map(|u| names.name(u)).collect();
+            let d: Vec<String> = defenders.iter().map(|u| names.name(u)).collect();
+            (
+                Category::Failure,
+                format!("{} close with {} at {odds}: {total}, {}", a.join(" and "), d.join(" and "), result.words()),
+            )
+        }
+        EventKind::Formation { unit, from, to } => {
+            (Category::Move, format!("{} changes from {from} to {to}", names.name(unit)))
         }
         EventKind::Final { .. } => return None,
         // Kinds this window does not word yet are still logged, generically.
@@ -199,7 +228,11 @@ pub fn unit_id(e: &Event) -> Option<String> {
         | EventKind::Readiness { unit, .. }
         | EventKind::Surrendered { unit }
         | EventKind::Eliminated { unit, .. }
-        | EventKind::LeftMap { unit, .. } => Some(unit.clone()),
+        | EventKind::LeftMap { unit, .. }
+        | EventKind::Losses { unit, .. }
+        | EventKind::Formation { unit, .. } => Some(unit.clone()),
+        EventKind::Fire { target, .. } => Some(target.clone()),
+        EventKind::Melee { defenders, .. } => defenders.first().cloned(),
         EventKind::PhaseStart {} | EventKind::Final { .. } => None,
         #[allow(unreachable_patterns)]
         _ => serde_json::to_value(&e.kind).ok()?.get("unit")?.as_str().map(str::to_owned),

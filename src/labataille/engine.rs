@@ -66,6 +66,9 @@ pub struct Engine {
     /// Position and state of every unit as the engine last left them, to
     /// notice changes made outside the engine (orders, the editor).
     known: Vec<(Option<Offset>, HexState)>,
+    /// Each unit's leader bonus to morale checks (set by the caller from
+    /// the scenario's leaders before a phase; empty means none).
+    pub bonus: Vec<i32>,
 }
 
 fn other(side: usize) -> usize {
@@ -89,6 +92,7 @@ impl Engine {
             queue: VecDeque::new(),
             field_builds: 0,
             known: board.units.iter().map(|u| (u.at, u.state)).collect(),
+            bonus: Vec::new(),
         }
     }
 
@@ -136,6 +140,13 @@ impl Engine {
         self.fields[side].as_ref()
     }
 
+    /// The side's fields (rebuilt first if stale) beside who stands where,
+    /// for searches that read both.
+    pub fn fields_and_occupancy(&mut self, ctx: &Ctx, board: &Board, side: usize) -> Option<(&SideFields, &Occupancy)> {
+        self.ensure_fields(ctx, board, side);
+        self.fields[side].as_ref().map(|f| (f, &self.occupancy))
+    }
+
     /// Marks that a unit of `side` moved or changed state.
     fn touched(&mut self, side: usize) {
         self.generation[side] += 1;
@@ -162,8 +173,25 @@ impl Engine {
         cause: Cause,
         source: Option<usize>,
     ) -> bool {
+        self.check_with(ctx, board, dice, log, unit, cause, source, 0)
+    }
+
+    /// A morale check with an extra modifier from its cause (a fire result,
+    /// forming square), plus the state and leader modifiers.
+    #[allow(clippy::too_many_arguments)] // as `check`, with the cause's modifier
+    pub fn check_with(
+        &mut self,
+        ctx: &Ctx,
+        board: &Board,
+        dice: &mut Dice,
+        log: &mut EventLog,
+        unit: usize,
+        cause: Cause,
+        source: Option<usize>,
+        extra: i32,
+    ) -> bool {
         let u = &board.units[unit];
-        let modifier = Self::state_modifier(ctx.rules, u.state);
+        let modifier = Self::state_modifier(ctx.rules, u.state) + extra + self.bonus.get(unit).copied().unwrap_or(0);
         let r = morale_check(u.morale, modifier, dice.d66());
         log.push(EventKind::MoraleCheck {
             unit: u.id.clone(),
@@ -213,7 +241,7 @@ impl Engine {
         self.queue.push_back((unit, forced));
     }
 
-    fn relocate(&mut self, ctx: &Ctx, board: &mut Board, unit: usize, to: Option<Offset>) {
+    pub(crate) fn relocate(&mut self, ctx: &Ctx, board: &mut Board, unit: usize, to: Option<Offset>) {
         let u = &mut board.units[unit];
         if let Some(at) = u.at {
             self.occupancy.remove(ctx.grid.idx(at), unit, u.side);
@@ -227,7 +255,7 @@ impl Engine {
         self.touched(side);
     }
 
-    fn log_move(board: &Board, log: &mut EventLog, unit: usize, reason: MoveReason, path: &[Offset]) {
+    pub(crate) fn log_move(board: &Board, log: &mut EventLog, unit: usize, reason: MoveReason, path: &[Offset]) {
         let (Some(&from), Some(&to)) = (path.first(), path.last()) else { return };
         log.push(EventKind::Move {
             unit: board.units[unit].id.clone(),
@@ -236,6 +264,25 @@ impl Engine {
             to: to.into(),
             path: path.iter().map(|&o| Pos::from(o)).collect(),
         });
+    }
+
+    /// Increments lost to fire or melee; a unit with none left is
+    /// eliminated and leaves the board.
+    pub fn lose(&mut self, ctx: &Ctx, board: &mut Board, log: &mut EventLog, unit: usize, increments: u32) {
+        let u = &mut board.units[unit];
+        if increments == 0 || u.at.is_none() {
+            return;
+        }
+        let lost = increments.min(u.strength);
+        u.strength -= lost;
+        u.rested = false;
+        log.push(EventKind::Losses { unit: u.id.clone(), increments: lost, strength: u.strength });
+        if u.strength == 0 {
+            let id = u.id.clone();
+            self.relocate(ctx, board, unit, None);
+            board.units[unit].state = HexState::Eliminated;
+            log.push(EventKind::Eliminated { unit: id, reason: EliminationReason::Losses });
+        }
     }
 
     /// Drains the cascade queue: every forced move, and every contagion check

@@ -8,9 +8,12 @@
 //! - [`retreat`]: the disorder retreat and the far router's walk to refuge;
 //! - [`engine`]: morale checks, cascades, shocks and the recovery segment.
 
+pub mod combat;
 pub mod engine;
 pub mod fields;
 pub mod grid;
+pub mod movement;
+pub mod orders;
 pub mod retreat;
 pub mod rout;
 

@@ -1,0 +1,309 @@
+//! Ordered movement (RULES.md 1.7, 1.8): how far a unit can go this phase,
+//! the path it takes, zones of influence that stop it and the stacking limit
+//! at its end hex. One bounded Dijkstra per unit over the shared grid and
+//! the side's enemy fields; the scratch arrays are reused between units.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::hex::{Dir, Offset};
+use crate::labataille::fields::SideFields;
+use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
+use crate::labataille::{Board, HexState};
+use crate::rules::Rules;
+use crate::scenario::Formation;
+use crate::terrain::Arm;
+
+/// Movement points in hundredths, as the grid's step costs are.
+pub type Centi = u32;
+
+/// MP (hundredths) a unit may spend this phase before anything is used:
+/// its allowance times its formation's share (rule 1.7). Unlimbered guns
+/// cannot move; they limber first.
+pub fn allowance(rules: &Rules, arm: Arm, own: Option<f32>, formation: Formation, limbered: bool) -> Centi {
+    let c = &rules.combat;
+    let share = match arm {
+        Arm::Artillery if !limbered => 0.0,
+        Arm::Artillery => 1.0,
+        _ => c.formation_movement.get(formation),
+    };
+    (c.allowance(arm, own) * share * 100.0).round().max(0.0) as Centi
+}
+
+/// The stacking limit of a hex in increments (rule 1.7).
+pub fn stacking_limit(rules: &Rules, grid: &Grid, cell: usize) -> u32 {
+    if grid.close[cell] { rules.combat.stacking_close } else { rules.combat.stacking_open }
+}
+
+/// Increments of `side` standing in `cell`, leaving out `except`.
+pub fn stacked(board: &Board, occupancy: &Occupancy, cell: usize, side: usize, except: usize) -> u32 {
+    occupancy
+        .at(cell)
+        .iter()
+        .map(|&u| u as usize)
+        .filter(|&u| u != except && board.units[u].side == side)
+        .map(|u| board.units[u].strength)
+        .sum()
+}
+
+/// Whether an enemy zone in `cell` stops `arm` (rule 1.7): infantry and
+/// artillery stop in any enemy zone, cavalry only in an enemy cavalry zone.
+pub fn zone_stops(fields: &SideFields, arm: Arm, cell: usize) -> bool {
+    match arm {
+        Arm::Cavalry => fields.cav_zone[cell],
+        _ => fields.zone[cell] > 0,
+    }
+}
+
+/// Every hex a unit can reach this phase, with the cheapest path to each.
+#[derive(Clone, Debug, Default)]
+pub struct Reach {
+    pub start: Offset,
+    /// Reachable end hexes (stacking allowed), with their cost in hundredths.
+    pub ends: Vec<(Offset, Centi)>,
+    /// Every settled cell: (cell, cost, parent cell).
+    cells: Vec<(usize, Centi, usize)>,
+}
+
+impl Reach {
+    pub fn cost_to(&self, to: Offset) -> Option<Centi> {
+        self.ends.iter().find(|(o, _)| *o == to).map(|&(_, c)| c)
+    }
+
+    /// Path from the start to `to`, both included, if `to` is a legal end.
+    pub fn path_to(&self, grid: &Grid, to: Offset) -> Option<Vec<Offset>> {
+        self.cost_to(to)?;
+        let mut path = vec![to];
+        let mut cell = grid.idx(to);
+        let start = grid.idx(self.start);
+        let mut guard = self.cells.len() + 1;
+        while cell != start && guard > 0 {
+            let &(_, _, parent) = self.cells.iter().find(|(c, _, _)| *c == cell)?;
+            cell = parent;
+            path.push(grid.offset(cell));
+            guard -= 1;
+        }
+        path.reverse();
+        Some(path)
+    }
+}
+
+/// Reusable scratch space for [`reach`].
+#[derive(Clone, Debug, Default)]
+pub struct MoveSearch {
+    cost: Vec<Centi>,
+    parent: Vec<u32>,
+    stamp: Vec<u32>,
+    epoch: u32,
+    heap: BinaryHeap<Reverse<(Centi, u32)>>,
+}
+
+/// What a movement search needs to know.
+pub struct MoveQuery<'a> {
+    pub grid: &'a Grid,
+    pub rules: &'a Rules,
+    pub fields: &'a SideFields,
+    pub occupancy: &'a Occupancy,
+    pub board: &'a Board,
+    pub unit: usize,
+    /// MP left, in hundredths.
+    pub budget: Centi,
+    /// The unit has not moved yet this phase (the one-hex minimum move).
+    pub fresh: bool,
+}
+
+/// Rule 1.7/1.8 movement: a Dijkstra over step costs out to the budget.
+/// Enemy-occupied hexes are closed; entering a hex in an enemy zone that
+/// stops this arm ends the move there; disordered units may not enter one at
+/// all. A unit that has not moved may always go one hex it could legally
+/// enter, whatever the cost (the minimum move, house default). Ends are
+/// hexes on the map where the stacking limit holds.
+pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
+    let g = q.grid;
+    let u = &q.board.units[q.unit];
+    let Some(start) = u.at else { return Reach::default() };
+    let n = g.len();
+    if s.cost.len() != n {
+        *s = MoveSearch { cost: vec![0; n], parent: vec![0; n], stamp: vec![0; n], epoch: 0, heap: BinaryHeap::new() };
+    }
+    s.epoch = s.epoch.wrapping_add(1);
+    if s.epoch == 0 {
+        s.stamp.iter_mut().for_each(|x| *x = 0);
+        s.epoch = 1;
+    }
+    let epoch = s.epoch;
+    let arm = u.arm;
+    let disordered = u.state == HexState::Disordered;
+    let start_cell = g.idx(start);
+    let mut out = Reach { start, ..Default::default() };
+    let visit = |s: &mut MoveSearch, cell: usize, cost: Centi, parent: usize| -> bool {
+        if s.stamp[cell] == epoch && s.cost[cell] <= cost {
+            return false;
+        }
+        s.stamp[cell] = epoch;
+        s.cost[cell] = cost;
+        s.parent[cell] = parent as u32;
+        true
+    };
+    visit(s, start_cell, 0, start_cell);
+    s.heap.clear();
+    s.heap.push(Reverse((0, start_cell as u32)));
+    let mut settled: Vec<(usize, Centi, usize)> = Vec::new();
+    while let Some(Reverse((cost, cell))) = s.heap.pop() {
+        let cell = cell as usize;
+        if s.stamp[cell] != epoch || s.cost[cell] != cost {
+            continue;
+        }
+        settled.push((cell, cost, s.parent[cell] as usize));
+        // A hex in a stopping zone ends the move (the start hex excepted:
+        // a unit may leave a zone).
+        if cell != start_cell && zone_stops(q.fields, arm, cell) {
+            continue;
+        }
+        for dir in Dir::ALL {
+            let step = g.step_cost(arm, cell, dir);
+            if step == BLOCKED {
+                continue;
+            }
+            let Some(next) = g.neighbour(cell, dir) else { continue };
+            if !g.on_map[next] || q.fields.enemy[next] || (disordered && zone_stops(q.fields, arm, next)) {
+                continue;
+            }
+            let total = cost + step as Centi;
+            let minimum_move = q.fresh && cell == start_cell;
+            if total > q.budget && !minimum_move {
+                continue;
+            }
+            if visit(s, next, total, cell) {
+                s.heap.push(Reverse((total, next as u32)));
+            }
+        }
+    }
+    let own = u.strength;
+    for &(cell, cost, _) in &settled {
+        if cell == start_cell {
+            continue;
+        }
+        let limit = stacking_limit(q.rules, g, cell);
+        if stacked(q.board, q.occupancy, cell, u.side, q.unit) + own <= limit {
+            out.ends.push((g.offset(cell), cost));
+        }
+    }
+    out.cells = settled;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Edge;
+    use crate::labataille::HexUnit;
+    use crate::map::TerrainMap;
+    use crate::scenario::Readiness;
+
+    pub(crate) fn unit(side: usize, arm: Arm, at: (i32, i32), facing: Dir) -> HexUnit {
+        HexUnit {
+            id: format!("u{side}-{}-{}", at.0, at.1),
+            side,
+            arm,
+            at: Some(Offset::new(at.0, at.1)),
+            morale: 43,
+            strength: 6,
+            state: HexState::GoodOrder,
+            readiness: Readiness::Fresh,
+            formation: Formation::Column,
+            facing,
+            limbered: arm == Arm::Artillery,
+            rested: true,
+        }
+    }
+
+    fn search(rows: &[&str], board: &Board, unit: usize, budget_mp: f32) -> (Grid, Reach) {
+        let map = TerrainMap::from_rows(rows);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let side = board.units[unit].side;
+        let fields = SideFields::build(&grid, board, side, if side == 0 { Edge::North } else { Edge::South });
+        let mut occ = Occupancy::new(&grid);
+        for (i, u) in board.units.iter().enumerate() {
+            if let Some(at) = u.at {
+                occ.insert(grid.idx(at), i, u.side);
+            }
+        }
+        let q = MoveQuery {
+            grid: &grid,
+            rules: &rules,
+            fields: &fields,
+            occupancy: &occ,
+            board,
+            unit,
+            budget: (budget_mp * 100.0) as Centi,
+            fresh: true,
+        };
+        let r = reach(&mut MoveSearch::default(), &q);
+        (grid, r)
+    }
+
+    #[test]
+    fn clear_ground_costs_one_point_a_hex() {
+        let board = Board { units: vec![unit(0, Arm::Infantry, (4, 4), Dir::N)] };
+        let (grid, r) = search(&["........."; 9], &board, 0, 3.0);
+        assert_eq!(r.cost_to(Offset::new(4, 1)), Some(300));
+        assert_eq!(r.cost_to(Offset::new(4, 0)), None, "four hexes is beyond 3 MP");
+        let path = r.path_to(&grid, Offset::new(4, 1)).expect("path");
+        assert_eq!(path, vec![Offset::new(4, 4), Offset::new(4, 3), Offset::new(4, 2), Offset::new(4, 1)]);
+    }
+
+    #[test]
+    fn woods_cost_three_and_the_minimum_move_always_allows_one_hex() {
+        let board = Board { units: vec![unit(0, Arm::Infantry, (1, 1), Dir::N)] };
+        let (_, r) = search(&["www", "www", "www"], &board, 0, 2.0);
+        assert_eq!(r.cost_to(Offset::new(1, 0)), Some(300), "one woods hex by the minimum move");
+        assert!(r.ends.iter().all(|(_, c)| *c == 300), "but no further: {:?}", r.ends);
+    }
+
+    #[test]
+    fn an_enemy_zone_stops_infantry_but_not_cavalry() {
+        // Enemy infantry at (4,1) facing south: its front hexes are SW, S, SE.
+        let board = Board {
+            units: vec![
+                unit(0, Arm::Infantry, (4, 5), Dir::N),
+                unit(1, Arm::Infantry, (4, 1), Dir::S),
+                unit(0, Arm::Cavalry, (3, 5), Dir::N),
+            ],
+        };
+        let rows = ["........."; 9];
+        let (_, inf) = search(&rows, &board, 0, 6.0);
+        assert!(inf.cost_to(Offset::new(4, 2)).is_some(), "may enter the zone");
+        assert!(inf.cost_to(Offset::new(4, 0)).is_none(), "but not go on through it");
+        assert!(inf.cost_to(Offset::new(4, 1)).is_none(), "never into the enemy's hex");
+        let (_, cav) = search(&rows, &board, 2, 10.0);
+        assert!(cav.cost_to(Offset::new(4, 0)).is_some(), "an infantry zone does not stop cavalry");
+    }
+
+    #[test]
+    fn disordered_units_keep_out_of_enemy_zones() {
+        let mut board =
+            Board { units: vec![unit(0, Arm::Infantry, (4, 5), Dir::N), unit(1, Arm::Infantry, (4, 1), Dir::S)] };
+        board.units[0].state = HexState::Disordered;
+        let (_, r) = search(&["........."; 9], &board, 0, 6.0);
+        assert!(r.cost_to(Offset::new(4, 2)).is_none());
+        assert!(r.cost_to(Offset::new(4, 3)).is_some());
+    }
+
+    #[test]
+    fn a_full_hex_is_passed_through_but_not_stopped_in() {
+        let mut board = Board {
+            units: vec![
+                unit(0, Arm::Infantry, (4, 5), Dir::N),
+                unit(0, Arm::Infantry, (4, 4), Dir::N),
+                unit(0, Arm::Infantry, (4, 4), Dir::N),
+            ],
+        };
+        board.units[1].strength = 8;
+        board.units[2].strength = 6;
+        let (_, r) = search(&["........."; 9], &board, 0, 3.0);
+        assert!(r.cost_to(Offset::new(4, 4)).is_none(), "8 + 6 + 6 is over 18 increments");
+        assert_eq!(r.cost_to(Offset::new(4, 3)), Some(200), "passing through costs nothing extra");
+    }
+}

@@ -174,6 +174,11 @@ pub enum EventKind {
         edge: crate::hex::Edge,
         increments: u32,
     },
+    /// A saved order that could not be carried out on replay.
+    ReplayError {
+        order: String,
+        error: String,
+    },
     /// A change of formation, or limbering (`Limbered`/`Unlimbered`).
     Formation {
         unit: String,

@@ -4,6 +4,7 @@
 //! write the results back. Runs headless under `MinimalPlugins`; the game
 //! window drives the same [`Simulation`] one phase at a time.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use bevy::app::App;
@@ -16,9 +17,13 @@ use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, FinalUnit, Pos, StateLabel};
 use crate::hex::{Dir, Offset};
+use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::grid::Grid;
+use crate::labataille::movement::MoveSearch;
+use crate::labataille::orders::{Activity, Order, OrderError, OrderPhase, Orders};
 use crate::labataille::{Board, HexState, HexUnit};
+use crate::rules::combat::Tables;
 use crate::scenario::{Formation, Mode, Place, Readiness, Scenario, StateName};
 use crate::terrain::Arm;
 
@@ -125,7 +130,7 @@ pub struct DiceBox(pub Dice);
 #[derive(Resource)]
 pub struct EngineState(pub Engine);
 
-/// Who gives orders.
+/// Who gives orders, as the command line's `--ai` says it.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AiMode {
     Both,
@@ -133,10 +138,113 @@ pub enum AiMode {
     Side(usize),
 }
 
+/// Who gives one side's orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum SideControl {
+    /// The computer decides.
+    Ai,
+    /// A player at the window decides; its order phases wait for them.
+    Human,
+    /// Nobody: only forced moves and the morale segments happen.
+    Idle,
+}
+
+/// Control of each side, in scenario order.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct Controls(pub Vec<SideControl>);
+
+impl Controls {
+    pub fn from_ai(ai: AiMode, sides: usize) -> Self {
+        Controls(
+            (0..sides)
+                .map(|i| match ai {
+                    AiMode::Both => SideControl::Ai,
+                    AiMode::None => SideControl::Idle,
+                    AiMode::Side(s) if s == i => SideControl::Ai,
+                    AiMode::Side(_) => SideControl::Idle,
+                })
+                .collect(),
+        )
+    }
+
+    pub fn of(&self, side: usize) -> SideControl {
+        self.0.get(side).copied().unwrap_or(SideControl::Idle)
+    }
+}
+
+/// Where in the battle an order was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct OrderStamp {
+    pub turn: u32,
+    /// The phasing side.
+    pub side: usize,
+    pub phase: OrderPhase,
+}
+
+/// One order as it was carried out, for saves and replays.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LoggedOrder {
+    pub at: OrderStamp,
+    pub order: Order,
+}
+
+/// The board as it stood before an order, to undo it (orders that roll no
+/// dice only).
+#[derive(Clone, Debug)]
+struct Snapshot {
+    board: Board,
+    log_len: usize,
+    dice: Dice,
+    activity: Activity,
+    book_len: usize,
+}
+
+/// Everything orders need between phases: what units did this turn, the
+/// parsed tables, the order book (every order carried out, for saves and
+/// replays), orders waiting to be replayed, and undo snapshots.
+#[derive(Resource)]
+pub struct PlayState {
+    pub activity: Activity,
+    search: MoveSearch,
+    index: HashMap<String, usize>,
+    tables: Tables,
+    movement: Vec<Option<f32>>,
+    pub book: Vec<LoggedOrder>,
+    /// Orders to replay instead of asking the AI or a player, up to and
+    /// including the phase stamped `replay_until`.
+    replay: VecDeque<LoggedOrder>,
+    replay_until: Option<SavePoint>,
+    /// The phase the clock points at has begun (its `PhaseStart` written
+    /// and its automatic part run).
+    begun: bool,
+    undo: Vec<Snapshot>,
+}
+
+impl PlayState {
+    fn new(scenario: &Scenario) -> Self {
+        Self {
+            activity: Activity::new(scenario.units.len()),
+            search: MoveSearch::default(),
+            index: scenario.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect(),
+            tables: scenario.rules.combat.tables(),
+            movement: scenario.units.iter().map(|u| u.movement).collect(),
+            book: Vec::new(),
+            replay: VecDeque::new(),
+            replay_until: None,
+            begun: false,
+            undo: Vec::new(),
+        }
+    }
+
+    fn replaying(&self) -> bool {
+        self.replay_until.is_some()
+    }
+}
+
 /// The phases of a turn (RULES.md 1.6). `Shocks` opens each turn; then each
 /// side in scenario order runs the six phases from `Charge` to
 /// `MoraleRecovery`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     Shocks,
     Charge,
@@ -148,6 +256,18 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The order phase this is, if orders are given in it.
+    pub fn order_phase(self) -> Option<OrderPhase> {
+        Some(match self {
+            Phase::Charge => OrderPhase::Charge,
+            Phase::Movement => OrderPhase::Movement,
+            Phase::DefensiveFire => OrderPhase::DefensiveFire,
+            Phase::OffensiveFire => OrderPhase::OffensiveFire,
+            Phase::Melee => OrderPhase::Melee,
+            _ => return None,
+        })
+    }
+
     pub const SIDE_PHASES: [Phase; 6] = [
         Phase::Charge,
         Phase::Movement,
@@ -227,9 +347,9 @@ type UnitQuery<'w, 's> = Query<
         &'static SideIndex,
         &'static ArmOf,
         &'static MoraleValue,
-        &'static Strength,
+        &'static mut Strength,
         &'static Facing,
-        &'static Limbered,
+        &'static mut Limbered,
         &'static mut HexPosition,
         &'static mut MoraleState,
         &'static mut CavalryReadiness,
@@ -268,8 +388,12 @@ fn snapshot(q: &UnitQuery) -> Board {
 
 /// Writes what the rules changed back into the components.
 fn write_back(q: &mut UnitQuery, board: &Board) {
-    for (i, _, _, _, _, _, _, _, mut at, mut state, mut ready, mut formation, mut rested) in q.iter_mut() {
+    for (i, _, _, _, _, mut strength, _, mut limbered, mut at, mut state, mut ready, mut formation, mut rested) in
+        q.iter_mut()
+    {
         let Some(u) = board.units.get(i.0) else { continue };
+        strength.set_if_neq(Strength(u.strength));
+        limbered.set_if_neq(Limbered(u.limbered));
         at.set_if_neq(HexPosition(u.at));
         state.set_if_neq(MoraleState(u.state));
         ready.set_if_neq(CavalryReadiness(u.readiness));
@@ -332,6 +456,96 @@ fn recovery_system(
     with_board(&mut q, &battle, &mut engine.0, &mut dice.0, &mut log, |ctx, engine, board, dice, log| {
         engine.recovery_segment(ctx, board, dice, log, side);
     });
+}
+
+/// Runs `rule` with everything an order needs: the board built from the
+/// components, the engine, dice, log and the play state; then writes back.
+fn with_orders<R>(
+    world: &mut World,
+    rule: impl FnOnce(&mut Orders, &mut Engine, &mut Board, &mut Dice, &mut EventLog, &mut PlayBook) -> R,
+) -> R {
+    let mut state = bevy::ecs::system::SystemState::<(
+        UnitQuery,
+        Res<Battle>,
+        ResMut<EngineState>,
+        ResMut<DiceBox>,
+        ResMut<EventLog>,
+        ResMut<PlayState>,
+    )>::new(world);
+    // `reset` always installs these resources before any phase or order.
+    let (mut q, battle, mut engine, mut dice, mut log, mut play) =
+        state.get_mut(world).expect("the battle's resources are installed by `reset`");
+    let mut board = snapshot(&q);
+    engine.0.sync(&battle.grid, &board);
+    let ctx = Ctx { grid: &battle.grid, rules: &battle.scenario.rules, sides: &battle.scenario.sides };
+    let play = &mut *play;
+    let (activity, search, index, tables, movement) =
+        (&mut play.activity, &mut play.search, &play.index, &play.tables, &play.movement);
+    let (book, replay, replay_until, undo) = (&mut play.book, &mut play.replay, &mut play.replay_until, &mut play.undo);
+    let bf = Battlefield { ctx: &ctx, map: &battle.scenario.map, tables, movement };
+    let mut orders = Orders { bf: &bf, index, search, activity };
+    let mut pb = PlayBook { book, replay, replay_until, undo };
+    let r = rule(&mut orders, &mut engine.0, &mut board, &mut dice.0, &mut log, &mut pb);
+    engine.0.remember(&board);
+    write_back(&mut q, &board);
+    state.apply(world);
+    r
+}
+
+/// The play state's records, lent beside the orders.
+struct PlayBook<'a> {
+    book: &'a mut Vec<LoggedOrder>,
+    replay: &'a mut VecDeque<LoggedOrder>,
+    replay_until: &'a mut Option<SavePoint>,
+    undo: &'a mut Vec<Snapshot>,
+}
+
+/// An order phase begins: reset what units did, then take the phase's
+/// orders from the replay, or from the AI if it controls the acting side.
+/// A human side's orders come later, through [`issue_order`].
+fn order_phase_system(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
+    let acting = phase.acting_side(phasing);
+    let control = world.resource::<Controls>().of(acting);
+    let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    with_orders(world, |o, engine, board, dice, log, pb| {
+        match phase {
+            OrderPhase::Charge => o.activity.new_turn(board, phasing),
+            OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => o.activity.new_fire_phase(),
+            _ => {}
+        }
+        if pb.replay_until.is_some() {
+            while pb.replay.front().is_some_and(|e| e.at == stamp) {
+                let Some(e) = pb.replay.pop_front() else { break };
+                // A save's orders were legal when given; one that is not now
+                // means the save does not belong to this scenario or build.
+                if let Err(err) = o.apply(engine, board, dice, log, phase, acting, &e.order) {
+                    log.push(EventKind::ReplayError { order: format!("{:?}", e.order), error: err.to_string() });
+                }
+                pb.book.push(e);
+            }
+            return;
+        }
+        if control == SideControl::Ai {
+            for order in run_ai(o, engine, board, dice, log, phase, acting) {
+                pb.book.push(LoggedOrder { at: stamp, order });
+            }
+        }
+    });
+}
+
+/// The AI's orders for one phase (see [`crate::labataille::ai`]).
+fn run_ai(
+    _o: &mut Orders,
+    _engine: &mut Engine,
+    _board: &mut Board,
+    _dice: &mut Dice,
+    _log: &mut EventLog,
+    _phase: OrderPhase,
+    _side: usize,
+) -> Vec<Order> {
+    Vec::new()
 }
 
 fn hex_mode(battle: Res<Battle>) -> bool {
@@ -516,6 +730,9 @@ pub fn install_schedules(app: &mut App) {
     }
     app.add_systems(PhaseSchedule(Phase::Shocks), shocks_system.run_if(hex_mode));
     app.add_systems(PhaseSchedule(Phase::MoraleRecovery), recovery_system.run_if(hex_mode));
+    for phase in [Phase::Charge, Phase::Movement, Phase::DefensiveFire, Phase::OffensiveFire, Phase::Melee] {
+        app.add_systems(PhaseSchedule(phase), order_phase_system.run_if(hex_mode));
+    }
     app.add_systems(PhaseSchedule(Phase::Shocks), fs_shocks_system.run_if(free_space_mode));
     app.add_systems(PhaseSchedule(Phase::Charge), fs_announcement_system.run_if(free_space_mode));
 }
@@ -531,35 +748,67 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     let board = Board::from_scenario(&scenario);
     let engine = Engine::new(&grid, &board);
     world.insert_resource(Battle { scenario: scenario.clone(), grid });
+    let dice_script = dice.clone();
     world.insert_resource(DiceBox(Dice::new(seed, dice)));
     world.insert_resource(EngineState(engine));
     world.insert_resource(EventLog::default());
+    world.insert_resource(PlayState::new(&scenario));
+    world.insert_resource(Controls::from_ai(ai, scenario.sides.len()));
+    world.insert_resource(Origin { seed, dice: dice_script });
     world.insert_resource(ai);
     world.insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });
     spawn_units(world, &scenario);
 }
 
-/// Runs the phase the clock points at, then advances the clock. Returns
-/// `false` once the battle is over (the `Final` event written).
+/// Runs the phase the clock points at, then advances the clock. An order
+/// phase of a side a player controls begins and then waits: the window
+/// gives orders through [`issue_order`] and ends it with [`end_phase`].
+/// Returns `false` once the battle is over (the `Final` event written).
 pub fn step_phase(world: &mut World) -> bool {
     let clock = *world.resource::<Clock>();
     if clock.finished {
         return false;
     }
-    let (side_id, turns, sides) = {
+    if !world.resource::<PlayState>().begun {
+        let side_id = {
+            let b = world.resource::<Battle>();
+            clock.side.and_then(|s| b.scenario.sides.get(s)).map(|s| s.id.clone())
+        };
+        {
+            let mut log = world.resource_mut::<EventLog>();
+            log.set_stamp(clock.turn, side_id.as_deref(), clock.phase.name());
+            log.push(EventKind::PhaseStart {});
+        }
+        world.resource_mut::<PlayState>().begun = true;
+        world.run_schedule(PhaseSchedule(clock.phase));
+        let mut play = world.resource_mut::<PlayState>();
+        if play.replay_until == Some(SavePoint::of(clock)) {
+            play.replay_until = None;
+        }
+    }
+    if awaiting_orders(world).is_some() {
+        return true;
+    }
+    end_phase(world);
+    true
+}
+
+/// Ends the phase the clock points at and moves to the next; after the
+/// last phase of the last turn, writes `Final`.
+pub fn end_phase(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    if clock.finished {
+        return;
+    }
+    let (turns, sides) = {
         let b = world.resource::<Battle>();
-        (
-            clock.side.and_then(|s| b.scenario.sides.get(s)).map(|s| s.id.clone()),
-            b.scenario.turns,
-            b.scenario.sides.len(),
-        )
+        (b.scenario.turns, b.scenario.sides.len())
     };
     {
-        let mut log = world.resource_mut::<EventLog>();
-        log.set_stamp(clock.turn, side_id.as_deref(), clock.phase.name());
-        log.push(EventKind::PhaseStart {});
+        let mut play = world.resource_mut::<PlayState>();
+        play.begun = false;
+        play.undo.clear();
     }
-    world.run_schedule(PhaseSchedule(clock.phase));
     match clock.next(sides, turns) {
         Some(next) => *world.resource_mut::<Clock>() = next,
         None => {
@@ -567,7 +816,154 @@ pub fn step_phase(world: &mut World) -> bool {
             world.resource_mut::<Clock>().finished = true;
         }
     }
-    true
+}
+
+/// The order phase waiting for a player, with the side that acts in it.
+pub fn awaiting_orders(world: &World) -> Option<(OrderPhase, usize)> {
+    let clock = world.get_resource::<Clock>()?;
+    let play = world.get_resource::<PlayState>()?;
+    if clock.finished || !play.begun || play.replaying() {
+        return None;
+    }
+    let phase = clock.phase.order_phase()?;
+    let acting = phase.acting_side(clock.side?);
+    (world.resource::<Controls>().of(acting) == SideControl::Human).then_some((phase, acting))
+}
+
+/// A player's order in the phase that waits for them. On success it is in
+/// the order book; an order that rolls no dice can be taken back with
+/// [`undo`] until the phase ends or dice are rolled.
+pub fn issue_order(world: &mut World, order: &Order) -> Result<(), OrderError> {
+    let Some((phase, acting)) = awaiting_orders(world) else { return Err(OrderError::NotAwaited) };
+    let clock = *world.resource::<Clock>();
+    let stamp = OrderStamp { turn: clock.turn, side: clock.side.unwrap_or(0), phase };
+    with_orders(world, |o, engine, board, dice, log, pb| {
+        let before = Snapshot {
+            board: board.clone(),
+            log_len: log.events.len(),
+            dice: dice.clone(),
+            activity: o.activity.clone(),
+            book_len: pb.book.len(),
+        };
+        match o.apply(engine, board, dice, log, phase, acting, order) {
+            Ok(()) => {
+                pb.book.push(LoggedOrder { at: stamp, order: order.clone() });
+                if order.rolls_dice() {
+                    pb.undo.clear();
+                } else {
+                    pb.undo.push(before);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                // Nothing of a refused order may stay behind.
+                *board = before.board;
+                log.events.truncate(before.log_len);
+                *dice = before.dice;
+                *o.activity = before.activity;
+                Err(e)
+            }
+        }
+    })
+}
+
+/// Takes back the last order of this phase if no dice have been rolled
+/// since; `false` if there is nothing to take back.
+pub fn undo(world: &mut World) -> bool {
+    if world.resource::<PlayState>().undo.is_empty() {
+        return false;
+    }
+    with_orders(world, |o, _engine, board, dice, log, pb| {
+        let Some(s) = pb.undo.pop() else { return false };
+        *board = s.board;
+        log.events.truncate(s.log_len);
+        *dice = s.dice;
+        *o.activity = s.activity;
+        pb.book.truncate(s.book_len);
+        true
+    })
+}
+
+/// Where a reachable hex costs: the movement range of a unit now, for the
+/// window's overlay and path preview.
+pub fn movement_range(world: &mut World, unit: usize) -> crate::labataille::movement::Reach {
+    with_orders(
+        world,
+        |o, engine, board, _, _, _| {
+            if unit < board.units.len() { o.reach(engine, board, unit) } else { Default::default() }
+        },
+    )
+}
+
+/// The odds of a volley, shown before the player commits.
+pub fn fire_odds(
+    world: &mut World,
+    firers: &[usize],
+    target: usize,
+) -> Result<crate::labataille::combat::FireOdds, OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        crate::labataille::combat::fire_odds(o.bf, board, engine, firers, target)
+    })
+}
+
+/// The odds of a melee (or a charge's melee), shown before the player commits.
+pub fn melee_odds(
+    world: &mut World,
+    attackers: &[usize],
+    target: usize,
+    charging: bool,
+) -> Result<crate::labataille::combat::MeleeOdds, OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        crate::labataille::combat::melee_odds(o.bf, board, engine, attackers, target, charging)
+    })
+}
+
+/// The seed and dice script the battle began with (saves keep them).
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub seed: u64,
+    pub dice: Vec<u32>,
+}
+
+/// A position of the clock, as saves record it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SavePoint {
+    pub turn: u32,
+    pub side: Option<usize>,
+    pub phase: Phase,
+    pub finished: bool,
+}
+
+impl SavePoint {
+    pub fn of(c: Clock) -> Self {
+        SavePoint { turn: c.turn, side: c.side, phase: c.phase, finished: c.finished }
+    }
+}
+
+/// Starts replaying `orders` up to the save point `until` (the orders are
+/// applied at their stamps; no AI or player is asked meanwhile).
+pub fn start_replay(world: &mut World, orders: Vec<LoggedOrder>, until: SavePoint) {
+    let mut play = world.resource_mut::<PlayState>();
+    play.replay = orders.into();
+    play.replay_until = Some(until);
+}
+
+/// Steps until the clock stands at `until` with its phase begun (or the
+/// battle ends).
+pub fn run_to(world: &mut World, until: SavePoint) {
+    loop {
+        let clock = *world.resource::<Clock>();
+        let here = SavePoint::of(clock);
+        if clock.finished || (here == until && world.resource::<PlayState>().begun) {
+            return;
+        }
+        if awaiting_orders(world).is_some() {
+            // Only reached when the save point was passed without stopping:
+            // a save from another build. Stop rather than loop.
+            return;
+        }
+        step_phase(world);
+    }
 }
 
 /// The `Final` event: every unit's state and position.

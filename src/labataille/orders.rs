@@ -108,6 +108,8 @@ pub enum OrderError {
     WrongPhase { order: &'static str, phase: OrderPhase },
     #[error("unit '{unit}' is not on the side giving orders now")]
     NotYours { unit: String },
+    #[error("no player's orders are awaited now")]
+    NotAwaited,
     #[error("unit '{unit}': {why}")]
     Illegal { unit: String, why: String },
 }

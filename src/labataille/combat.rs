@@ -398,6 +398,10 @@ pub fn resolve_melee(
             surrender(bf, engine, board, log, d);
         }
     }
+    if defenders.iter().all(|&d| board.units[d].at != Some(hex)) {
+        advance(bf, engine, board, log, attackers, hex);
+        return Ok(());
+    }
     // Pre-melee checks: attackers first (a charge is already committed),
     // then the defenders; failures drop out.
     let mut fighting_attackers = Vec::new();

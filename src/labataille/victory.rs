@@ -217,6 +217,8 @@ pub fn record_exit(
 /// The result of a battle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {
+    /// Side names, for printing.
+    pub sides: Vec<String>,
     /// Victory points, per side.
     pub points: Vec<u32>,
     /// `None` for a draw.
@@ -266,7 +268,7 @@ pub fn score(
             && s < n
         {
             points[s] += o.points;
-            detail.push(format!("{}: holds {} at {} (+{})", side_name(s), o.name, o.at, o.points));
+            detail.push(format!("{}: holds {} {} (+{})", side_name(s), o.name, o.at, o.points));
         }
     }
     for (e, &count) in scenario.exits.iter().zip(exited) {
@@ -305,17 +307,17 @@ pub fn score(
         (if leaders.len() == 1 { Some(leaders[0]) } else { None }, false)
     };
     detail.push(match (winner, decisive) {
-        (Some(w), true) => format!("{} wins outright: the enemy army has broken", side_name(w)),
-        (Some(w), false) => format!("{} wins on points", side_name(w)),
-        (None, _) => "a draw".to_owned(),
+        (Some(w), true) => format!("winner: {}, outright (the enemy army has broken)", side_name(w)),
+        (Some(w), false) => format!("winner: {}, on points", side_name(w)),
+        (None, _) => "result: a draw".to_owned(),
     });
-    Score { points, winner, decisive, detail }
+    Score { sides: scenario.sides.iter().map(|s| s.name.clone()).collect(), points, winner, decisive, detail }
 }
 
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pts: Vec<String> = self.points.iter().map(u32::to_string).collect();
-        writeln!(f, "Score {}", pts.join(" : "))?;
+        let pts: Vec<String> = self.sides.iter().zip(&self.points).map(|(name, p)| format!("{name} {p}")).collect();
+        writeln!(f, "Score: {}", pts.join(", "))?;
         for line in &self.detail {
             writeln!(f, "  {line}")?;
         }
@@ -346,6 +348,8 @@ pub struct SideSummary {
 pub struct Cascade {
     /// The unit whose failure started it.
     pub root: String,
+    /// What made the root fail.
+    pub cause: Cause,
     pub turn: u32,
     /// Distinct units it shook, the root included.
     pub size: u32,
@@ -402,7 +406,8 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
                 let c = match parent {
                     Some(c) => c,
                     None => {
-                        cascades.push((Cascade { root: unit.clone(), turn: e.turn, size: 0 }, Vec::new()));
+                        cascades
+                            .push((Cascade { root: unit.clone(), cause: *cause, turn: e.turn, size: 0 }, Vec::new()));
                         cascades.len() - 1
                     }
                 };
@@ -471,7 +476,7 @@ impl fmt::Display for Summary {
             writeln!(f, "  no failure spread to a second unit")?;
         }
         for c in &self.cascades {
-            writeln!(f, "  {} units, from {} on turn {}", c.size, c.root, c.turn)?;
+            writeln!(f, "  {} units, from {} ({:?}) on turn {}", c.size, c.root, c.cause, c.turn)?;
         }
         Ok(())
     }

@@ -905,7 +905,7 @@ impl Ai<'_, '_, '_> {
             }
         }
         // Rank the fights: walkovers, then shaken defenders, then the odds.
-        let mut fights: Vec<((u8, Reverse<i64>), usize)> = Vec::new();
+        let mut fights: Vec<(Rank, usize)> = Vec::new();
         for (&cell, from) in &by_hex {
             if let Some((rank, _)) = self.assess(cell, from) {
                 fights.push((rank, cell));
@@ -922,7 +922,7 @@ impl Ai<'_, '_, '_> {
     }
 
     /// Whether to attack the hex now, with whom, and how it ranks.
-    fn assess(&self, cell: usize, from: &[usize]) -> Option<((u8, Reverse<i64>), Vec<usize>)> {
+    fn assess(&self, cell: usize, from: &[usize]) -> Option<(Rank, Vec<usize>)> {
         let t = self.enemy_at(cell)?;
         let attackers = self.attackers_of(cell, from);
         let first = *attackers.first()?;
@@ -946,6 +946,10 @@ impl Ai<'_, '_, '_> {
         }
     }
 }
+
+/// Order of the melee phase's fights: the kind (0 walkover, 1 shaken
+/// defenders, 2 good odds), then the better chance first.
+type Rank = (u8, Reverse<i64>);
 
 fn value_key(value: f32) -> i64 {
     (value * 10_000.0).round() as i64

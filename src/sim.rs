@@ -17,6 +17,7 @@ use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, FinalUnit, Pos, StateLabel};
 use crate::hex::{Dir, Offset};
+use crate::labataille::ai::{self, AiGoals};
 use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::grid::Grid;
@@ -24,7 +25,7 @@ use crate::labataille::movement::MoveSearch;
 use crate::labataille::orders::{Activity, Order, OrderError, OrderPhase, Orders};
 use crate::labataille::{Board, HexState, HexUnit, victory};
 use crate::rules::combat::Tables;
-use crate::scenario::{Formation, Mode, Place, Readiness, Scenario, StateName};
+use crate::scenario::{DEFAULT_AGGRESSION, Formation, Mode, Place, Readiness, Scenario, StateName};
 use crate::terrain::Arm;
 
 // ---------------------------------------------------------------------------
@@ -509,6 +510,15 @@ fn order_phase_system(world: &mut World) {
     let acting = phase.acting_side(phasing);
     let control = world.resource::<Controls>().of(acting);
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = (control == SideControl::Ai).then(|| {
+        let scenario = world.resource::<Battle>().scenario.clone();
+        let v = world.resource::<Victory>();
+        AiGoals {
+            objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
+            aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
+            broken: v.broken_units(&scenario),
+        }
+    });
     with_orders(world, |o, engine, board, dice, log, pb| {
         match phase {
             OrderPhase::Charge => o.activity.new_turn(board, phasing),
@@ -527,25 +537,12 @@ fn order_phase_system(world: &mut World) {
             }
             return;
         }
-        if control == SideControl::Ai {
-            for order in run_ai(o, engine, board, dice, log, phase, acting) {
+        if let Some(goals) = goals {
+            for order in ai::play_phase(o, engine, board, dice, log, phase, acting, &goals) {
                 pb.book.push(LoggedOrder { at: stamp, order });
             }
         }
     });
-}
-
-/// The AI's orders for one phase (see [`crate::labataille::ai`]).
-fn run_ai(
-    _o: &mut Orders,
-    _engine: &mut Engine,
-    _board: &mut Board,
-    _dice: &mut Dice,
-    _log: &mut EventLog,
-    _phase: OrderPhase,
-    _side: usize,
-) -> Vec<Order> {
-    Vec::new()
 }
 
 fn hex_mode(battle: Res<Battle>) -> bool {

@@ -103,6 +103,13 @@ impl Grid {
         self.in_padded(n).then(|| self.idx(n))
     }
 
+    /// Every step cost of `arm`, indexed `cell * 6 + dir`, for loops that
+    /// read many of them.
+    #[inline]
+    pub fn step_costs(&self, arm: Arm) -> &[u16] {
+        &self.step[arm.index()]
+    }
+
     /// Cost in hundredths of an MP for `arm` to step from `i` across `dir`.
     #[inline]
     pub fn step_cost(&self, arm: Arm, i: usize, dir: Dir) -> u16 {
@@ -130,20 +137,21 @@ impl Grid {
 #[derive(Clone, Debug, Default)]
 pub struct Occupancy {
     cells: Vec<Vec<u32>>,
-    /// Units of each side (0 and 1) per cell, for the hot paths.
-    counts: Vec<[u16; 2]>,
+    /// Units per cell of side 0, side 1 and any other side, for the hot
+    /// paths (kept apart so that a count is exact for sides 0 and 1).
+    counts: Vec<[u16; 3]>,
 }
 
 impl Occupancy {
     pub fn new(grid: &Grid) -> Self {
-        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 2]; grid.len()] }
+        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 3]; grid.len()] }
     }
 
     pub fn clear(&mut self) {
         for c in &mut self.cells {
             c.clear();
         }
-        self.counts.iter_mut().for_each(|c| *c = [0; 2]);
+        self.counts.iter_mut().for_each(|c| *c = [0; 3]);
     }
 
     /// Puts `unit` of `side` into `cell`, keeping the stack in unit order.
@@ -152,7 +160,7 @@ impl Occupancy {
         let pos = v.partition_point(|&u| (u as usize) < unit);
         if v.get(pos) != Some(&(unit as u32)) {
             v.insert(pos, unit as u32);
-            self.counts[cell][side.min(1)] += 1;
+            self.counts[cell][side.min(2)] += 1;
         }
     }
 
@@ -160,14 +168,15 @@ impl Occupancy {
         let v = &mut self.cells[cell];
         if let Some(pos) = v.iter().position(|&u| u as usize == unit) {
             v.remove(pos);
-            self.counts[cell][side.min(1)] -= 1;
+            self.counts[cell][side.min(2)] -= 1;
         }
     }
 
-    /// How many units of `side` stand in `cell`.
+    /// How many units of `side` stand in `cell` (for a side past 1, of all
+    /// the sides past 1 together).
     #[inline]
     pub fn count(&self, cell: usize, side: usize) -> u16 {
-        self.counts[cell][side.min(1)]
+        self.counts[cell][side.min(2)]
     }
 
     #[inline]

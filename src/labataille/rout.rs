@@ -74,6 +74,16 @@ impl RoutQuery<'_> {
 
     fn friends_at(&self, cell: usize) -> bool {
         let side = self.board.units[self.unit].side;
+        // The per-side counts are exact for sides 0 and 1, and read without
+        // touching the units: none means no friend, two or more mean one
+        // besides this unit; only a lone unit needs a look at who it is.
+        if side <= 1 {
+            return match self.occupancy.count(cell, side) {
+                0 => false,
+                1 => !self.occupancy.at(cell).contains(&(self.unit as u32)),
+                _ => true,
+            };
+        }
         self.occupancy.at(cell).iter().any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
     }
 
@@ -129,10 +139,11 @@ impl RoutQuery<'_> {
         (edge != self.own_rear, cost)
     }
 
-    fn near_enemies(&self) -> Vec<Offset> {
-        let mut near = Vec::new();
+    /// Fills `near` with the enemies within the radius of the start (a
+    /// buffer kept by the planner, so no allocation per move).
+    fn near_enemies(&self, near: &mut Vec<Offset>) {
+        near.clear();
         self.fields.enemies_within(self.start, self.enemy_radius, |e| near.push(e));
-        near
     }
 }
 
@@ -142,19 +153,27 @@ pub struct RoutPlanner {
     radius: i32,
     side: i32,
     layer: usize,
-    /// Per (hexes moved, window hex): the best path so far.
-    states: Vec<State>,
+    /// Per window hex, the cost of the best path so far of `k` hexes, for
+    /// two layers at a time (`k` even, then odd): a layer's costs are never
+    /// read once the next one is done. An entry is [`NONE`] until reached,
+    /// and is set back to NONE as its layer is left, so no stamp is needed.
+    best: Vec<u64>,
+    /// Per (hexes moved, window hex): the window hex before it on its best
+    /// path. Read only for states reached in this move.
+    parent: Vec<u16>,
     /// Per window hex: its six outgoing step keys, and bit masks of the
     /// legal steps, the steps off the map, and the legal steps that keep
-    /// the enemy distance unchanged.
+    /// the enemy distance unchanged; and its own enemy distance.
     out_key: Vec<[u64; 6]>,
     out_same: Vec<u8>,
     out_legal: Vec<u8>,
     out_exits: Vec<u8>,
+    out_dist: Vec<u16>,
     out_stamp: Vec<u32>,
     generation: u32,
     layers: Vec<Vec<Node>>,
     ends: Vec<(EndKey, u16)>,
+    near: Vec<Offset>,
     /// Nodes visited by the exact fallback search in the last move (for tests).
     pub fallback_nodes: usize,
 }
@@ -170,19 +189,24 @@ struct Node {
     odd: u8,
 }
 
-/// The best path found to one (hexes moved, window hex): its cost, the
-/// window hex before it, and its enemy distance (for the revisit check).
-/// Valid only when `stamp` is the planner's current generation.
-#[derive(Clone, Copy, Debug, Default)]
-struct State {
-    best: u64,
-    stamp: u32,
-    parent: u16,
-    dist: u16,
-}
-
 /// Node budget of the exact fallback search.
 const FALLBACK_BUDGET: usize = 400_000;
+
+/// Is window hex `l` (at enemy distance `dl`) on the best path to (`k`,
+/// `u`)? Walks back only while the path's distances can still equal `dl`
+/// (they never rise going backwards). `parent` must hold layers `0..=k`.
+fn on_path(parent: &[u16], dist: &[u16], layer: usize, mut k: usize, mut u: u16, l: u16, dl: u16) -> bool {
+    loop {
+        if u == l {
+            return true;
+        }
+        if k == 0 || dist[u as usize] < dl {
+            return false;
+        }
+        u = parent[k * layer + u as usize];
+        k -= 1;
+    }
+}
 
 impl RoutPlanner {
     pub fn new() -> Self {
@@ -190,42 +214,38 @@ impl RoutPlanner {
     }
 
     fn prepare(&mut self, radius: i32) {
-        if radius != self.radius || self.states.is_empty() {
+        if radius != self.radius || self.parent.is_empty() {
             self.radius = radius;
             self.side = 2 * radius + 1;
             self.layer = (self.side * self.side) as usize;
             let n = self.layer * (radius as usize + 1);
-            self.states = vec![State::default(); n];
+            self.best = vec![NONE; 2 * self.layer];
+            self.parent = vec![0; n];
             self.out_key = vec![[0; 6]; self.layer];
             self.out_same = vec![0; self.layer];
             self.out_legal = vec![0; self.layer];
             self.out_exits = vec![0; self.layer];
+            self.out_dist = vec![0; self.layer];
             self.out_stamp = vec![0; self.layer];
             self.generation = 0;
             self.layers = vec![Vec::new(); radius as usize + 1];
+        } else {
+            // The last move left its final layer's costs set; unset them
+            // (the earlier layers were unset as the search left them).
+            for (k, nodes) in self.layers.iter().enumerate() {
+                for n in nodes {
+                    self.best[(k & 1) * self.layer + n.l as usize] = NONE;
+                }
+            }
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.states.iter_mut().for_each(|s| s.stamp = 0);
             self.out_stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
         for l in &mut self.layers {
             l.clear();
         }
-    }
-
-    #[inline]
-    fn get(&self, k: usize, l: u16) -> u64 {
-        let i = k * self.layer + l as usize;
-        let s = &self.states[i];
-        if s.stamp == self.generation { s.best } else { NONE }
-    }
-
-    #[inline]
-    fn set(&mut self, k: usize, l: u16, cost: u64, parent: u16, dist: u16) {
-        let i = k * self.layer + l as usize;
-        self.states[i] = State { best: cost, stamp: self.generation, parent, dist };
     }
 
     #[inline]
@@ -240,23 +260,6 @@ impl RoutPlanner {
         Offset::new(start.c + l % self.side - self.radius, start.r + l / self.side - self.radius)
     }
 
-    /// Is local cell `l` (at enemy distance `dl`) on the best path to
-    /// (`k`, `u`)? Walks back only while the path's distances can still
-    /// equal `dl` (they never rise going backwards).
-    fn on_path(&self, mut k: usize, mut u: u16, l: u16, dl: u16) -> bool {
-        loop {
-            let i = k * self.layer + u as usize;
-            if u == l {
-                return true;
-            }
-            if k == 0 || self.states[i].dist < dl {
-                return false;
-            }
-            u = self.states[i].parent;
-            k -= 1;
-        }
-    }
-
     fn path_to(&self, start: Offset, k: usize, l: u16) -> Vec<Offset> {
         let mut path = Vec::with_capacity(k + 1);
         let (mut k, mut l) = (k, l);
@@ -265,7 +268,7 @@ impl RoutPlanner {
             if k == 0 {
                 break;
             }
-            l = self.states[k * self.layer + l as usize].parent;
+            l = self.parent[k * self.layer + l as usize];
             k -= 1;
         }
         path.reverse();
@@ -279,9 +282,16 @@ impl RoutPlanner {
         self.fallback_nodes = 0;
         let grid = q.grid;
         let f = q.fields;
+        let cells = &f.cells[..];
+        let steps = grid.step_costs(q.arm());
         let start_cell = grid.idx(q.start);
         let start_behind = f.behind[start_cell];
+        // Priorities 1 and 3 as one bit test on the hex entered: never an
+        // enemy's, and behind enemy lines only for a unit that starts there.
+        let forbidden = CellFacts::ENEMY | if start_behind { 0 } else { CellFacts::BEHIND };
         let Some(centre) = self.local(q.start, q.start) else { return RoutPlan::Surrender };
+        let layer = self.layer;
+        let generation = self.generation;
         // Neighbour offsets by column parity: within the window every state
         // lies at most k <= hexes from the start, so its neighbours are still
         // inside the window and inside the padded grid; no bounds checks.
@@ -297,42 +307,55 @@ impl RoutPlanner {
                 flips[dir.index()] = dc != 0;
             }
         }
-        self.set(0, centre, 0, centre, f.dist[start_cell]);
+        self.best[centre as usize] = 0;
+        self.parent[centre as usize] = centre;
         self.layers[0].push(Node { l: centre, g: start_cell as u32, odd: (q.start.c & 1) as u8 });
         let mut exit: Option<(ExitKey, usize, u16, Edge)> = None;
 
         for k in 0..hexes {
             let mut frontier = std::mem::take(&mut self.layers[k]);
             let mut next = std::mem::take(&mut self.layers[k + 1]);
+            let (even, odd_layer) = self.best.split_at_mut(layer);
+            let (cur, nxt) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
+            let (done, later) = self.parent.split_at_mut((k + 1) * layer);
+            let next_parent = &mut later[..layer];
             for &Node { l: u, g: gu, odd } in &frontier {
                 // Frontier states are always set this move.
-                let cost_u = self.states[k * self.layer + u as usize].best;
+                let cost_u = cur[u as usize];
                 let gu = gu as usize;
                 let ci = u as usize;
                 // A hex's six outgoing steps are worked out once per move,
                 // however many layers it appears in.
-                if self.out_stamp[ci] != self.generation {
-                    self.out_stamp[ci] = self.generation;
-                    let du = f.cells[gu].dist;
+                if self.out_stamp[ci] != generation {
+                    self.out_stamp[ci] = generation;
+                    let a = cells[gu];
                     let (mut same, mut legal, mut exits) = (0u8, 0u8, 0u8);
-                    for dir in Dir::ALL {
-                        let d = dir.index();
+                    for d in 0..6 {
                         let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
-                        if !f.cells[gv].has(CellFacts::ON_MAP) {
+                        let b = cells[gv];
+                        if !b.has(CellFacts::ON_MAP) {
                             exits |= 1 << d;
-                        } else if let Some(step) = q.legal_step(gu, gv, dir, start_behind) {
-                            legal |= 1 << d;
-                            if f.cells[gv].dist == du {
-                                same |= 1 << d;
-                            }
-                            self.out_key[ci][d] = q.step_key(gv, step);
+                            continue;
                         }
+                        if b.bits & forbidden != 0 || b.dist < a.dist {
+                            continue;
+                        }
+                        let step = steps[gu * 6 + d];
+                        if step == BLOCKED {
+                            continue;
+                        }
+                        legal |= 1 << d;
+                        if b.dist == a.dist {
+                            same |= 1 << d;
+                        }
+                        self.out_key[ci][d] = q.step_key(gv, step);
                     }
                     self.out_same[ci] = same;
                     self.out_legal[ci] = legal;
                     self.out_exits[ci] = exits;
+                    self.out_dist[ci] = a.dist;
                 }
-                let (keys, same) = (self.out_key[ci], self.out_same[ci]);
+                let (keys, same, du) = (&self.out_key[ci], self.out_same[ci], self.out_dist[ci]);
                 // Off-map steps first (rare: only on the map's edge hexes).
                 let mut exits = self.out_exits[ci];
                 while exits != 0 {
@@ -355,17 +378,23 @@ impl RoutPlanner {
                     legal &= legal - 1;
                     let lv = (u as i32 + local_step[odd as usize][d]) as u16;
                     let cost_v = cost_u + keys[d];
-                    let old = self.get(k + 1, lv);
+                    let old = nxt[lv as usize];
                     // A strictly further step cannot return to a hex of the
                     // path: distances never fall along it.
-                    if cost_v < old && (same & (1 << d) == 0 || !self.on_path(k, u, lv, f.dist[gu])) {
-                        let gv = (gu as i32 + global_step[odd as usize][d]) as u32;
+                    if cost_v < old && (same & (1 << d) == 0 || !on_path(done, &self.out_dist, layer, k, u, lv, du)) {
                         if old == NONE {
+                            let gv = (gu as i32 + global_step[odd as usize][d]) as u32;
                             next.push(Node { l: lv, g: gv, odd: odd ^ flips[d] as u8 });
                         }
-                        self.set(k + 1, lv, cost_v, u, f.dist[gv as usize]);
+                        nxt[lv as usize] = cost_v;
+                        next_parent[lv as usize] = u;
                     }
                 }
+            }
+            // This layer's costs are not read again: unset them for layer
+            // k + 2, which reuses their row.
+            for n in &frontier {
+                cur[n.l as usize] = NONE;
             }
             frontier.clear();
             self.layers[k] = frontier;
@@ -374,11 +403,13 @@ impl RoutPlanner {
 
         // Choose the end hex among full moves: the best key whose end also
         // satisfies priority 2 (checked lazily, best first).
-        let near = q.near_enemies();
+        let mut near = std::mem::take(&mut self.near);
+        q.near_enemies(&mut near);
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
+        let last = &self.best[(hexes & 1) * layer..][..layer];
         for n in &self.layers[hexes] {
-            ends.push((q.end_key(self.get(hexes, n.l), grid.offset(n.g as usize)), n.l));
+            ends.push((q.end_key(last[n.l as usize], grid.offset(n.g as usize)), n.l));
         }
         let mut chosen = None;
         while let Some((i, &(_, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
@@ -389,18 +420,20 @@ impl RoutPlanner {
             ends.swap_remove(i);
         }
         self.ends = ends;
-        if let Some(l) = chosen {
-            return RoutPlan::Full(self.path_to(q.start, hexes, l));
-        }
-        // The layered search forbids revisits only along each cell's best
-        // path; before giving up on a full move, search simple paths exactly.
-        if let Some(plan) = self.exact(q, hexes, &near) {
-            return plan;
-        }
-        if let Some((_, k, u, edge)) = exit {
-            return RoutPlan::OffMap(self.path_to(q.start, k, u), edge);
-        }
-        RoutPlan::Surrender
+        let plan = if let Some(l) = chosen {
+            RoutPlan::Full(self.path_to(q.start, hexes, l))
+        } else if let Some(plan) = self.exact(q, hexes, &near) {
+            // The layered search forbids revisits only along each cell's
+            // best path; before giving up on a full move, it searches simple
+            // paths exactly.
+            plan
+        } else if let Some((_, k, u, edge)) = exit {
+            RoutPlan::OffMap(self.path_to(q.start, k, u), edge)
+        } else {
+            RoutPlan::Surrender
+        };
+        self.near = near;
+        plan
     }
 
     /// Exhaustive search over simple paths (bounded by a node budget):

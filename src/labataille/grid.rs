@@ -138,13 +138,16 @@ impl Grid {
 pub struct Occupancy {
     cells: Vec<Vec<u32>>,
     /// Units per cell of side 0, side 1 and any other side, for the hot
-    /// paths (kept apart so that a count is exact for sides 0 and 1).
+    /// paths (kept apart so that a count is exact for sides 0 and 1), and
+    /// the (wrapping) sum of their indices, which names a lone unit without
+    /// a look at the stack.
     counts: Vec<[u16; 3]>,
+    sums: Vec<[u32; 3]>,
 }
 
 impl Occupancy {
     pub fn new(grid: &Grid) -> Self {
-        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 3]; grid.len()] }
+        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 3]; grid.len()], sums: vec![[0; 3]; grid.len()] }
     }
 
     pub fn clear(&mut self) {
@@ -152,6 +155,7 @@ impl Occupancy {
             c.clear();
         }
         self.counts.iter_mut().for_each(|c| *c = [0; 3]);
+        self.sums.iter_mut().for_each(|c| *c = [0; 3]);
     }
 
     /// Puts `unit` of `side` into `cell`, keeping the stack in unit order.
@@ -161,6 +165,7 @@ impl Occupancy {
         if v.get(pos) != Some(&(unit as u32)) {
             v.insert(pos, unit as u32);
             self.counts[cell][side.min(2)] += 1;
+            self.sums[cell][side.min(2)] = self.sums[cell][side.min(2)].wrapping_add(unit as u32);
         }
     }
 
@@ -169,6 +174,7 @@ impl Occupancy {
         if let Some(pos) = v.iter().position(|&u| u as usize == unit) {
             v.remove(pos);
             self.counts[cell][side.min(2)] -= 1;
+            self.sums[cell][side.min(2)] = self.sums[cell][side.min(2)].wrapping_sub(unit as u32);
         }
     }
 
@@ -177,6 +183,17 @@ impl Occupancy {
     #[inline]
     pub fn count(&self, cell: usize, side: usize) -> u16 {
         self.counts[cell][side.min(2)]
+    }
+
+    /// Whether a unit of `side` other than `unit` stands in `cell`, from the
+    /// tallies alone; `None` for a side past 1, whose tallies are shared.
+    #[inline]
+    pub fn others_of_side(&self, cell: usize, side: usize, unit: usize) -> Option<bool> {
+        (side <= 1).then(|| match self.counts[cell][side] {
+            0 => false,
+            1 => self.sums[cell][side] != unit as u32,
+            _ => true,
+        })
     }
 
     #[inline]

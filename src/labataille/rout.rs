@@ -74,17 +74,11 @@ impl RoutQuery<'_> {
 
     fn friends_at(&self, cell: usize) -> bool {
         let side = self.board.units[self.unit].side;
-        // The per-side counts are exact for sides 0 and 1, and read without
-        // touching the units: none means no friend, two or more mean one
-        // besides this unit; only a lone unit needs a look at who it is.
-        if side <= 1 {
-            return match self.occupancy.count(cell, side) {
-                0 => false,
-                1 => !self.occupancy.at(cell).contains(&(self.unit as u32)),
-                _ => true,
-            };
-        }
-        self.occupancy.at(cell).iter().any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
+        // The occupancy's per-side tallies answer without touching the
+        // stack or the units, except for a side past 1.
+        self.occupancy.others_of_side(cell, side, self.unit).unwrap_or_else(|| {
+            self.occupancy.at(cell).iter().any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
+        })
     }
 
     /// The additive part of the priorities for entering `cell` at `step`

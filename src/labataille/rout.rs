@@ -72,19 +72,23 @@ impl RoutQuery<'_> {
         self.board.units[self.unit].arm
     }
 
+    #[inline(always)]
     fn friends_at(&self, cell: usize) -> bool {
         let side = self.board.units[self.unit].side;
         // The occupancy's per-side tallies answer without touching the
         // stack or the units, except for a side past 1.
         self.occupancy.others_of_side(cell, side, self.unit).unwrap_or_else(|| {
-            self.occupancy.at(cell).iter().any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
+            self.occupancy
+                .at(cell)
+                .iter()
+                .any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
         })
     }
 
     /// The additive part of the priorities for entering `cell` at `step`
     /// hundredths of an MP: zones (4), terrain (5), friends (6), packed so
     /// that integer order is the priority order.
-    #[inline]
+    #[inline(always)]
     fn step_key(&self, cell: usize, step: u16) -> u64 {
         let zone = self.fields.cells[cell].has(CellFacts::ZONE) as u64;
         let friends = self.friends_at(cell) as u64;
@@ -165,7 +169,12 @@ pub struct RoutPlanner {
     out_dist: Vec<u16>,
     out_stamp: Vec<u32>,
     generation: u32,
-    layers: Vec<Vec<Node>>,
+    /// The states of layers `k` and `k + 1`, in the order first reached
+    /// (which sets the tie-breaks), in two alternating rows of `layer + 1`
+    /// slots: one spare, so that a step may write its state unconditionally
+    /// and count it only if new. `count` says how many of each row are set.
+    nodes: Vec<Node>,
+    count: [usize; 2],
     ends: Vec<(EndKey, u16)>,
     near: Vec<Offset>,
     /// Nodes visited by the exact fallback search in the last move (for tests).
@@ -222,23 +231,21 @@ impl RoutPlanner {
             self.out_dist = vec![0; self.layer];
             self.out_stamp = vec![0; self.layer];
             self.generation = 0;
-            self.layers = vec![Vec::new(); radius as usize + 1];
+            self.nodes = vec![Node::default(); 2 * (self.layer + 1)];
         } else {
             // The last move left its final layer's costs set; unset them
             // (the earlier layers were unset as the search left them).
-            for (k, nodes) in self.layers.iter().enumerate() {
-                for n in nodes {
-                    self.best[(k & 1) * self.layer + n.l as usize] = NONE;
+            for row in 0..2 {
+                for n in &self.nodes[row * (self.layer + 1)..][..self.count[row]] {
+                    self.best[row * self.layer + n.l as usize] = NONE;
                 }
             }
         }
+        self.count = [0; 2];
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.out_stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
-        }
-        for l in &mut self.layers {
-            l.clear();
         }
     }
 
@@ -303,17 +310,20 @@ impl RoutPlanner {
         }
         self.best[centre as usize] = 0;
         self.parent[centre as usize] = centre;
-        self.layers[0].push(Node { l: centre, g: start_cell as u32, odd: (q.start.c & 1) as u8 });
+        self.nodes[0] = Node { l: centre, g: start_cell as u32, odd: (q.start.c & 1) as u8 };
+        self.count[0] = 1;
         let mut exit: Option<(ExitKey, usize, u16, Edge)> = None;
 
         for k in 0..hexes {
-            let mut frontier = std::mem::take(&mut self.layers[k]);
-            let mut next = std::mem::take(&mut self.layers[k + 1]);
             let (even, odd_layer) = self.best.split_at_mut(layer);
             let (cur, nxt) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
+            let (even, odd_layer) = self.nodes.split_at_mut(layer + 1);
+            let (frontier, next) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
+            let frontier = &frontier[..self.count[k & 1]];
+            let mut reached = 0;
             let (done, later) = self.parent.split_at_mut((k + 1) * layer);
             let next_parent = &mut later[..layer];
-            for &Node { l: u, g: gu, odd } in &frontier {
+            for &Node { l: u, g: gu, odd } in frontier {
                 // Frontier states are always set this move.
                 let cost_u = cur[u as usize];
                 let gu = gu as usize;
@@ -373,26 +383,29 @@ impl RoutPlanner {
                     let lv = (u as i32 + local_step[odd as usize][d]) as u16;
                     let cost_v = cost_u + keys[d];
                     let old = nxt[lv as usize];
-                    // A strictly further step cannot return to a hex of the
-                    // path: distances never fall along it.
-                    if cost_v < old && (same & (1 << d) == 0 || !on_path(done, &self.out_dist, layer, k, u, lv, du)) {
-                        if old == NONE {
-                            let gv = (gu as i32 + global_step[odd as usize][d]) as u32;
-                            next.push(Node { l: lv, g: gv, odd: odd ^ flips[d] as u8 });
-                        }
-                        nxt[lv as usize] = cost_v;
-                        next_parent[lv as usize] = u;
+                    let better = cost_v < old;
+                    // A step that keeps the enemy distance may return to a
+                    // hex of the path, so it is checked; a strictly further
+                    // one cannot (distances never fall along a path), and is
+                    // taken without branching on the cost: whether it
+                    // improves is too random to predict.
+                    if !better || (same & (1 << d) != 0 && on_path(done, &self.out_dist, layer, k, u, lv, du)) {
+                        continue;
                     }
+                    let gv = (gu as i32 + global_step[odd as usize][d]) as u32;
+                    next[reached] = Node { l: lv, g: gv, odd: odd ^ flips[d] as u8 };
+                    reached += (old == NONE) as usize;
+                    nxt[lv as usize] = cost_v;
+                    next_parent[lv as usize] = u;
                 }
             }
             // This layer's costs are not read again: unset them for layer
             // k + 2, which reuses their row.
-            for n in &frontier {
+            for n in frontier {
                 cur[n.l as usize] = NONE;
             }
-            frontier.clear();
-            self.layers[k] = frontier;
-            self.layers[k + 1] = next;
+            self.count[k & 1] = 0;
+            self.count[(k + 1) & 1] = reached;
         }
 
         // Choose the end hex among full moves: the best key whose end also
@@ -402,7 +415,7 @@ impl RoutPlanner {
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
         let last = &self.best[(hexes & 1) * layer..][..layer];
-        for n in &self.layers[hexes] {
+        for n in &self.nodes[(hexes & 1) * (layer + 1)..][..self.count[hexes & 1]] {
             ends.push((q.end_key(last[n.l as usize], grid.offset(n.g as usize)), n.l));
         }
         let mut chosen = None;

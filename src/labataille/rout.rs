@@ -48,8 +48,9 @@ pub enum RoutPlan {
 }
 
 /// Order of end hexes: path cost (priorities 4-6), not a refuge (7), half
-/// hexes from the own rear edge, closeness to the enemy.
-type EndKey = (u64, bool, i32, u16);
+/// hexes from the own rear edge, closeness to the enemy; packed into one
+/// integer (in that order from the top bits) so that a comparison is cheap.
+type EndKey = u128;
 /// Order of off-map exits: not across the own rear edge, then path cost.
 type ExitKey = (bool, u64);
 
@@ -128,7 +129,12 @@ impl RoutQuery<'_> {
     /// tie-breaks (nearest own rear, furthest from the enemy).
     fn end_key(&self, cost: u64, end: Offset) -> EndKey {
         let i = self.grid.idx(end);
-        (cost, !self.grid.refuge[i], self.grid.edge_half_distance(self.own_rear, end), u16::MAX - self.fields.dist[i])
+        // Flipping the sign bit keeps the order of the signed distance.
+        let half = self.grid.edge_half_distance(self.own_rear, end) as u32 ^ (1 << 31);
+        ((cost as u128) << 64)
+            | ((!self.grid.refuge[i] as u128) << 48)
+            | ((half as u128) << 16)
+            | (u16::MAX - self.fields.dist[i]) as u128
     }
 
     /// Off-map exits: across the side's own rear edge first, then the
@@ -159,21 +165,26 @@ pub struct RoutPlanner {
     /// Per (hexes moved, window hex): the window hex before it on its best
     /// path. Read only for states reached in this move.
     parent: Vec<u16>,
-    /// Per window hex: its six outgoing step keys, and bit masks of the
-    /// legal steps, the steps off the map, and the legal steps that keep
-    /// the enemy distance unchanged; and its own enemy distance.
-    out_key: Vec<[u64; 6]>,
-    out_same: Vec<u8>,
-    out_legal: Vec<u8>,
-    out_exits: Vec<u8>,
+    /// Per window hex: its outgoing steps (see [`Out`]), valid when its
+    /// stamp is this move's generation; and its own enemy distance.
+    outs: Vec<Out>,
     out_dist: Vec<u16>,
     out_stamp: Vec<u32>,
     generation: u32,
-    /// The states of layers `k` and `k + 1`, in the order first reached
-    /// (which sets the tie-breaks), in two alternating rows of `layer + 1`
-    /// slots: one spare, so that a step may write its state unconditionally
-    /// and count it only if new. `count` says how many of each row are set.
-    nodes: Vec<Node>,
+    /// Per window hex: its padded grid index less the window corner's, and
+    /// its column's parity less the corner's (fixed for a window size and
+    /// grid width, `win_pw`), so a state needs no more than its window hex.
+    win_off: Vec<i32>,
+    win_par: Vec<u8>,
+    win_pw: i32,
+    /// Per window hex: its column and row in the window (no division).
+    win_cr: Vec<(u16, u16)>,
+    /// The states (window hexes) of layers `k` and `k + 1`, in the order
+    /// first reached (which sets the tie-breaks), in two alternating rows
+    /// of `layer + 1` slots: one spare, so that a step may write its state
+    /// unconditionally and count it only if new. `count` says how many of
+    /// each row are set.
+    nodes: Vec<u16>,
     count: [usize; 2],
     ends: Vec<(EndKey, u16)>,
     near: Vec<Offset>,
@@ -183,13 +194,17 @@ pub struct RoutPlanner {
 
 const NONE: u64 = u64::MAX;
 
-/// A state of the layered search: window index, padded grid index, and
-/// whether the hex's column is odd (which sets its neighbour offsets).
+/// A window hex's outgoing steps, worked out once per move however many
+/// layers it appears in: per side, the step key and the window hex across;
+/// and bit masks of the legal sides, the sides off the map, and the legal
+/// sides that keep the enemy distance unchanged.
 #[derive(Clone, Copy, Debug, Default)]
-struct Node {
-    l: u16,
-    g: u32,
-    odd: u8,
+struct Out {
+    key: [u64; 6],
+    to: [u16; 6],
+    legal: u8,
+    exits: u8,
+    same: u8,
 }
 
 /// Node budget of the exact fallback search.
@@ -224,20 +239,20 @@ impl RoutPlanner {
             let n = self.layer * (radius as usize + 1);
             self.best = vec![NONE; 2 * self.layer];
             self.parent = vec![0; n];
-            self.out_key = vec![[0; 6]; self.layer];
-            self.out_same = vec![0; self.layer];
-            self.out_legal = vec![0; self.layer];
-            self.out_exits = vec![0; self.layer];
+            self.outs = vec![Out::default(); self.layer];
+            self.win_cr =
+                (0..self.side * self.side).map(|l| ((l % self.side) as u16, (l / self.side) as u16)).collect();
+            self.win_pw = 0;
             self.out_dist = vec![0; self.layer];
             self.out_stamp = vec![0; self.layer];
             self.generation = 0;
-            self.nodes = vec![Node::default(); 2 * (self.layer + 1)];
+            self.nodes = vec![0; 2 * (self.layer + 1)];
         } else {
             // The last move left its final layer's costs set; unset them
             // (the earlier layers were unset as the search left them).
             for row in 0..2 {
-                for n in &self.nodes[row * (self.layer + 1)..][..self.count[row]] {
-                    self.best[row * self.layer + n.l as usize] = NONE;
+                for &l in &self.nodes[row * (self.layer + 1)..][..self.count[row]] {
+                    self.best[row * self.layer + l as usize] = NONE;
                 }
             }
         }
@@ -257,8 +272,8 @@ impl RoutPlanner {
 
     #[inline]
     fn global(&self, start: Offset, l: u16) -> Offset {
-        let l = l as i32;
-        Offset::new(start.c + l % self.side - self.radius, start.r + l / self.side - self.radius)
+        let (dc, dr) = self.win_cr[l as usize];
+        Offset::new(start.c + dc as i32 - self.radius, start.r + dr as i32 - self.radius)
     }
 
     fn path_to(&self, start: Offset, k: usize, l: u16) -> Vec<Offset> {
@@ -293,24 +308,32 @@ impl RoutPlanner {
         let Some(centre) = self.local(q.start, q.start) else { return RoutPlan::Surrender };
         let layer = self.layer;
         let generation = self.generation;
+        let side = self.side;
+        if self.win_pw != grid.pw {
+            self.win_pw = grid.pw;
+            self.win_off = (0..side * side).map(|l| l / side * grid.pw + l % side).collect();
+            self.win_par = (0..side * side).map(|l| (l % side & 1) as u8).collect();
+        }
+        // The window's corner, which may lie outside the padded grid; every
+        // hex a state reaches or looks at lies inside it.
+        let corner = start_cell as i64 - (self.radius * grid.pw + self.radius) as i64;
+        let corner_par = ((q.start.c - self.radius) & 1) as u8;
         // Neighbour offsets by column parity: within the window every state
         // lies at most k <= hexes from the start, so its neighbours are still
         // inside the window and inside the padded grid; no bounds checks.
         let mut local_step = [[0i32; 6]; 2];
         let mut global_step = [[0i32; 6]; 2];
-        let mut flips = [false; 6];
         for (p, (ls, gs)) in local_step.iter_mut().zip(global_step.iter_mut()).enumerate() {
             for dir in Dir::ALL {
                 let o = Offset::new(p as i32, 1).neighbour(dir);
                 let (dc, dr) = (o.c - p as i32, o.r - 1);
-                ls[dir.index()] = dr * self.side + dc;
+                ls[dir.index()] = dr * side + dc;
                 gs[dir.index()] = dr * grid.pw + dc;
-                flips[dir.index()] = dc != 0;
             }
         }
         self.best[centre as usize] = 0;
         self.parent[centre as usize] = centre;
-        self.nodes[0] = Node { l: centre, g: start_cell as u32, odd: (q.start.c & 1) as u8 };
+        self.nodes[0] = centre;
         self.count[0] = 1;
         let mut exit: Option<(ExitKey, usize, u16, Edge)> = None;
 
@@ -323,22 +346,22 @@ impl RoutPlanner {
             let mut reached = 0;
             let (done, later) = self.parent.split_at_mut((k + 1) * layer);
             let next_parent = &mut later[..layer];
-            for &Node { l: u, g: gu, odd } in frontier {
-                // Frontier states are always set this move.
-                let cost_u = cur[u as usize];
-                let gu = gu as usize;
+            for &u in frontier {
                 let ci = u as usize;
-                // A hex's six outgoing steps are worked out once per move,
-                // however many layers it appears in.
+                // Frontier states are always set this move.
+                let cost_u = cur[ci];
                 if self.out_stamp[ci] != generation {
                     self.out_stamp[ci] = generation;
+                    let gu = (corner + self.win_off[ci] as i64) as usize;
+                    let odd = (self.win_par[ci] ^ corner_par) as usize;
                     let a = cells[gu];
-                    let (mut same, mut legal, mut exits) = (0u8, 0u8, 0u8);
+                    let o = &mut self.outs[ci];
+                    (o.same, o.legal, o.exits) = (0, 0, 0);
                     for d in 0..6 {
-                        let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
+                        let gv = (gu as i32 + global_step[odd][d]) as usize;
                         let b = cells[gv];
                         if !b.has(CellFacts::ON_MAP) {
-                            exits |= 1 << d;
+                            o.exits |= 1 << d;
                             continue;
                         }
                         if b.bits & forbidden != 0 || b.dist < a.dist {
@@ -348,25 +371,25 @@ impl RoutPlanner {
                         if step == BLOCKED {
                             continue;
                         }
-                        legal |= 1 << d;
+                        o.legal |= 1 << d;
                         if b.dist == a.dist {
-                            same |= 1 << d;
+                            o.same |= 1 << d;
                         }
-                        self.out_key[ci][d] = q.step_key(gv, step);
+                        o.key[d] = q.step_key(gv, step);
+                        o.to[d] = (ci as i32 + local_step[odd][d]) as u16;
                     }
-                    self.out_same[ci] = same;
-                    self.out_legal[ci] = legal;
-                    self.out_exits[ci] = exits;
                     self.out_dist[ci] = a.dist;
                 }
-                let (keys, same, du) = (&self.out_key[ci], self.out_same[ci], self.out_dist[ci]);
+                let o = &self.outs[ci];
                 // Off-map steps first (rare: only on the map's edge hexes).
-                let mut exits = self.out_exits[ci];
+                let mut exits = o.exits;
                 while exits != 0 {
                     let d = exits.trailing_zeros() as usize;
                     exits &= exits - 1;
                     // Stepping off the map with hexes still to move.
-                    let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
+                    let gu = (corner + self.win_off[ci] as i64) as usize;
+                    let odd = (self.win_par[ci] ^ corner_par) as usize;
+                    let gv = (gu as i32 + global_step[odd][d]) as usize;
                     if let Some(edge) = q.exit_step(gu, gv, grid.offset(gu), Dir::ALL[d], start_behind) {
                         let key = q.exit_key(cost_u, edge);
                         if exit.as_ref().is_none_or(|e| key < e.0) {
@@ -376,24 +399,20 @@ impl RoutPlanner {
                 }
                 // Then the legal steps, by bit mask rather than by testing
                 // all six sides.
-                let mut legal = self.out_legal[ci];
+                let (mut legal, same, du) = (o.legal, o.same, self.out_dist[ci]);
                 while legal != 0 {
                     let d = legal.trailing_zeros() as usize;
                     legal &= legal - 1;
-                    let lv = (u as i32 + local_step[odd as usize][d]) as u16;
-                    let cost_v = cost_u + keys[d];
+                    let lv = o.to[d];
+                    let cost_v = cost_u + o.key[d];
                     let old = nxt[lv as usize];
-                    let better = cost_v < old;
                     // A step that keeps the enemy distance may return to a
                     // hex of the path, so it is checked; a strictly further
-                    // one cannot (distances never fall along a path), and is
-                    // taken without branching on the cost: whether it
-                    // improves is too random to predict.
-                    if !better || (same & (1 << d) != 0 && on_path(done, &self.out_dist, layer, k, u, lv, du)) {
+                    // one cannot (distances never fall along a path).
+                    if cost_v >= old || (same & (1 << d) != 0 && on_path(done, &self.out_dist, layer, k, u, lv, du)) {
                         continue;
                     }
-                    let gv = (gu as i32 + global_step[odd as usize][d]) as u32;
-                    next[reached] = Node { l: lv, g: gv, odd: odd ^ flips[d] as u8 };
+                    next[reached] = lv;
                     reached += (old == NONE) as usize;
                     nxt[lv as usize] = cost_v;
                     next_parent[lv as usize] = u;
@@ -401,8 +420,8 @@ impl RoutPlanner {
             }
             // This layer's costs are not read again: unset them for layer
             // k + 2, which reuses their row.
-            for n in frontier {
-                cur[n.l as usize] = NONE;
+            for &l in frontier {
+                cur[l as usize] = NONE;
             }
             self.count[k & 1] = 0;
             self.count[(k + 1) & 1] = reached;
@@ -415,8 +434,8 @@ impl RoutPlanner {
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
         let last = &self.best[(hexes & 1) * layer..][..layer];
-        for n in &self.nodes[(hexes & 1) * (layer + 1)..][..self.count[hexes & 1]] {
-            ends.push((q.end_key(last[n.l as usize], grid.offset(n.g as usize)), n.l));
+        for &l in &self.nodes[(hexes & 1) * (layer + 1)..][..self.count[hexes & 1]] {
+            ends.push((q.end_key(last[l as usize], self.global(q.start, l)), l));
         }
         let mut chosen = None;
         while let Some((i, &(_, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {

@@ -171,13 +171,12 @@ pub struct RoutPlanner {
     out_dist: Vec<u16>,
     out_stamp: Vec<u32>,
     generation: u32,
-    /// Per window hex: its padded grid index less the window corner's, and
-    /// its column's parity less the corner's (fixed for a window size and
-    /// grid width, `win_pw`), so a state needs no more than its window hex.
+    /// Per window hex: its padded grid index less the window corner's
+    /// (fixed for a window size and grid width, `win_pw`), and its column
+    /// and row in the window; so a state needs no more than its window hex,
+    /// and finding its place needs no division.
     win_off: Vec<i32>,
-    win_par: Vec<u8>,
     win_pw: i32,
-    /// Per window hex: its column and row in the window (no division).
     win_cr: Vec<(u16, u16)>,
     /// The states (window hexes) of layers `k` and `k + 1`, in the order
     /// first reached (which sets the tie-breaks), in two alternating rows
@@ -312,7 +311,6 @@ impl RoutPlanner {
         if self.win_pw != grid.pw {
             self.win_pw = grid.pw;
             self.win_off = (0..side * side).map(|l| l / side * grid.pw + l % side).collect();
-            self.win_par = (0..side * side).map(|l| (l % side & 1) as u8).collect();
         }
         // The window's corner, which may lie outside the padded grid; every
         // hex a state reaches or looks at lies inside it.
@@ -353,7 +351,7 @@ impl RoutPlanner {
                 if self.out_stamp[ci] != generation {
                     self.out_stamp[ci] = generation;
                     let gu = (corner + self.win_off[ci] as i64) as usize;
-                    let odd = (self.win_par[ci] ^ corner_par) as usize;
+                    let odd = ((self.win_cr[ci].0 & 1) as u8 ^ corner_par) as usize;
                     let a = cells[gu];
                     let o = &mut self.outs[ci];
                     (o.same, o.legal, o.exits) = (0, 0, 0);
@@ -388,7 +386,7 @@ impl RoutPlanner {
                     exits &= exits - 1;
                     // Stepping off the map with hexes still to move.
                     let gu = (corner + self.win_off[ci] as i64) as usize;
-                    let odd = (self.win_par[ci] ^ corner_par) as usize;
+                    let odd = ((self.win_cr[ci].0 & 1) as u8 ^ corner_par) as usize;
                     let gv = (gu as i32 + global_step[odd][d]) as usize;
                     if let Some(edge) = q.exit_step(gu, gv, grid.offset(gu), Dir::ALL[d], start_behind) {
                         let key = q.exit_key(cost_u, edge);

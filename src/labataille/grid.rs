@@ -201,3 +201,44 @@ impl Occupancy {
         &self.cells[cell]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    /// The tallies must answer "another unit of this side here?" exactly as
+    /// a look at the stack would, through any sequence of moves.
+    #[test]
+    fn tallies_name_the_other_units_of_a_side_as_the_stack_does() {
+        let map = TerrainMap::filled(4, 3, crate::terrain::Terrain::Clear);
+        let grid = Grid::new(&map, &Rules::default());
+        let mut occ = Occupancy::new(&grid);
+        let sides: Vec<usize> = (0..12).map(|u| [0, 1, 0, 1, 2][u % 5]).collect();
+        let mut at = vec![None; sides.len()];
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..3000 {
+            let unit = rng.random_range(0..sides.len());
+            if let Some(cell) = at[unit].take() {
+                occ.remove(cell, unit, sides[unit]);
+            }
+            if rng.random_range(0..4) > 0 {
+                let cell = rng.random_range(0..grid.len());
+                occ.insert(cell, unit, sides[unit]);
+                at[unit] = Some(cell);
+            }
+            for cell in 0..grid.len() {
+                for side in 0..3 {
+                    for who in 0..sides.len() {
+                        let look = occ.at(cell).iter().any(|&u| u as usize != who && sides[u as usize] == side);
+                        let tally = occ.others_of_side(cell, side, who);
+                        assert_eq!(tally, (side <= 1).then_some(look), "cell {cell} side {side} unit {who}");
+                    }
+                    let n = occ.at(cell).iter().filter(|&&u| sides[u as usize] == side).count();
+                    assert_eq!(occ.count(cell, side) as usize, n);
+                }
+            }
+        }
+    }
+}

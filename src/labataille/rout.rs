@@ -532,3 +532,118 @@ impl RoutPlanner {
         s.best_exit.map(|(_, path, edge)| RoutPlan::OffMap(path, edge))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Edge;
+    use crate::labataille::HexState;
+    use crate::rules::Rules;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A battle on a generated map: the rout benchmark's ranks of routers
+    /// south of an enemy line, plus units of both sides scattered at random
+    /// (so that some routers end up cornered, at the edge or behind lines).
+    fn battle(w: i32, h: i32, routers: usize, seed: u64) -> (Grid, Board) {
+        let map = crate::generate::terrain(w, h, seed);
+        let mut board = crate::generate::rout_board(&map, routers);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for i in 0..routers / 4 {
+            let side = rng.random_range(0..2);
+            let mut u = board.units[board.units.len() - 1].clone();
+            u.id = format!("x{i}");
+            u.side = side;
+            u.arm = Arm::ALL[rng.random_range(0..3)];
+            u.at = Some(Offset::new(rng.random_range(0..w), rng.random_range(0..h)));
+            u.state = if side == 0 { HexState::Routed } else { HexState::GoodOrder };
+            u.facing = Dir::ALL[rng.random_range(0..6)];
+            board.units.push(u);
+        }
+        (Grid::new(&map, &Rules::default()), board)
+    }
+
+    fn occupancy(grid: &Grid, board: &Board) -> Occupancy {
+        let mut occ = Occupancy::new(grid);
+        for (i, u) in board.units.iter().enumerate() {
+            if let Some(at) = u.at {
+                occ.insert(grid.idx(at), i, u.side);
+            }
+        }
+        occ
+    }
+
+    fn query<'a>(
+        grid: &'a Grid,
+        fields: &'a SideFields,
+        occupancy: &'a Occupancy,
+        board: &'a Board,
+        unit: usize,
+        hexes: u32,
+    ) -> Option<RoutQuery<'a>> {
+        let start = board.units[unit].at?;
+        (board.units[unit].side == 0 && board.units[unit].state == HexState::Routed).then_some(RoutQuery {
+            grid,
+            fields,
+            occupancy,
+            board,
+            unit,
+            start,
+            hexes,
+            enemy_radius: 15,
+            own_rear: Edge::South,
+        })
+    }
+
+    /// The planner keeps scratch state between moves (cost rows unset as
+    /// it goes, stamps, per-window tables); a planner reused across moves
+    /// of varying length on maps of varying width must plan exactly as a
+    /// fresh one does.
+    #[test]
+    fn a_reused_planner_plans_exactly_as_a_fresh_one() {
+        let mut reused = RoutPlanner::new();
+        let mut plans = 0;
+        for (w, h, seed) in [(60, 50, 1), (41, 60, 2), (60, 50, 3)] {
+            let (grid, board) = battle(w, h, 150, seed);
+            let fields = SideFields::build(&grid, &board, 0, Edge::North);
+            let occ = occupancy(&grid, &board);
+            for unit in 0..board.units.len() {
+                let hexes = [10, 10, 4, 10, 1, 7][unit % 6];
+                let Some(q) = query(&grid, &fields, &occ, &board, unit, hexes) else { continue };
+                assert_eq!(reused.plan(&q), RoutPlanner::new().plan(&q), "unit {unit} on map {seed}");
+                plans += 1;
+            }
+        }
+        assert!(plans > 400);
+    }
+
+    /// End keys are packed into one integer; its order must be the
+    /// lexicographic order of (cost, not a refuge, half hexes from the own
+    /// rear edge, closeness to the enemy), negative edge distances included
+    /// (the border ring).
+    #[test]
+    fn packed_end_keys_order_as_their_parts() {
+        let map = crate::generate::terrain(30, 20, 5);
+        let grid = Grid::new(&map, &Rules::default());
+        let board = crate::generate::rout_board(&map, 20);
+        let fields = SideFields::build(&grid, &board, 0, Edge::North);
+        let occ = occupancy(&grid, &board);
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut keyed = Vec::new();
+        for _ in 0..2000 {
+            let own_rear = [Edge::North, Edge::South, Edge::East, Edge::West][rng.random_range(0..4)];
+            let Some(q) = query(&grid, &fields, &occ, &board, board.units.len() - 1, 10) else { panic!("a router") };
+            let q = RoutQuery { own_rear, ..q };
+            let end = Offset::new(rng.random_range(-1..=30), rng.random_range(-1..=20));
+            let cost = [0, 1, 1 << 16, u64::MAX / 2, rng.random()][rng.random_range(0..5)];
+            let i = grid.idx(end);
+            let parts = (cost, !grid.refuge[i], grid.edge_half_distance(own_rear, end), u16::MAX - fields.dist[i]);
+            keyed.push((parts, q.end_key(cost, end)));
+        }
+        for a in &keyed {
+            for b in keyed.iter().step_by(7) {
+                assert_eq!(a.0.cmp(&b.0), a.1.cmp(&b.1), "{:?} vs {:?}", a.0, b.0);
+            }
+        }
+    }
+}

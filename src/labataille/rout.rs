@@ -162,13 +162,16 @@ pub struct RoutPlanner {
     /// read once the next one is done. An entry is [`NONE`] until reached,
     /// and is set back to NONE as its layer is left, so no stamp is needed.
     best: Vec<u64>,
+    /// Per window hex, in two rows like `best`: how many of the last hexes
+    /// of the best path so far share its end's enemy distance (the only
+    /// ones a step that keeps the distance could revisit).
+    runs: Vec<u8>,
     /// Per (hexes moved, window hex): the window hex before it on its best
     /// path. Read only for states reached in this move.
     parent: Vec<u16>,
     /// Per window hex: its outgoing steps (see [`Out`]), valid when its
-    /// stamp is this move's generation; and its own enemy distance.
+    /// stamp is this move's generation.
     outs: Vec<Out>,
-    out_dist: Vec<u16>,
     out_stamp: Vec<u32>,
     generation: u32,
     /// Per window hex: its padded grid index less the window corner's
@@ -209,20 +212,20 @@ struct Out {
 /// Node budget of the exact fallback search.
 const FALLBACK_BUDGET: usize = 400_000;
 
-/// Is window hex `l` (at enemy distance `dl`) on the best path to (`k`,
-/// `u`)? Walks back only while the path's distances can still equal `dl`
-/// (they never rise going backwards). `parent` must hold layers `0..=k`.
-fn on_path(parent: &[u16], dist: &[u16], layer: usize, mut k: usize, mut u: u16, l: u16, dl: u16) -> bool {
-    loop {
+/// Is window hex `l`, at the enemy distance of (`k`, `u`), on the best
+/// path to (`k`, `u`)? Only the path's last `run` hexes are at that
+/// distance (distances never fall along a path), and `u` is not `l`, so
+/// only the `run - 1` before it are looked at. `parent` must hold layers
+/// `0..=k`.
+fn on_path(parent: &[u16], layer: usize, mut k: usize, mut u: u16, l: u16, run: u8) -> bool {
+    for _ in 1..run {
+        u = parent[k * layer + u as usize];
+        k -= 1;
         if u == l {
             return true;
         }
-        if k == 0 || dist[u as usize] < dl {
-            return false;
-        }
-        u = parent[k * layer + u as usize];
-        k -= 1;
     }
+    false
 }
 
 impl RoutPlanner {
@@ -237,12 +240,12 @@ impl RoutPlanner {
             self.layer = (self.side * self.side) as usize;
             let n = self.layer * (radius as usize + 1);
             self.best = vec![NONE; 2 * self.layer];
+            self.runs = vec![0; 2 * self.layer];
             self.parent = vec![0; n];
             self.outs = vec![Out::default(); self.layer];
             self.win_cr =
                 (0..self.side * self.side).map(|l| ((l % self.side) as u16, (l / self.side) as u16)).collect();
             self.win_pw = 0;
-            self.out_dist = vec![0; self.layer];
             self.out_stamp = vec![0; self.layer];
             self.generation = 0;
             self.nodes = vec![0; 2 * (self.layer + 1)];
@@ -330,6 +333,7 @@ impl RoutPlanner {
             }
         }
         self.best[centre as usize] = 0;
+        self.runs[centre as usize] = 1;
         self.parent[centre as usize] = centre;
         self.nodes[0] = centre;
         self.count[0] = 1;
@@ -338,6 +342,8 @@ impl RoutPlanner {
         for k in 0..hexes {
             let (even, odd_layer) = self.best.split_at_mut(layer);
             let (cur, nxt) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
+            let (even, odd_layer) = self.runs.split_at_mut(layer);
+            let (cur_runs, nxt_runs) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
             let (even, odd_layer) = self.nodes.split_at_mut(layer + 1);
             let (frontier, next) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
             let frontier = &frontier[..self.count[k & 1]];
@@ -376,7 +382,6 @@ impl RoutPlanner {
                         o.key[d] = q.step_key(gv, step);
                         o.to[d] = (ci as i32 + local_step[odd][d]) as u16;
                     }
-                    self.out_dist[ci] = a.dist;
                 }
                 let o = &self.outs[ci];
                 // Off-map steps first (rare: only on the map's edge hexes).
@@ -397,7 +402,7 @@ impl RoutPlanner {
                 }
                 // Then the legal steps, by bit mask rather than by testing
                 // all six sides.
-                let (mut legal, same, du) = (o.legal, o.same, self.out_dist[ci]);
+                let (mut legal, same, run) = (o.legal, o.same, cur_runs[ci]);
                 while legal != 0 {
                     let d = legal.trailing_zeros() as usize;
                     legal &= legal - 1;
@@ -407,9 +412,11 @@ impl RoutPlanner {
                     // A step that keeps the enemy distance may return to a
                     // hex of the path, so it is checked; a strictly further
                     // one cannot (distances never fall along a path).
-                    if cost_v >= old || (same & (1 << d) != 0 && on_path(done, &self.out_dist, layer, k, u, lv, du)) {
+                    let same_d = same & (1 << d) != 0;
+                    if cost_v >= old || (same_d && on_path(done, layer, k, u, lv, run)) {
                         continue;
                     }
+                    nxt_runs[lv as usize] = if same_d { run + 1 } else { 1 };
                     next[reached] = lv;
                     reached += (old == NONE) as usize;
                     nxt[lv as usize] = cost_v;

@@ -439,11 +439,23 @@ impl RoutPlanner {
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
         let last = &self.best[(hexes & 1) * layer..][..layer];
+        // Only ends of the least cost left are ever compared beyond their
+        // cost, so the rest of a key (priority 7 and the tie-breaks) is
+        // worked out for a whole cost group when it first comes up; until
+        // then a key's low half is PENDING, above any worked-out one.
+        const PENDING: u128 = u64::MAX as u128;
         for &l in &self.nodes[(hexes & 1) * (layer + 1)..][..self.count[hexes & 1]] {
-            ends.push((q.end_key(last[l as usize], self.global(q.start, l)), l));
+            ends.push(((last[l as usize] as u128) << 64 | PENDING, l));
         }
         let mut chosen = None;
-        while let Some((i, &(_, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+        while let Some((i, &(key, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+            if key & PENDING == PENDING {
+                let cost = (key >> 64) as u64;
+                for e in ends.iter_mut().filter(|e| e.0 >> 64 == cost as u128) {
+                    e.0 = q.end_key(cost, self.global(q.start, e.1));
+                }
+                continue;
+            }
             if q.ends_further(self.global(q.start, l), &near) {
                 chosen = Some(l);
                 break;

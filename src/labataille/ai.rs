@@ -40,7 +40,7 @@ use crate::labataille::combat::{Battlefield, FireOdds, fire_odds, line_of_sight,
 use crate::labataille::engine::Engine;
 use crate::labataille::fields::{FAR, SideFields};
 use crate::labataille::grid::{BLOCKED, Grid};
-use crate::labataille::movement::Centi;
+use crate::labataille::movement::{self, Centi};
 use crate::labataille::orders::{Order, OrderPhase, Orders};
 use crate::labataille::{Board, HexState};
 use crate::scenario::{Formation, Readiness};
@@ -305,12 +305,14 @@ impl Ai<'_, '_, '_> {
             // Half-point roads can double the reach in hexes.
             let radius = self.orders.budget(self.board, i) / 50 + 1;
             let mut hexes = Vec::new();
-            {
-                let Some(f) = self.engine.fields(ctx, self.board, self.side) else { return };
-                if f.dist[grid.idx(at)] as u32 > radius {
-                    continue;
-                }
-                f.enemies_within(at, radius, |e| hexes.push(e));
+            // Read from who stands where, not the side's fields: every
+            // charge moves units, and a field rebuild per charger would cost
+            // more than the whole phase.
+            movement::enemies_within(grid, &self.engine.occupancy, self.board, self.side, at, radius, |e| {
+                hexes.push(e)
+            });
+            if hexes.is_empty() {
+                continue;
             }
             hexes.sort();
             hexes.dedup();
@@ -765,11 +767,11 @@ impl Ai<'_, '_, '_> {
             if firers.is_empty() {
                 return;
             }
-            let Some((f, occ)) = self.engine.fields_and_occupancy(ctx, self.board, self.side) else { return };
+            let occ = &self.engine.occupancy;
             let mut hexes = Vec::new();
             for (i, at, range) in firers {
                 hexes.clear();
-                f.enemies_within(at, range, |e| hexes.push(e));
+                movement::enemies_within(grid, occ, self.board, self.side, at, range, |e| hexes.push(e));
                 hexes.sort();
                 hexes.dedup();
                 for &e in &hexes {

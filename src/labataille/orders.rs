@@ -199,13 +199,8 @@ impl Orders<'_, '_> {
             return Reach::default();
         }
         let ctx = self.bf.ctx;
-        let Some((fields, occupancy)) = engine.fields_and_occupancy(ctx, board, u.side) else {
-            return Reach::default();
-        };
-        reach(
-            self.search,
-            &MoveQuery { grid: ctx.grid, rules: ctx.rules, fields, occupancy, board, unit, budget, fresh },
-        )
+        let occupancy = &engine.occupancy;
+        reach(self.search, &MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh })
     }
 
     /// Checks and carries out one order for `side` in `phase`.

@@ -783,7 +783,10 @@ pub fn step_phase(world: &mut World) -> bool {
         refresh_leaders(world);
         // The first command segment comes at the start of turn 2: the
         // opening position is the scenario author's to set.
-        if clock.phase == Phase::Shocks && clock.turn > 1 && command_segment(world) {
+        // With nobody giving orders (`--ai none`) the battle is a study of
+        // morale alone and runs all its turns; a played battle ends here.
+        let played = world.resource::<Controls>().0.iter().any(|&c| c != SideControl::Idle);
+        if clock.phase == Phase::Shocks && clock.turn > 1 && command_segment(world) && played {
             // An army has broken: the battle is over.
             world.resource_mut::<PlayState>().begun = false;
             write_final(world);

@@ -275,3 +275,20 @@ fn losses_down_to_nothing_eliminate_the_unit() {
     assert_eq!((e["unit"].as_str(), e["reason"].as_str()), (Some("ru-a"), Some("Losses")));
     assert_eq!(sim.board().units[1].at, None);
 }
+
+#[test]
+fn an_enemy_forming_square_drops_its_zone_from_the_cached_fields() {
+    use sauve::labataille::engine::{Ctx, Engine};
+    use sauve::labataille::grid::Grid;
+    let s = load(&duel((3, 3), &[], ""));
+    let grid = Grid::new(&s.map, &s.rules);
+    let mut board = sauve::labataille::Board::from_scenario(&s);
+    let ctx = Ctx { grid: &grid, rules: &s.rules, sides: &s.sides };
+    let mut engine = Engine::new(&grid, &board);
+    // The Russians at (3, 3) face south: (3, 4) is in their zone.
+    let front = grid.idx(sauve::hex::Offset::new(3, 4));
+    assert!(engine.fields(&ctx, &board, 0).is_some_and(|f| f.zone[front] > 0));
+    board.units[1].formation = Formation::Square;
+    engine.sync(&grid, &board);
+    assert!(engine.fields(&ctx, &board, 0).is_some_and(|f| f.zone[front] == 0), "a square exerts no zone");
+}

@@ -640,6 +640,7 @@ pub fn resolve_charge(
         if engine.check_with(ctx, board, dice, log, target, Cause::Charge, Some(unit), modifier) {
             let from = board.units[target].formation;
             board.units[target].formation = Formation::Square;
+            engine.touched(board.units[target].side);
             log.push(EventKind::Formation {
                 unit: board.units[target].id.clone(),
                 from: format!("{from:?}"),

@@ -65,7 +65,7 @@ pub struct Engine {
     pub field_builds: u64,
     /// Position and state of every unit as the engine last left them, to
     /// notice changes made outside the engine (orders, the editor).
-    known: Vec<(Option<Offset>, HexState)>,
+    known: Vec<(Option<Offset>, HexState, Formation)>,
     /// Each unit's leader bonus to morale checks (set by the caller from
     /// the scenario's leaders before a phase; empty means none).
     pub bonus: Vec<i32>,
@@ -91,7 +91,7 @@ impl Engine {
             planner: RoutPlanner::new(),
             queue: VecDeque::new(),
             field_builds: 0,
-            known: board.units.iter().map(|u| (u.at, u.state)).collect(),
+            known: board.units.iter().map(|u| (u.at, u.state, u.formation)).collect(),
             bonus: Vec::new(),
         }
     }
@@ -100,12 +100,13 @@ impl Engine {
     /// it last saw it: rebuilds who stands where, and marks the fields of any
     /// side whose units moved or changed state as stale.
     pub fn sync(&mut self, grid: &Grid, board: &Board) {
-        let now: Vec<(Option<Offset>, HexState)> = board.units.iter().map(|u| (u.at, u.state)).collect();
+        let now: Vec<(Option<Offset>, HexState, Formation)> =
+            board.units.iter().map(|u| (u.at, u.state, u.formation)).collect();
         if now == self.known {
             return;
         }
         for (i, u) in board.units.iter().enumerate() {
-            if self.known.get(i) != Some(&(u.at, u.state)) {
+            if self.known.get(i) != Some(&(u.at, u.state, u.formation)) {
                 self.touched(u.side.min(1));
             }
         }
@@ -121,7 +122,7 @@ impl Engine {
     /// Records the board as the engine leaves it (see [`Engine::sync`]).
     pub fn remember(&mut self, board: &Board) {
         self.known.clear();
-        self.known.extend(board.units.iter().map(|u| (u.at, u.state)));
+        self.known.extend(board.units.iter().map(|u| (u.at, u.state, u.formation)));
     }
 
     /// Rebuilds `side`'s fields if an enemy has moved since they were built.
@@ -147,8 +148,9 @@ impl Engine {
         self.fields[side].as_ref().map(|f| (f, &self.occupancy))
     }
 
-    /// Marks that a unit of `side` moved or changed state.
-    fn touched(&mut self, side: usize) {
+    /// Marks that a unit of `side` moved, changed state or changed
+    /// formation (a square exerts no zone), so the enemy's fields go stale.
+    pub fn touched(&mut self, side: usize) {
         self.generation[side] += 1;
     }
 

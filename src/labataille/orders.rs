@@ -232,7 +232,9 @@ impl Orders<'_, '_> {
                 let full = self.budget(board, i) + self.activity.mp_used[i];
                 self.activity.mp_used[i] = (self.activity.mp_used[i] + cost).min(full);
                 self.activity.moved[i] = true;
-                self.terrain_formation(board, log, i, to);
+                if self.terrain_formation(board, log, i, to) {
+                    engine.touched(side);
+                }
             }
             Order::Formation { unit, to } => {
                 let i = self.unit(board, unit, side)?;
@@ -259,6 +261,7 @@ impl Orders<'_, '_> {
                 let from = board.units[i].formation;
                 board.units[i].formation = *to;
                 board.units[i].rested = false;
+                engine.touched(side);
                 log.push(EventKind::Formation { unit: unit.clone(), from: format!("{from:?}"), to: format!("{to:?}") });
             }
             Order::Limber { unit, limbered } => {
@@ -369,17 +372,17 @@ impl Orders<'_, '_> {
 
     /// Infantry entering woods or a built-up hex takes general order; leaving
     /// it for open ground, column (rule 1.7 formations by terrain).
-    fn terrain_formation(&self, board: &mut Board, log: &mut EventLog, unit: usize, at: Offset) {
+    fn terrain_formation(&self, board: &mut Board, log: &mut EventLog, unit: usize, at: Offset) -> bool {
         let grid = self.bf.ctx.grid;
         let u = &mut board.units[unit];
         if u.arm != Arm::Infantry {
-            return;
+            return false;
         }
         let close = grid.close[grid.idx(at)];
         let to = match (close, u.formation) {
             (true, f) if f != Formation::GeneralOrder => Formation::GeneralOrder,
             (false, Formation::GeneralOrder) => Formation::Column,
-            _ => return,
+            _ => return false,
         };
         log.push(EventKind::Formation {
             unit: u.id.clone(),
@@ -387,5 +390,6 @@ impl Orders<'_, '_> {
             to: format!("{to:?}"),
         });
         u.formation = to;
+        true
     }
 }

@@ -53,6 +53,10 @@ struct MenuPanel;
 #[derive(Component)]
 struct MenuEntry(Source);
 
+/// A menu line that changes who sits at the window.
+#[derive(Component)]
+struct SeatEntry(super::orders::Seats);
+
 pub(super) fn plugin(app: &mut App) {
     let first = match &app.world().resource::<Request>().0.file {
         Some(p) => Source::File(p.clone()),
@@ -120,6 +124,17 @@ fn open_pending(world: &mut World) {
             let s = Arc::new(s);
             let seed = shot.as_ref().and_then(|r| r.seed).unwrap_or(s.seed);
             crate::sim::reset(world, s.clone(), seed, Vec::new(), AiMode::None);
+            // A picture shows the battle as the rules alone play it, unless
+            // asked for the player's seats (to picture a turn of orders).
+            let seats = match (&shot, std::env::var("SAUVE_SHOT_SEATS").ok().as_deref()) {
+                (None, _) => Some(*world.resource::<super::orders::Seats>()),
+                (Some(_), Some("player")) => Some(super::orders::Seats::Player),
+                (Some(_), Some("hotseat")) => Some(super::orders::Seats::HotSeat),
+                (Some(_), _) => None,
+            };
+            if let Some(seats) = seats {
+                super::orders::seat(world, seats);
+            }
             if let Some(r) = &shot {
                 super::playback::simulate_turns(world, r.turns);
             }
@@ -213,16 +228,38 @@ fn entries(menu: &Menu) -> Vec<(Source, String)> {
     out
 }
 
-fn menu_clicks(q: Query<(&Interaction, &MenuEntry), Changed<Interaction>>, mut pending: ResMut<Pending>) {
+fn menu_clicks(
+    q: Query<(&Interaction, &MenuEntry), Changed<Interaction>>,
+    seats: Query<(&Interaction, &SeatEntry), Changed<Interaction>>,
+    mut pending: ResMut<Pending>,
+    mut menu: ResMut<Menu>,
+    mut commands: Commands,
+) {
     for (i, entry) in &q {
         if *i == Interaction::Pressed {
             pending.0 = Some(entry.0.clone());
         }
     }
+    for (i, entry) in &seats {
+        if *i == Interaction::Pressed {
+            let chosen = entry.0;
+            commands.queue(move |world: &mut World| {
+                world.insert_resource(chosen);
+                super::orders::seat(world, chosen);
+            });
+            // Redraw the menu with the new choice marked.
+            menu.set_changed();
+        }
+    }
 }
 
-fn draw_menu(mut commands: Commands, menu: Res<Menu>, panel: Query<Entity, With<MenuPanel>>) {
-    if !menu.is_changed() {
+fn draw_menu(
+    mut commands: Commands,
+    menu: Res<Menu>,
+    panel: Query<Entity, With<MenuPanel>>,
+    seats: Res<super::orders::Seats>,
+) {
+    if !menu.is_changed() && !seats.is_changed() {
         return;
     }
     for e in &panel {
@@ -261,6 +298,25 @@ fn draw_menu(mut commands: Commands, menu: Res<Menu>, panel: Query<Entity, With<
             Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
             BackgroundColor(Color::srgb(0.2, 0.22, 0.28)),
             children![(Text::new(format!("{key}{label}")), TextFont::from_font_size(15.0))],
+        ));
+    }
+    commands.entity(root).with_child((
+        Text::new("Who plays  (P switches at any time)"),
+        TextFont::from_font_size(15.0),
+        TextColor(Color::srgb(0.95, 0.9, 0.7)),
+        Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
+    ));
+    for s in super::orders::Seats::ALL {
+        let on = s == *seats;
+        commands.entity(root).with_child((
+            Button,
+            SeatEntry(s),
+            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
+            BackgroundColor(if on { Color::srgb(0.3, 0.42, 0.3) } else { Color::srgb(0.2, 0.22, 0.28) }),
+            children![(
+                Text::new(format!("{} {}", if on { "●" } else { "○" }, s.words())),
+                TextFont::from_font_size(15.0)
+            )],
         ));
     }
 }

@@ -150,8 +150,8 @@ pub fn hint(phase: OrderPhase, group: usize) -> &'static str {
     match (phase, group > 0) {
         (OrderPhase::Movement, false) => "Click one of your units to see where it can march.",
         (OrderPhase::Movement, true) => {
-            "Click a blue hex to march there (right-click: onto friends too).  L line, C column, S square, \
-             G general order, K limber/unlimber."
+            "Click a blue hex to march (right-click: onto friends too).\nL line, C column, S square, G general order, \
+             K limber or unlimber."
         }
         (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, false) => {
             "Click a unit of yours to fire with it (shift-click adds more firers)."
@@ -386,12 +386,30 @@ pub fn seat(world: &mut World, seats: Seats) {
     world.insert_resource(seats.controls(&s));
 }
 
-/// Carries out an order and says how it went.
+/// Carries out an order and says how it went: the battle log's sentences
+/// for what it did, or the simulation's reason for refusing it.
 pub fn give(world: &mut World, order: &Order) -> Message {
+    let before = world.resource::<crate::events::EventLog>().events.len();
     match sim::issue_order(world, order) {
         Ok(()) => {
+            let scenario = world.resource::<sim::Battle>().scenario.clone();
+            let names = super::playback::ScenarioNames(&scenario);
+            let log = world.resource::<crate::events::EventLog>();
+            let said: Vec<String> = log.events[before.min(log.events.len())..]
+                .iter()
+                .filter_map(|e| super::sentences::sentence(e, &names))
+                .map(|(_, text)| text)
+                .collect();
             let undo = if order.rolls_dice() { "" } else { "  (U: undo)" };
-            Message { text: format!("Done.{undo}"), error: false }
+            // A long melee is told in full in the battle log.
+            const LINES: usize = 6;
+            let more = said.len().saturating_sub(LINES);
+            let mut said: Vec<String> = said.into_iter().take(LINES).collect();
+            if more > 0 {
+                said.push(format!("and {more} more in the battle log"));
+            }
+            let text = if said.is_empty() { "Done.".to_owned() } else { said.join(".\n") + "." };
+            Message { text: format!("{text}{undo}"), error: false }
         }
         Err(e) => Message { text: e.to_string(), error: true },
     }
@@ -608,9 +626,12 @@ fn draw_orders(
         && path.len() > 1
     {
         let pts: Vec<Vec2> = path.iter().map(|&o| layout.world(o)).collect();
-        let colour = Color::srgb(0.1, 0.25, 0.9);
-        lines.polyline(&pts[..pts.len() - 1], 5.0, colour, z);
-        lines.arrow(pts[pts.len() - 2], pts[pts.len() - 1], 5.0, colour, z);
+        // A light casing under a dark line reads on the blue range and on
+        // every terrain.
+        for (width, colour, dz) in [(9.0, Color::srgb(1.0, 1.0, 0.9), 0.0), (4.5, Color::srgb(0.05, 0.15, 0.6), 0.1)] {
+            lines.polyline(&pts[..pts.len() - 1], width, colour, z + dz);
+            lines.arrow(pts[pts.len() - 2], pts[pts.len() - 1], width, colour, z + dz);
+        }
     }
     let pos = |u: usize| counters.iter().find(|(c, _)| c.unit == u).map(|(_, t)| t.translation().truncate());
     for &g in &turn.group {
@@ -650,7 +671,7 @@ fn spawn_card(mut commands: Commands) {
             position_type: PositionType::Absolute,
             left: Val::Px(10.0),
             top: Val::Px(BAR_H + 8.0),
-            max_width: Val::Px(620.0),
+            max_width: Val::Px(560.0),
             flex_direction: FlexDirection::Column,
             padding: UiRect::all(Val::Px(10.0)),
             row_gap: Val::Px(5.0),
@@ -864,15 +885,22 @@ mod tests {
         parse(include_str!("../../scenarios/cascade.ron"))
     }
 
-    /// A French battalion at (3, 5) and a Russian one three hexes north,
-    /// both sides at the window.
+    /// A French battalion at (3, 5) and a Russian one at `ru`, both sides at
+    /// the window.
     fn duel() -> Simulation {
+        duel_at((3, 1), vec![])
+    }
+
+    /// `dice`: scripted d66 rolls first (66 passes every check).
+    fn duel_at(ru: (i32, i32), dice: Vec<u32>) -> Simulation {
         let rows: Vec<String> = (0..9).map(|_| format!("\"{}\"", ".".repeat(8))).collect();
         let text = format!(
-            "Scenario(format: 1, name: \"duel\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-a\", side: \"fr\", arm: Infantry, at: (3, 5), morale: 32, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: (3, 1), morale: 32, strength: 4)],\n shocks: [],\n rules: ())",
-            rows.join(",\n ")
+            "Scenario(format: 1, name: \"duel\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-a\", side: \"fr\", arm: Infantry, at: (3, 5), morale: 32, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4)],\n shocks: [],\n rules: ())",
+            rows.join(",\n "),
+            ru.0,
+            ru.1
         );
-        let mut sim = Simulation::new(parse(&text), 7, vec![], AiMode::None);
+        let mut sim = Simulation::new(parse(&text), 7, dice, AiMode::None);
         let w = sim.app.world_mut();
         seat(w, Seats::HotSeat);
         sim
@@ -936,5 +964,20 @@ mod tests {
         let log = &w.resource::<crate::events::EventLog>().events[before..];
         assert!(log.iter().any(|e| matches!(e.kind, crate::events::EventKind::Fire { .. })));
         assert!(!sim::undo(w), "no undo once the dice rolled");
+    }
+
+    #[test]
+    fn a_melee_shows_its_odds_then_is_fought_on_a_click() {
+        let mut sim = duel_at((3, 4), vec![66, 66, 66, 66]);
+        let w = sim.app.world_mut();
+        assert_eq!(go_to(w, OrderPhase::Melee), 0);
+        let Click::Select { group, .. } = click(w, &[], None, Offset::new(3, 5), false) else { panic!("select") };
+        let odds = sim::melee_odds(w, &group, 1, false).map(|o| melee_odds_text(&o, "ru-a", false));
+        assert!(odds.as_ref().is_ok_and(|t| t.starts_with("Melee with ru-a at ") && t.contains("you win")), "{odds:?}");
+        let Click::Order(order) = click(w, &group, Some(0), Offset::new(3, 4), false) else { panic!("melee") };
+        assert!(matches!(order, Order::Melee { .. }));
+        let m = give(w, &order);
+        assert!(!m.error, "{}", m.text);
+        assert!(m.text.contains("close with"), "the player reads what happened: {}", m.text);
     }
 }

@@ -229,6 +229,8 @@ fn top_bar(
     shown: Res<Shown>,
     pb: Res<Playback>,
     clock: Option<Res<Clock>>,
+    turn: Res<super::orders::PlayerTurn>,
+    log: Option<Res<crate::events::EventLog>>,
     mut q: Query<&mut Text, With<TopBar>>,
 ) {
     let Ok(mut t) = q.single_mut() else { return };
@@ -243,8 +245,13 @@ fn top_bar(
         .map(|x| format!("{}, ", x.name))
         .unwrap_or_default();
     let phase = if shown.phase.is_empty() { "before the battle".to_owned() } else { phase_words(&shown.phase) };
-    let state = if clock.as_ref().is_some_and(|c| c.finished) && pb.speed() > 0.0 && !pb.playing {
+    let behind = log.as_ref().map_or(0, |l| l.events.len().saturating_sub(shown.cursor));
+    let state = if behind > 0 && !pb.playing && turn.awaiting.is_some() {
+        format!("looking back {behind} events (. forward, Space: to the present)")
+    } else if clock.as_ref().is_some_and(|c| c.finished) && pb.speed() > 0.0 && !pb.playing {
         "finished".to_owned()
+    } else if turn.awaiting.is_some() {
+        "waiting for orders (E ends the phase)".to_owned()
     } else if pb.playing {
         format!("playing x{}", SPEEDS[pb.speed])
     } else {

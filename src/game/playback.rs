@@ -289,6 +289,7 @@ fn reset(
     mut fx: ResMut<Effects>,
     mut pb: ResMut<Playback>,
     req: Res<Request>,
+    controls: Option<Res<crate::sim::Controls>>,
 ) {
     *fx = Effects::default();
     *shown = Shown::default();
@@ -296,7 +297,10 @@ fn reset(
         shown.units = initial(s);
     }
     let speed = pb.speed;
-    *pb = Playback { speed, instant: req.0.shot.is_some(), ..default() };
+    // With a player at the window the battle runs on by itself to their
+    // first orders; a watched battle waits for Space.
+    let player = controls.is_some_and(|c| c.0.contains(&crate::sim::SideControl::Human));
+    *pb = Playback { speed, instant: req.0.shot.is_some(), playing: player && req.0.shot.is_none(), ..default() };
 }
 
 fn controls(

@@ -127,7 +127,8 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         child((Sprite::from_color(rgb(colour), Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.1)));
         let hex = matches!(opened.layout, Layout::Hex { .. });
         let (sym_size, sym_at) = if hex {
-            (Vec2::new(27.0, 18.0), Vec2::new(0.0, 4.0))
+            // Room on the left for the formation mark.
+            (Vec2::new(24.0, 16.0), Vec2::new(4.0, 4.0))
         } else {
             let k = (w / 36.0).min(h / 24.0).min(1.2);
             (Vec2::new(36.0, 24.0) * k * 0.8, Vec2::ZERO)
@@ -181,7 +182,7 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         if hex {
             text(&mut commands, u.morale.to_string(), 14.0, Vec3::new(-10.0, -13.0, 0.3), ink);
             strength = Some(text(&mut commands, u.strength.to_string(), 14.0, Vec3::new(10.0, -13.0, 0.3), ink));
-            formation = Some(text(&mut commands, String::new(), 10.0, Vec3::new(-16.5, 5.0, 0.3), ink));
+            formation = Some(text(&mut commands, String::new(), 11.0, Vec3::new(-14.0, 4.0, 0.3), ink));
         } else if h > 12.0 {
             text(&mut commands, format!("{:+}", u.valour), 8.0, Vec3::new(-w / 2.0 + 7.0, 0.0, 0.3), ink);
         }

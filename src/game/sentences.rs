@@ -392,4 +392,16 @@ mod tests {
         assert_eq!(sentence(&s, &Ids).map(|x| x.0), Some(Category::Loss));
         assert!(sentence(&ev(EventKind::Final { units: vec![] }), &Ids).is_none());
     }
+
+    #[test]
+    fn losses_and_exits_count_increments() {
+        let l = ev(EventKind::Losses { unit: "fr-9L".into(), increments: 2, strength: 3 });
+        assert_eq!(sentence(&l, &Ids).map(|x| x.1).as_deref(), Some("1st Bn 9e Léger loses 2 increments (3 left)"));
+        let x = ev(EventKind::Exited { unit: "fr-9L".into(), edge: crate::hex::Edge::North, increments: 1 });
+        assert_eq!(
+            sentence(&x, &Ids).map(|x| x.1).as_deref(),
+            Some("1st Bn 9e Léger marches off the map by the north edge with 1 increment")
+        );
+        assert_eq!(unit_id(&x).as_deref(), Some("fr-9L"));
+    }
 }

@@ -43,14 +43,24 @@ pub enum Command {
         #[arg(long)]
         turns: Option<u32>,
         /// Who the AI plays: `both`, `none` (only forced moves and morale
-        /// segments run), or a side id. The AI opponent is not written yet:
-        /// until it is, every value behaves as `none`.
+        /// segments run), or a side id (the other side gives no orders).
         #[arg(long, default_value = "both")]
         ai: String,
         /// Scripted dice, used first, in order: d66 results in hex mode
         /// (e.g. 11,36,66), 3d6 totals in free-space mode.
         #[arg(long)]
         dice: Option<String>,
+        /// Write the event log (JSON Lines) here; `-` for stdout.
+        #[arg(long)]
+        events: Option<PathBuf>,
+        /// Write a save of the finished game here (its replay).
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
+    /// Play a save file's orders again up to where it was saved, headless,
+    /// and print the summary: a finished game's save reproduces it exactly.
+    Replay {
+        file: PathBuf,
         /// Write the event log (JSON Lines) here; `-` for stdout.
         #[arg(long)]
         events: Option<PathBuf>,
@@ -78,9 +88,10 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
             window(WindowRequest { file: Some(file), shot: Some(ShotRequest { out, turns, seed }) })
         }
         Some(Command::Check { files }) => check(&files),
-        Some(Command::Simulate { file, seed, turns, ai, dice, events }) => {
-            simulate(&file, seed, turns, &ai, dice.as_deref(), events.as_deref())
+        Some(Command::Simulate { file, seed, turns, ai, dice, events, save }) => {
+            simulate(&file, seed, turns, &ai, dice.as_deref(), events.as_deref(), save.as_deref())
         }
+        Some(Command::Replay { file, events }) => replay(&file, events.as_deref()),
     }
 }
 
@@ -126,7 +137,9 @@ fn simulate(
     ai: &str,
     dice: Option<&str>,
     events: Option<&Path>,
+    save: Option<&Path>,
 ) -> ExitCode {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
     let mut scenario = match scenario::load(file) {
         Ok(s) => s,
         Err(e) => {
@@ -161,6 +174,42 @@ fn simulate(
     let scenario = Arc::new(scenario);
     let mut sim = Simulation::new(scenario.clone(), seed, script, ai);
     sim.run();
+    if let Some(path) = save {
+        let written = match crate::save::capture(sim.app.world(), &text) {
+            Some(s) => s.write(path),
+            None => Err(std::io::Error::other("no battle to save")),
+        };
+        if let Err(e) = written {
+            eprintln!("{}: error: cannot write the save: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    report(&scenario, seed, &sim, events)
+}
+
+/// `sauve replay`: a save's game played again to its save point.
+fn replay(file: &Path, events: Option<&Path>) -> ExitCode {
+    let (save, scenario) = match crate::save::SaveGame::load(file) {
+        Ok(x) => x,
+        Err(e) => {
+            for line in e.lines() {
+                eprintln!("{line}");
+            }
+            return ExitCode::FAILURE;
+        }
+    };
+    let scenario = Arc::new(scenario);
+    let mut sim = Simulation::new(scenario.clone(), save.seed, save.dice.clone(), AiMode::None);
+    crate::save::restore(sim.app.world_mut(), &save, scenario.clone());
+    let errors = sim.log().events.iter().filter(|e| matches!(e.kind, EventKind::ReplayError { .. })).count();
+    if errors > 0 {
+        eprintln!("{}: error: {errors} saved orders could not be carried out (see ReplayError events)", file.display());
+    }
+    report(&scenario, save.seed, &sim, events)
+}
+
+/// Writes the event log if asked and prints the summary.
+fn report(scenario: &Scenario, seed: u64, sim: &Simulation, events: Option<&Path>) -> ExitCode {
     let log = sim.log();
     let to_stdout = events.is_some_and(|p| p == Path::new("-"));
     if let Some(path) = events {
@@ -176,7 +225,7 @@ fn simulate(
             return ExitCode::FAILURE;
         }
     }
-    let summary = summary(&scenario, seed, log);
+    let summary = summary(scenario, seed, log);
     if to_stdout {
         eprint!("{summary}");
     } else {

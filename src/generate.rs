@@ -166,8 +166,20 @@ fn unit(id: String, side: usize, at: Offset, state: HexState, facing: Dir) -> He
 pub fn sides() -> Vec<crate::scenario::Side> {
     use crate::scenario::{Control, Side};
     vec![
-        Side { id: "blue".into(), name: "Blue".into(), rear: Edge::South, control: Control::Ai },
-        Side { id: "red".into(), name: "Red".into(), rear: Edge::North, control: Control::Ai },
+        Side {
+            id: "blue".into(),
+            name: "Blue".into(),
+            rear: Edge::South,
+            control: Control::Ai,
+            aggression: crate::scenario::DEFAULT_AGGRESSION,
+        },
+        Side {
+            id: "red".into(),
+            name: "Red".into(),
+            rear: Edge::North,
+            control: Control::Ai,
+            aggression: crate::scenario::DEFAULT_AGGRESSION,
+        },
     ]
 }
 

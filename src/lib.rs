@@ -16,6 +16,7 @@ pub mod hex;
 pub mod labataille;
 pub mod map;
 pub mod rules;
+pub mod save;
 pub mod scenario;
 pub mod sim;
 pub mod terrain;

@@ -107,8 +107,75 @@ pub struct ScenarioFile {
     /// Free-space mode: commanders and orderlies on the table (2.4).
     #[serde(default)]
     pub staff: Vec<StaffFile>,
+    /// Hex mode: victory-point hexes.
+    #[serde(default)]
+    pub objectives: Vec<ObjectiveFile>,
+    /// Hex mode: map edges a side scores for leaving by in order.
+    #[serde(default)]
+    pub exits: Vec<ExitFile>,
+    /// Hex mode: the corps whose breaking decides army morale (RULES.md 1.6).
+    #[serde(default)]
+    pub corps: Vec<CorpsFile>,
+    /// Hex mode: leaders riding with a unit.
+    #[serde(default)]
+    pub leaders: Vec<LeaderFile>,
     #[serde(default)]
     pub rules: Rules,
+}
+
+/// A victory-point hex.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectiveFile {
+    pub at: (i64, i64),
+    #[serde(default = "default_points")]
+    pub points: i64,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The side holding it when the battle opens.
+    #[serde(default)]
+    pub held_by: Option<String>,
+}
+
+/// A map edge worth points to one side for each increment it takes off the
+/// map there without routing.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExitFile {
+    pub side: String,
+    pub edge: Edge,
+    #[serde(default = "default_points")]
+    pub points: i64,
+}
+
+fn default_points() -> i64 {
+    1
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpsFile {
+    pub id: String,
+    pub side: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    pub units: Vec<String>,
+    /// Default: half its units, rounded up.
+    #[serde(default)]
+    pub breaks_at: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderFile {
+    pub id: String,
+    pub side: String,
+    /// The unit the leader rides with.
+    pub with: String,
+    #[serde(default = "default_points")]
+    pub bonus: i64,
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// A staff figure (commander or orderly) standing on the table.
@@ -135,6 +202,9 @@ pub struct SideFile {
     pub rear: Option<Edge>,
     #[serde(default)]
     pub control: Control,
+    /// How readily the AI attacks, 0.0 (holds) to 1.0 (presses on).
+    #[serde(default)]
+    pub aggression: Option<f32>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -218,6 +288,57 @@ pub struct Side {
     pub name: String,
     pub rear: Edge,
     pub control: Control,
+    /// AI aggression, 0.0..=1.0; [`DEFAULT_AGGRESSION`] when the file is silent.
+    pub aggression: f32,
+}
+
+/// The AI's aggression when a side gives none: neither holding back nor
+/// reckless.
+pub const DEFAULT_AGGRESSION: f32 = 0.5;
+
+/// A victory-point hex (hex mode).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Objective {
+    pub at: Offset,
+    pub points: u32,
+    pub name: String,
+    /// Side holding it at the start, if any.
+    pub held_by: Option<usize>,
+}
+
+/// Points per increment that `side` takes off the map across `edge` while
+/// not routing (hex mode).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exit {
+    pub side: usize,
+    pub edge: Edge,
+    pub points: u32,
+}
+
+/// A corps: the battalions whose routs and losses break it (RULES.md 1.6).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Corps {
+    pub id: String,
+    pub name: String,
+    pub side: usize,
+    /// Unit indices, in scenario order.
+    pub units: Vec<usize>,
+    /// Broken once this many of its units are routed or gone.
+    pub breaks_at: u32,
+    /// Made up by the loader from the side's units that no corps lists.
+    pub implicit: bool,
+}
+
+/// A leader riding with a unit (hex mode).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leader {
+    pub id: String,
+    pub name: String,
+    pub side: usize,
+    /// Unit index of the leader's host at the start.
+    pub with: usize,
+    /// Added to the morale checks of friends near the host.
+    pub bonus: i32,
 }
 
 /// Where a unit stands.
@@ -287,12 +408,30 @@ pub struct Scenario {
     pub shocks: Vec<Shock>,
     /// Free-space staff figures.
     pub staff: Vec<Staff>,
+    pub objectives: Vec<Objective>,
+    pub exits: Vec<Exit>,
+    /// Every corps: those the file lists, then one implicit corps per side
+    /// for its units that no corps lists (hex mode), so each hex unit is in
+    /// exactly one corps.
+    pub corps: Vec<Corps>,
+    pub leaders: Vec<Leader>,
     pub rules: Rules,
 }
 
 impl Scenario {
     pub fn unit_index(&self, id: &str) -> Option<usize> {
         self.units.iter().position(|u| u.id == id)
+    }
+
+    /// The side's corps, explicit and implicit, with their indices in
+    /// [`Scenario::corps`].
+    pub fn corps_of_side(&self, side: usize) -> impl Iterator<Item = (usize, &Corps)> {
+        self.corps.iter().enumerate().filter(move |(_, c)| c.side == side)
+    }
+
+    /// Index of the corps a unit belongs to (always `Some` in hex mode).
+    pub fn corps_of_unit(&self, unit: usize) -> Option<usize> {
+        self.corps.iter().position(|c| c.units.contains(&unit))
     }
 
     /// Table size in cm (free-space mode).
@@ -430,11 +569,16 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             p.add(format!("side '{}'", s.id), "duplicate side id");
         }
         let rear = s.rear.unwrap_or(if i == 0 { Edge::South } else { Edge::North });
+        let aggression = s.aggression.unwrap_or(DEFAULT_AGGRESSION);
+        if !(0.0..=1.0).contains(&aggression) {
+            p.add(format!("side '{}'", s.id), format!("aggression {aggression} must be 0.0..=1.0"));
+        }
         sides.push(Side {
             id: s.id.clone(),
             name: s.name.clone().unwrap_or_else(|| s.id.clone()),
             rear,
             control: s.control,
+            aggression,
         });
     }
     // Map.
@@ -690,6 +834,8 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
         staff.push(Staff { side, x, y, name: f.name.clone().unwrap_or_else(|| format!("staff {i}")) });
     }
 
+    let victory = validate_victory(&raw, mode, &map, &sides, &units, &unit_ids, &mut p);
+
     if p.0.is_empty() {
         Ok(Scenario {
             name: raw.name,
@@ -703,11 +849,244 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             units,
             shocks,
             staff,
+            objectives: victory.objectives,
+            exits: victory.exits,
+            corps: victory.corps,
+            leaders: victory.leaders,
             rules: raw.rules,
         })
     } else {
         Err(p.0)
     }
+}
+
+/// What decides the battle and who leads: the hex-mode objectives, exits,
+/// corps and leaders, validated.
+#[derive(Default)]
+struct Victory {
+    objectives: Vec<Objective>,
+    exits: Vec<Exit>,
+    corps: Vec<Corps>,
+    leaders: Vec<Leader>,
+}
+
+/// Objectives, exits, corps and leaders. Hex only: in free space any of them
+/// is a problem and nothing is built.
+fn validate_victory(
+    raw: &ScenarioFile,
+    mode: Mode,
+    map: &TerrainMap,
+    sides: &[Side],
+    units: &[UnitSpec],
+    unit_ids: &BTreeMap<&str, usize>,
+    p: &mut Collector,
+) -> Victory {
+    if mode != Mode::Hex {
+        for (present, field) in [
+            (!raw.objectives.is_empty(), "objectives"),
+            (!raw.exits.is_empty(), "exits"),
+            (!raw.corps.is_empty(), "corps"),
+            (!raw.leaders.is_empty(), "leaders"),
+        ] {
+            if present {
+                p.add(field, "only used in Hex mode");
+            }
+        }
+        return Victory::default();
+    }
+    let side_of = |id: &str| sides.iter().position(|s| s.id == id);
+    let side_list = || list(sides.iter().map(|s| s.id.as_str()));
+    let mut v = Victory::default();
+
+    // Objectives.
+    let mut objective_hexes = BTreeSet::new();
+    for (i, o) in raw.objectives.iter().enumerate() {
+        let subject = format!("objectives[{i}]");
+        let (c, r) = o.at;
+        let at = match (i32::try_from(c), i32::try_from(r)) {
+            (Ok(c), Ok(r)) if map.contains(Offset::new(c, r)) => Some(Offset::new(c, r)),
+            _ => {
+                p.add(&subject, format!("at ({c}, {r}) is off the {}x{} map", map.width, map.height));
+                None
+            }
+        };
+        if let Some(at) = at
+            && !objective_hexes.insert(at)
+        {
+            p.add(&subject, format!("a second objective at {at}"));
+        }
+        if !(1..=100).contains(&o.points) {
+            p.add(&subject, format!("points {} must be 1..=100", o.points));
+        }
+        if let Some(name) = &o.name
+            && name.chars().count() > 200
+        {
+            p.add(&subject, "name is longer than 200 characters");
+        }
+        let held_by = match &o.held_by {
+            None => None,
+            Some(h) => {
+                let side = side_of(h);
+                if side.is_none() {
+                    p.add(&subject, format!("held_by '{h}' is not a side (sides: {})", side_list()));
+                }
+                side
+            }
+        };
+        if let Some(at) = at {
+            v.objectives.push(Objective {
+                at,
+                points: o.points.clamp(0, 100) as u32,
+                name: o.name.clone().unwrap_or_else(|| format!("objective {at}")),
+                held_by,
+            });
+        }
+    }
+
+    // Exits.
+    let mut exit_keys = BTreeSet::new();
+    for (i, e) in raw.exits.iter().enumerate() {
+        let subject = format!("exits[{i}]");
+        let side = side_of(&e.side);
+        if side.is_none() {
+            p.add(&subject, format!("side '{}' does not exist (sides: {})", e.side, side_list()));
+        }
+        if !(1..=100).contains(&e.points) {
+            p.add(&subject, format!("points {} must be 1..=100", e.points));
+        }
+        if let Some(side) = side {
+            // Two exits for one side and edge would leave the points ambiguous.
+            if !exit_keys.insert((side, e.edge)) {
+                p.add(&subject, format!("side '{}' already has an exit across the {:?} edge", e.side, e.edge));
+            }
+            v.exits.push(Exit { side, edge: e.edge, points: e.points.clamp(0, 100) as u32 });
+        }
+    }
+
+    // Corps.
+    let mut corps_ids = BTreeSet::new();
+    let mut corps_of: BTreeMap<usize, &str> = BTreeMap::new();
+    for (i, k) in raw.corps.iter().enumerate() {
+        let subject = if k.id.trim().is_empty() { format!("corps[{i}]") } else { format!("corps '{}'", k.id) };
+        if k.id.trim().is_empty() {
+            p.add(&subject, "id must not be empty");
+        } else if !corps_ids.insert(k.id.as_str()) {
+            p.add(&subject, "duplicate corps id");
+        } else if side_of(&k.id).is_some() {
+            // The implicit corps of a side's unlisted units goes by the side's id.
+            p.add(&subject, "a corps id may not be a side id (that name is kept for the side's other units)");
+        }
+        let side = side_of(&k.side);
+        if side.is_none() {
+            p.add(&subject, format!("side '{}' does not exist (sides: {})", k.side, side_list()));
+        }
+        if let Some(name) = &k.name
+            && name.chars().count() > 200
+        {
+            p.add(&subject, "name is longer than 200 characters");
+        }
+        if k.units.is_empty() {
+            p.add(&subject, "lists no units");
+        }
+        let mut members = Vec::new();
+        for id in &k.units {
+            let Some(&u) = unit_ids.get(id.as_str()) else {
+                p.add(&subject, format!("unit '{id}' does not exist"));
+                continue;
+            };
+            if let Some(s) = side
+                && units[u].side != s
+            {
+                p.add(&subject, format!("unit '{id}' is on side '{}'", sides[units[u].side].id));
+            }
+            if let Some(other) = corps_of.insert(u, k.id.as_str()) {
+                if other == k.id {
+                    p.add(&subject, format!("unit '{id}' is listed twice"));
+                } else {
+                    p.add(&subject, format!("unit '{id}' is already in corps '{other}'"));
+                }
+                continue;
+            }
+            members.push(u);
+        }
+        let breaks_at = match k.breaks_at {
+            None => half_rounded_up(k.units.len()),
+            Some(b) if b < 1 || b > k.units.len() as i64 => {
+                p.add(&subject, format!("breaks_at {b} must be 1..={} (its number of units)", k.units.len()));
+                1
+            }
+            Some(b) => b as u32,
+        };
+        if let Some(side) = side {
+            members.sort_unstable();
+            v.corps.push(Corps {
+                id: k.id.clone(),
+                name: k.name.clone().unwrap_or_else(|| k.id.clone()),
+                side,
+                units: members,
+                breaks_at,
+                implicit: false,
+            });
+        }
+    }
+    // Every unit in some corps, so army morale never has to ask about strays.
+    for (s, side) in sides.iter().enumerate() {
+        let rest: Vec<usize> = (0..units.len()).filter(|u| units[*u].side == s && !corps_of.contains_key(u)).collect();
+        if !rest.is_empty() {
+            v.corps.push(Corps {
+                id: side.id.clone(),
+                name: side.name.clone(),
+                side: s,
+                breaks_at: half_rounded_up(rest.len()),
+                units: rest,
+                implicit: true,
+            });
+        }
+    }
+
+    // Leaders.
+    let mut leader_ids = BTreeSet::new();
+    for (i, l) in raw.leaders.iter().enumerate() {
+        let subject = if l.id.trim().is_empty() { format!("leaders[{i}]") } else { format!("leader '{}'", l.id) };
+        if l.id.trim().is_empty() {
+            p.add(&subject, "id must not be empty");
+        } else if !leader_ids.insert(l.id.as_str()) {
+            p.add(&subject, "duplicate leader id");
+        }
+        let side = side_of(&l.side);
+        if side.is_none() {
+            p.add(&subject, format!("side '{}' does not exist (sides: {})", l.side, side_list()));
+        }
+        if !(1..=6).contains(&l.bonus) {
+            p.add(&subject, format!("bonus {} must be 1..=6", l.bonus));
+        }
+        if let Some(name) = &l.name
+            && name.chars().count() > 200
+        {
+            p.add(&subject, "name is longer than 200 characters");
+        }
+        let with = unit_ids.get(l.with.as_str()).copied();
+        match (with, side) {
+            (None, _) => p.add(&subject, format!("with '{}' is not a unit id", l.with)),
+            (Some(u), Some(s)) if units[u].side != s => {
+                p.add(&subject, format!("with '{}' is a unit of side '{}'", l.with, sides[units[u].side].id))
+            }
+            (Some(u), Some(s)) => v.leaders.push(Leader {
+                id: l.id.clone(),
+                name: l.name.clone().unwrap_or_else(|| l.id.clone()),
+                side: s,
+                with: u,
+                bonus: l.bonus.clamp(0, 6) as i32,
+            }),
+            (Some(_), None) => {}
+        }
+    }
+    v
+}
+
+/// Half of `n`, rounded up, and at least 1: the default corps break point.
+fn half_rounded_up(n: usize) -> u32 {
+    n.div_ceil(2).max(1) as u32
 }
 
 fn list<S: AsRef<str>>(items: impl Iterator<Item = S>) -> String {
@@ -870,6 +1249,87 @@ Scenario(
         assert!(all.contains("duplicate unit id"), "{all}");
         assert!(all.contains("River, prohibited"), "{all}");
         assert!(all.contains("'X'"), "{all}");
+    }
+
+    #[test]
+    fn objectives_exits_corps_leaders_and_aggression_load() {
+        let text = SMALL.replace("control: Player)", "control: Player, aggression: 0.8)").replace(
+            "rules: (),",
+            r#"objectives: [(at: (7, 1), points: 3, name: "the church", held_by: "ru"), (at: (0, 0))],
+                   exits: [(side: "fr", edge: North, points: 2)],
+                   corps: [(id: "I", side: "fr", name: "I Corps", units: ["fr-1-9L"], breaks_at: 1)],
+                   leaders: [(id: "bulow", side: "ru", with: "ru-sumy", bonus: 2, name: "Bülow")],
+                   rules: (),"#,
+        );
+        let s = parse(&text, "t.ron").expect("valid");
+        assert_eq!((s.sides[0].aggression, s.sides[1].aggression), (0.8, DEFAULT_AGGRESSION));
+        assert_eq!(
+            s.objectives[0],
+            Objective { at: Offset::new(7, 1), points: 3, name: "the church".into(), held_by: Some(1) }
+        );
+        assert_eq!((s.objectives[1].points, s.objectives[1].held_by), (1, None));
+        assert_eq!(s.exits, [Exit { side: 0, edge: Edge::North, points: 2 }]);
+        assert_eq!(s.leaders[0].with, 1);
+        // The explicit corps, then the Russians' implicit one.
+        let ids: Vec<_> = s.corps.iter().map(|c| (c.id.as_str(), c.side, c.implicit)).collect();
+        assert_eq!(ids, [("I", 0, false), ("ru", 1, true)]);
+    }
+
+    #[test]
+    fn files_without_the_victory_fields_get_one_implicit_corps_per_side() {
+        let s = parse(SMALL, "t.ron").expect("valid");
+        assert!(s.objectives.is_empty() && s.exits.is_empty() && s.leaders.is_empty());
+        let ids: Vec<_> = s.corps.iter().map(|c| (c.id.as_str(), c.units.clone(), c.breaks_at)).collect();
+        assert_eq!(ids, [("fr", vec![0], 1), ("ru", vec![1], 1)]);
+    }
+
+    #[test]
+    fn victory_field_problems_name_their_subject() {
+        let text = SMALL.replace("control: Ai)", "control: Ai, aggression: 1.5)").replace(
+            "rules: (),",
+            r#"objectives: [(at: (70, 1), points: 0), (at: (1, 1), held_by: "prussia"), (at: (1, 1))],
+               exits: [(side: "fr", edge: North), (side: "fr", edge: North, points: 101)],
+               corps: [(id: "III", side: "fr", units: ["fr-1-9L", "ru-sumy", "nobody"], breaks_at: 4),
+                       (id: "IV", side: "fr", units: ["fr-1-9L"]), (id: "ru", side: "ru", units: ["ru-sumy"])],
+               leaders: [(id: "bulow", side: "ru", with: "fr-1-9L", bonus: 7), (id: "bulow", side: "ru", with: "x")],
+               rules: (),"#,
+        );
+        let all = problems(&text);
+        for needle in [
+            "side 'ru': aggression 1.5",
+            "objectives[0]: at (70, 1) is off",
+            "objectives[0]: points 0",
+            "objectives[1]: held_by 'prussia'",
+            "objectives[2]: a second objective at (1, 1)",
+            "exits[1]: side 'fr' already has an exit",
+            "exits[1]: points 101",
+            "corps 'III': unit 'ru-sumy' is on side 'ru'",
+            "corps 'III': unit 'nobody' does not exist",
+            "corps 'III': breaks_at 4 must be 1..=3",
+            "corps 'IV': unit 'fr-1-9L' is already in corps 'III'",
+            "corps 'ru': a corps id may not be a side id",
+            "leader 'bulow': with 'fr-1-9L' is a unit of side 'fr'",
+            "leader 'bulow': bonus 7",
+            "leader 'bulow': duplicate leader id",
+            "leader 'bulow': with 'x' is not a unit id",
+        ] {
+            assert!(all.iter().any(|m| m.starts_with(needle)), "missing {needle:?} in\n{}", all.join("\n"));
+        }
+    }
+
+    #[test]
+    fn victory_fields_are_hex_only() {
+        let text = r#"Scenario(format: 1, name: "t", mode: FreeSpace,
+            sides: [(id: "a", aggression: 0.2), (id: "b")],
+            map: (rows: ["....", "...."]),
+            units: [(id: "a1", side: "a", arm: Infantry, pos: (15.0, 5.0), figures: 24)],
+            objectives: [(at: (1, 1))], corps: [(id: "I", side: "a", units: ["a1"])],
+            leaders: [(id: "l", side: "a", with: "a1")], exits: [(side: "a", edge: North)])"#;
+        let all = problems(text).join("\n");
+        for field in ["objectives", "exits", "corps", "leaders"] {
+            assert!(all.contains(&format!("{field}: only used in Hex mode")), "{all}");
+        }
+        assert!(!all.contains("aggression"), "{all}");
     }
 
     #[test]

@@ -36,8 +36,8 @@ fn unit(id: &str, side: usize, at: (i32, i32), state: HexState) -> HexUnit {
 
 fn sides() -> Vec<Side> {
     vec![
-        Side { id: "fr".into(), name: "French".into(), rear: Edge::South, control: Control::Ai },
-        Side { id: "ru".into(), name: "Russians".into(), rear: Edge::North, control: Control::Ai },
+        Side { id: "fr".into(), name: "French".into(), rear: Edge::South, control: Control::Ai, aggression: 0.5 },
+        Side { id: "ru".into(), name: "Russians".into(), rear: Edge::North, control: Control::Ai, aggression: 0.5 },
     ]
 }
 

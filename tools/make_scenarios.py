@@ -239,11 +239,81 @@ def write_header(out, title, lines):
 def write_sides(out, sides):
     out.append("    sides: [")
     for s in sides:
+        aggression = f", aggression: {s['aggression']:.2f}" if "aggression" in s else ""
         out.append(
-            f"        (id: {q(s['id'])}, name: {q(s['name'])}, rear: {s['rear']}, control: {s['control']}),"
+            f"        (id: {q(s['id'])}, name: {q(s['name'])}, rear: {s['rear']}, control: {s['control']}{aggression}),"
             + (f"  // {s['note']}" if s.get("note") else "")
         )
     out.append("    ],")
+
+
+def check_victory(name, m, units, v):
+    """The checks `sauve check` makes on objectives, exits, corps and leaders,
+    so that a mistake here shows up before the .ron is written."""
+    side_of = {u.id: u.side for u in units}
+    hexes = set()
+    for o in v["objectives"]:
+        c, r = o["at"]
+        assert m.inside(c, r) and (c, r) not in hexes, f"{name}: objective {o}"
+        # Objectives are the villages and towns the battle was fought over.
+        assert m.get(c, r) in "vt", f"{name}: objective {o['name']} on {m.get(c, r)!r}"
+        assert 1 <= o["points"] <= 100, o
+        hexes.add((c, r))
+    keys = set()
+    for e in v["exits"]:
+        assert (e["side"], e["edge"]) not in keys and 1 <= e["points"] <= 100, e
+        keys.add((e["side"], e["edge"]))
+    seen = set()
+    for k in v["corps"]:
+        for uid in k["units"]:
+            assert side_of.get(uid) == k["side"], f"{name}: corps {k['id']}: {uid}"
+            assert uid not in seen, f"{name}: {uid} in two corps"
+            seen.add(uid)
+        assert 1 <= k["breaks_at"] <= len(k["units"]), k["id"]
+    ids = set()
+    for l in v["leaders"]:
+        assert l["id"] not in ids and side_of.get(l["with_"]) == l["side"] and 1 <= l["bonus"] <= 6, l
+        ids.add(l["id"])
+
+
+def write_victory(out, v):
+    out.append("    // Victory: objective hexes score for whoever last held them alone; exits")
+    out.append("    // score per increment that leaves across that edge without routing; a corps")
+    out.append("    // breaks when `breaks_at` of its units are routed or gone, an army when all")
+    out.append("    // its corps have (docs/rules.md, Victory).")
+    out.append("    objectives: [")
+    for o in v["objectives"]:
+        c, r = o["at"]
+        held = f", held_by: {q(o['held_by'])}" if o.get("held_by") else ""
+        out.append(f"        (at: ({c}, {r}), points: {o['points']}, name: {q(o['name'])}{held}),")
+    out.append("    ],")
+    out.append("    exits: [")
+    for e in v["exits"]:
+        out.append(f"        (side: {q(e['side'])}, edge: {e['edge']}, points: {e['points']}),  // {e['note']}")
+    out.append("    ],")
+    out.append("    corps: [")
+    for k in v["corps"]:
+        out.append(
+            f"        (id: {q(k['id'])}, side: {q(k['side'])}, name: {q(k['name'])}, breaks_at: {k['breaks_at']}, units: ["
+        )
+        ids = [q(u) for u in k["units"]]
+        for i in range(0, len(ids), 5):
+            out.append("            " + ", ".join(ids[i : i + 5]) + ",")
+        out.append("        ]),")
+    out.append("    ],")
+    out.append("    // Leaders ride with a unit and lend their bonus to friends' morale checks nearby.")
+    out.append("    leaders: [")
+    for l in v["leaders"]:
+        out.append(
+            f"        (id: {q(l['id'])}, side: {q(l['side'])}, with: {q(l['with_'])}, bonus: {l['bonus']}, name: {q(l['name'])}),"
+        )
+    out.append("    ],")
+
+
+def corps(cid, side, name, units):
+    """A corps of these units, breaking at half of them (rounded up)."""
+    ids = [u.id for u in units]
+    return dict(id=cid, side=side, name=name, units=ids, breaks_at=(len(ids) + 1) // 2)
 
 
 def write_rows(out, m, row_notes, indent="            "):
@@ -335,7 +405,7 @@ def write_shocks(out, shocks):
     out.append("    ],")
 
 
-def scenario_text(meta, sides, map_lines, groups, shocks, line, rules_lines=None):
+def scenario_text(meta, sides, map_lines, groups, shocks, line, rules_lines=None, victory=None):
     out = []
     write_header(out, meta["title"], meta["header"])
     out.append("Scenario(")
@@ -354,6 +424,9 @@ def scenario_text(meta, sides, map_lines, groups, shocks, line, rules_lines=None
     write_units(out, groups, line)
     out.append("")
     write_shocks(out, shocks)
+    if victory:
+        out.append("")
+        write_victory(out, victory)
     if rules_lines:
         out.append("")
         out.extend(rules_lines)
@@ -554,6 +627,32 @@ def build_grossbeeren():
              note="Turn 2: Borstell's bayonet attack breaks the Saxon right in the rain."),
     ]
     check_hex("grossbeeren", m, units, shocks, turns)
+    g = [u for _, u in groups]
+    victory = dict(
+        objectives=[
+            dict(at=(17, 11), points=5, name="Grossbeeren church", held_by="fr"),
+            dict(at=(18, 3), points=3, name="Heinersdorf, on the Berlin road", held_by="pr"),
+            dict(at=(27, 9), points=2, name="Kleinbeeren", held_by="pr"),
+            dict(at=(6, 9), points=1, name="Ruhlsdorf"),
+            dict(at=(31, 17), points=1, name="Blankenfelde"),
+        ],
+        exits=[dict(side="fr", edge="North", points=1, note="Reynier's orders: the road to Berlin")],
+        corps=[
+            corps("sx-village", "fr", "Saxons in Grossbeeren", g[0]),
+            corps("sx-flanks", "fr", "Saxon brigades either side of the village", g[1] + g[2]),
+            corps("durutte", "fr", "Durutte's 32nd Division", g[3]),
+            corps("pr-centre", "pr", "Hessen-Homburg's and Krafft's brigades", g[4]),
+            corps("pr-thumen", "pr", "Thümen's brigade", g[5]),
+            corps("pr-borstell", "pr", "Borstell's brigade", g[6]),
+        ],
+        leaders=[
+            dict(id="reynier", side="fr", with_="sx-2-konig", bonus=2, name="Reynier"),
+            dict(id="durutte", side="fr", with_="fr-1-131", bonus=1, name="Durutte"),
+            dict(id="bulow", side="pr", with_="pr-2-colberg", bonus=2, name="Bülow"),
+            dict(id="borstell", side="pr", with_="pr-1-elbe", bonus=1, name="Borstell"),
+        ],
+    )
+    check_victory("grossbeeren", m, units, victory)
     meta = dict(
         title="Grossbeeren, 23 August 1813: the evening counter-attack",
         header=[
@@ -578,9 +677,9 @@ def build_grossbeeren():
         seed=1813,
     )
     sides = [
-        dict(id="pr", name="Prussians and Russians", rear="North", control="Player",
+        dict(id="pr", name="Prussians and Russians", rear="North", control="Player", aggression=0.7,
              note="III Corps; its rear is Berlin, the top edge"),
-        dict(id="fr", name="French and Saxons", rear="South", control="Ai",
+        dict(id="fr", name="French and Saxons", rear="South", control="Ai", aggression=0.4,
              note="VII Corps; falls back towards Trebbin, the bottom edge"),
     ]
     notes = {
@@ -606,7 +705,7 @@ def build_grossbeeren():
         "        off_map_recovery: [South],",
         "    ),",
     ]
-    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_hex, rules)
+    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_hex, rules, victory)
     return "grossbeeren-1813.ron", text, lambda: show(m, units, {"fr": "FKA", "pr": "PCB"})
 # ---------------------------------------------------------------------------
 # Hagelberg, 27 August 1813.
@@ -744,6 +843,28 @@ def build_hagelberg():
              note="Turn 2: the fight reaches the garden walls of the village."),
     ]
     check_hex("hagelberg", m, units, shocks, turns)
+    g = [u for _, u in groups]
+    victory = dict(
+        objectives=[
+            dict(at=(19, 12), points=5, name="Hagelberg village", held_by="fr"),
+            dict(at=(8, 5), points=2, name="Lübnitz and its bridge", held_by="fr"),
+            dict(at=(14, 19), points=1, name="Klein Glien"),
+            dict(at=(33, 12), points=2, name="Belzig", held_by="al"),
+        ],
+        exits=[dict(side="fr", edge="West", points=1, note="what Girard brings home to Magdeburg")],
+        corps=[
+            corps("girard-front", "fr", "Girard's village and hill brigades", g[0] + g[1]),
+            corps("girard-reserve", "fr", "Girard's reserve and cavalry", g[2]),
+            corps("landwehr", "al", "Putlitz's Kurmark Landwehr", g[3]),
+            corps("hirschfeld-reserve", "al", "Hirschfeld's regulars and Cossacks", g[4] + g[5]),
+        ],
+        leaders=[
+            dict(id="girard", side="fr", with_="fr-1-19", bonus=2, name="Girard"),
+            dict(id="hirschfeld", side="al", with_="al-1-res", bonus=2, name="Hirschfeld"),
+            dict(id="putlitz", side="al", with_="al-1-1lw", bonus=1, name="Putlitz"),
+        ],
+    )
+    check_victory("hagelberg", m, units, victory)
     meta = dict(
         title="Hagelberg, 27 August 1813: the Landwehr at the garden walls",
         header=[
@@ -767,9 +888,9 @@ def build_hagelberg():
         seed=27081813,
     )
     sides = [
-        dict(id="al", name="Prussians and Russians", rear="East", control="Player",
+        dict(id="al", name="Prussians and Russians", rear="East", control="Player", aggression=0.7,
              note="Hirschfeld; its rear is Belzig and the east edge"),
-        dict(id="fr", name="Girard's division", rear="West", control="Ai",
+        dict(id="fr", name="Girard's division", rear="West", control="Ai", aggression=0.35,
              note="its way home to Magdeburg is the west edge"),
     ]
     notes = {
@@ -785,7 +906,7 @@ def build_hagelberg():
         23: "road south leaves the bottom edge",
     }
     map_lines = hex_map_lines(m, notes, LEGEND_NOTE)
-    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_hex)
+    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_hex, victory=victory)
     return "hagelberg-1813.ron", text, lambda: show(m, units, {"fr": "FKA", "al": "PCB"})
 # ---------------------------------------------------------------------------
 # Dennewitz, 6 September 1813.
@@ -933,6 +1054,31 @@ def build_dennewitz():
              note="Turn 2: Bülow's Colbergers storm the edge of Gölsdorf."),
     ]
     check_hex("dennewitz", m, units, shocks, turns)
+    g = [u for _, u in groups]
+    victory = dict(
+        objectives=[
+            dict(at=(15, 13), points=4, name="Dennewitz church and bridge", held_by="fr"),
+            dict(at=(5, 9), points=3, name="Gölsdorf", held_by="fr"),
+            dict(at=(29, 10), points=2, name="Rohrbeck"),
+            dict(at=(6, 17), points=1, name="Niedergörsdorf", held_by="fr"),
+            dict(at=(37, 22), points=2, name="Jüterbog", held_by="fr"),
+        ],
+        exits=[dict(side="fr", edge="North", points=1, note="Ney's orders: the road to Berlin")],
+        corps=[
+            corps("IV", "fr", "IV Corps (Bertrand)", g[0]),
+            corps("VII", "fr", "VII Corps (Reynier)", g[1]),
+            corps("XII", "fr", "XII Corps (Oudinot)", g[2]),
+            corps("P-IV", "al", "Prussian IV Corps (Tauentzien)", g[3]),
+            corps("P-III", "al", "Prussian III Corps (Bülow) and the allied guns", g[4] + g[5]),
+        ],
+        leaders=[
+            dict(id="ney", side="fr", with_="fr-1-13l", bonus=2, name="Ney"),
+            dict(id="reynier", side="fr", with_="sx-1-rechten", bonus=1, name="Reynier"),
+            dict(id="tauentzien", side="al", with_="pr-1-1res", bonus=1, name="Tauentzien"),
+            dict(id="bulow", side="al", with_="pr-1-colberg", bonus=2, name="Bülow"),
+        ],
+    )
+    check_victory("dennewitz", m, units, victory)
     meta = dict(
         title="Dennewitz, 6 September 1813: Ney's march on Berlin ends at the Ahe",
         header=[
@@ -957,9 +1103,9 @@ def build_dennewitz():
         seed=6091813,
     )
     sides = [
-        dict(id="fr", name="Army of Berlin (Ney)", rear="South", control="Ai",
+        dict(id="fr", name="Army of Berlin (Ney)", rear="South", control="Ai", aggression=0.5,
              note="its line of retreat is south, across the Ahe"),
-        dict(id="al", name="Army of the North", rear="North", control="Player",
+        dict(id="al", name="Army of the North", rear="North", control="Player", aggression=0.6,
              note="Prussians, Russians and Swedes; Berlin lies north"),
     ]
     notes = {
@@ -975,7 +1121,7 @@ def build_dennewitz():
         25: "Oehna road leaves the bottom edge",
     }
     map_lines = hex_map_lines(m, notes, LEGEND_NOTE)
-    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_hex)
+    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_hex, victory=victory)
     return "dennewitz-1813.ron", text, lambda: show(m, units, {"fr": "FKA", "al": "PCB"})
 # ---------------------------------------------------------------------------
 # Cascade: a demonstration of contagion.

@@ -6,7 +6,8 @@
 //! - [`fields`]: per-side distance and zone fields, built once per phase;
 //! - [`rout`]: the 10-hex rout move and its priorities (rule 1.3);
 //! - [`retreat`]: the disorder retreat and the far router's walk to refuge;
-//! - [`engine`]: morale checks, cascades, shocks and the recovery segment.
+//! - [`engine`]: morale checks, cascades, shocks and the recovery segment;
+//! - [`victory`]: leaders, corps and army morale, objectives, score, summary.
 
 pub mod combat;
 pub mod engine;
@@ -16,6 +17,7 @@ pub mod movement;
 pub mod orders;
 pub mod retreat;
 pub mod rout;
+pub mod victory;
 
 use crate::events::StateLabel;
 use crate::hex::{Dir, Edge, Offset};

@@ -205,6 +205,7 @@ impl Orders<'_, '_> {
     }
 
     /// Checks and carries out one order for `side` in `phase`.
+    #[allow(clippy::too_many_arguments)] // the engine's state, the phase and the order, each needed
     pub fn apply(
         &mut self,
         engine: &mut Engine,

@@ -1,0 +1,157 @@
+//! Save, load and replay (issue 6, part 5): a save resumes exactly, and the
+//! save of a finished game is its replay.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{rows, scenario_text, unit};
+use sauve::labataille::orders::{Order, OrderPhase};
+use sauve::save::{self, SaveGame};
+use sauve::sim::{self, AiMode, Controls, SideControl, Simulation};
+
+fn battle_text() -> String {
+    scenario_text(
+        &rows(10, 10, &[(5, 2, 'w')]),
+        &[
+            unit("fr-a", "fr", "Infantry", 3, 6, 32, ""),
+            unit("fr-b", "fr", "Infantry", 4, 6, 32, ""),
+            unit("fr-h", "fr", "Cavalry", 6, 8, 32, ""),
+            unit("ru-a", "ru", "Infantry", 3, 3, 32, ""),
+            unit("ru-b", "ru", "Infantry", 4, 3, 32, ""),
+        ],
+        &[],
+        "",
+        3,
+    )
+}
+
+fn new_battle(text: &str) -> Simulation {
+    let s = common::load(text);
+    let mut sim = Simulation::new(s, 11, vec![], AiMode::None);
+    sim.app.world_mut().insert_resource(Controls(vec![SideControl::Human; 2]));
+    sim
+}
+
+/// Steps until a phase waits for a player; returns it, or `None` at the end.
+fn next_wait(sim: &mut Simulation) -> Option<(u32, usize, OrderPhase)> {
+    let w = sim.app.world_mut();
+    while sim::step_phase(w) {
+        if let Some((phase, _)) = sim::awaiting_orders(w) {
+            let c = *w.resource::<sim::Clock>();
+            return Some((c.turn, c.side.unwrap_or(9), phase));
+        }
+    }
+    None
+}
+
+/// The same scripted player: advances, fires and melees when it can.
+fn play_phase(sim: &mut Simulation, at: (u32, usize, OrderPhase)) {
+    let (turn, side, phase) = at;
+    let mine = if side == 0 { ["fr-a", "fr-b"] } else { ["ru-a", "ru-b"] };
+    let theirs = if side == 0 { ["ru-a", "ru-b"] } else { ["fr-a", "fr-b"] };
+    let w = sim.app.world_mut();
+    let orders: Vec<Order> = match phase {
+        OrderPhase::Movement if turn == 1 => {
+            let dr = if side == 0 { -1 } else { 1 };
+            vec![
+                Order::Formation { unit: mine[0].into(), to: sauve::scenario::Formation::Column },
+                Order::Move { unit: mine[0].into(), to: (3, if side == 0 { 6 } else { 3 } + dr) },
+            ]
+        }
+        OrderPhase::OffensiveFire | OrderPhase::DefensiveFire => {
+            let firers = if phase == OrderPhase::DefensiveFire { theirs } else { mine };
+            let targets = if phase == OrderPhase::DefensiveFire { mine } else { theirs };
+            firers
+                .iter()
+                .flat_map(|f| {
+                    targets.iter().map(move |t| Order::Fire { units: vec![f.to_string()], target: t.to_string() })
+                })
+                .collect()
+        }
+        OrderPhase::Melee => vec![Order::Melee { units: vec![mine[1].into()], target: theirs[1].into() }],
+        _ => vec![],
+    };
+    for o in orders {
+        // Illegal ones (out of range, not adjacent) are simply refused.
+        let _ = sim::issue_order(w, &o);
+    }
+}
+
+#[test]
+fn a_saved_game_resumes_exactly() {
+    let text = battle_text();
+    let mut a = new_battle(&text);
+    // Play into turn 2 and save in the middle of a phase, orders given.
+    let mut saved = None;
+    while let Some(at) = next_wait(&mut a) {
+        play_phase(&mut a, at);
+        if at.0 == 2 && at.2 == OrderPhase::Movement {
+            saved = save::capture(a.app.world(), &text);
+            break;
+        }
+        sim::end_phase(a.app.world_mut());
+    }
+    let saved = saved.expect("reached turn 2");
+    assert!(!saved.orders.is_empty(), "orders were recorded");
+    // Through the file format and back.
+    let (loaded, scenario) = SaveGame::parse(&saved.to_ron(), "t.save.ron").expect("reads back");
+    assert_eq!(loaded, saved);
+    let mut b = new_battle(&text);
+    save::restore(b.app.world_mut(), &loaded, Arc::new(scenario));
+    assert_eq!(b.log().to_jsonl(), a.log().to_jsonl(), "the same log up to the save");
+    assert_eq!(b.board(), a.board());
+    // And the same game afterwards: same dice, same results.
+    for sim in [&mut a, &mut b] {
+        sim::end_phase(sim.app.world_mut());
+        while let Some(at) = next_wait(sim) {
+            play_phase(sim, at);
+            sim::end_phase(sim.app.world_mut());
+        }
+    }
+    assert!(a.clock().finished && b.clock().finished);
+    assert_eq!(b.log().to_jsonl(), a.log().to_jsonl());
+    assert!(a.log().events.iter().any(|e| matches!(e.kind, sauve::events::EventKind::Fire { .. })));
+}
+
+#[test]
+fn the_save_of_a_finished_game_replays_it_exactly() {
+    let text = battle_text();
+    let mut a = new_battle(&text);
+    while let Some(at) = next_wait(&mut a) {
+        play_phase(&mut a, at);
+        sim::end_phase(a.app.world_mut());
+    }
+    let saved = save::capture(a.app.world(), &text).expect("a battle");
+    assert!(saved.at.finished);
+    let (loaded, scenario) = SaveGame::parse(&saved.to_ron(), "t.save.ron").expect("reads back");
+    let mut b = Simulation::new(Arc::new(scenario.clone()), 0, vec![], AiMode::Both);
+    // The replay gives its own orders, whoever controls the sides.
+    save::restore(b.app.world_mut(), &loaded, Arc::new(scenario));
+    assert!(b.clock().finished);
+    assert_eq!(b.log().to_jsonl(), a.log().to_jsonl());
+}
+
+#[test]
+fn saves_are_written_whole_and_bad_ones_name_the_file() {
+    let text = battle_text();
+    let a = new_battle(&text);
+    let saved = save::capture(a.app.world(), &text).expect("a battle");
+    let dir = std::env::temp_dir().join(format!("sauve-save-test-{}", std::process::id()));
+    let path = dir.join("slot1.save.ron");
+    saved.write(&path).expect("writes");
+    let written = std::fs::read_to_string(&path).expect("there");
+    assert!(save::is_save(&written));
+    assert!(std::fs::read_dir(&dir).expect("dir").all(|e| e.is_ok_and(|e| e.path() == path)), "no temporary left");
+    assert_eq!(SaveGame::load(&path).expect("loads").0, saved);
+
+    let newer = written.replacen("format: 1", "format: 99", 1);
+    let e = SaveGame::parse(&newer, "slot1.save.ron").expect_err("a newer format");
+    assert!(e.to_string().starts_with("slot1.save.ron: error: format: unsupported save format 99"), "{e}");
+    let broken = written.replacen("units: [", "units: [(id: \\\"x\\\"),", 1);
+    let e = SaveGame::parse(&broken, "slot1.save.ron").expect_err("a broken scenario inside");
+    assert!(e.to_string().contains("slot1.save.ron (scenario)"), "{e}");
+    let e = SaveGame::parse("SaveGame(format: 1,", "cut.save.ron").expect_err("cut short");
+    assert!(e.to_string().starts_with("cut.save.ron:1:"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

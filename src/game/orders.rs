@@ -333,6 +333,9 @@ pub struct PlayerTurn {
     /// Odds, or what a click on the hovered hex would do.
     pub odds: Option<String>,
     pub message: Option<Message>,
+    /// Seconds the message has been up (outside a waiting phase it goes
+    /// after [`MESSAGE_SECONDS`]).
+    message_age: f32,
     /// What the cached range and odds were worked out for.
     key: Option<CacheKey>,
 }
@@ -353,6 +356,9 @@ struct CacheKey {
     events: usize,
 }
 
+/// How long a message stays up when no phase waits for orders.
+const MESSAGE_SECONDS: f32 = 5.0;
+
 /// The order buttons of the banner.
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 enum OrderButton {
@@ -370,6 +376,8 @@ struct CardHint;
 struct CardOdds;
 #[derive(Component)]
 struct CardMessage;
+#[derive(Component)]
+struct CardButtons;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PlayerTurn>().init_resource::<Seats>().init_resource::<HeldButtons>();
@@ -384,6 +392,21 @@ pub(super) fn plugin(app: &mut App) {
 pub fn seat(world: &mut World, seats: Seats) {
     let Some(s) = world.get_resource::<sim::Battle>().map(|b| b.scenario.clone()) else { return };
     world.insert_resource(seats.controls(&s));
+}
+
+/// Where F5 saves and F9 loads.
+pub const QUICK_SAVE: &str = "saves/quick.save.ron";
+
+/// Saves the game to [`QUICK_SAVE`] and says so.
+fn quick_save(world: &mut World) -> Message {
+    let text = world.resource::<super::scenarios::ScenarioText>().0.clone();
+    let Some(save) = crate::save::capture(world, &text) else {
+        return Message { text: "Nothing to save.".into(), error: true };
+    };
+    match save.write(std::path::Path::new(QUICK_SAVE)) {
+        Ok(()) => Message { text: format!("Saved to {QUICK_SAVE} (F9 loads it)."), error: false },
+        Err(e) => Message { text: format!("Cannot save to {QUICK_SAVE}: {e}"), error: true },
+    }
 }
 
 /// Carries out an order and says how it went: the battle log's sentences
@@ -446,6 +469,18 @@ fn player_input(world: &mut World) {
     let was = std::mem::replace(&mut *world.resource_mut::<HeldButtons>(), HeldButtons(pressed.clone()));
     pressed.retain(|b| !was.0.contains(b));
 
+    if keys.just_pressed(KeyCode::F5) {
+        turn.message = Some(quick_save(world));
+    }
+    if keys.just_pressed(KeyCode::F9) {
+        let path = std::path::PathBuf::from(QUICK_SAVE);
+        turn.message = Some(if path.exists() {
+            world.resource_mut::<super::scenarios::Pending>().0 = Some(super::Source::File(path));
+            Message { text: format!("Loading {QUICK_SAVE}"), error: false }
+        } else {
+            Message { text: "No quick save yet (F5 saves).".into(), error: true }
+        });
+    }
     if keys.just_pressed(KeyCode::KeyP) {
         let seats = world.resource::<Seats>().next();
         world.insert_resource(seats);
@@ -519,6 +554,14 @@ fn player_input(world: &mut World) {
     }
     // A click while nobody's orders are awaited only selects (camera).
     world.resource_mut::<Pointer>().clicked = None;
+    if turn.message != before.3 {
+        turn.message_age = 0.0;
+    } else if turn.message.is_some() && turn.awaiting.is_none() {
+        turn.message_age += world.resource::<Time>().delta_secs();
+        if turn.message_age > MESSAGE_SECONDS {
+            turn.message = None;
+        }
+    }
     refresh(world, &mut turn);
     let changed = turn.summary() != before;
     let mut r = world.resource_mut::<PlayerTurn>();
@@ -686,6 +729,7 @@ fn spawn_card(mut commands: Commands) {
             (CardOdds, text(13.0, Color::srgb(0.75, 0.95, 0.75))),
             (CardMessage, text(13.0, Color::srgb(1.0, 0.5, 0.45))),
             (
+                CardButtons,
                 Node { column_gap: Val::Px(8.0), ..default() },
                 children![button("End phase (E)", OrderButton::EndPhase), button("Undo (U)", OrderButton::Undo)],
             ),
@@ -700,7 +744,8 @@ fn show_card(
     opened: Res<Opened>,
     seats: Res<Seats>,
     clock: Option<Res<sim::Clock>>,
-    mut card: Query<&mut Node, With<Card>>,
+    mut card: Query<&mut Node, (With<Card>, Without<CardButtons>)>,
+    mut buttons: Query<&mut Node, (With<CardButtons>, Without<Card>)>,
     mut texts: ParamSet<(
         Query<&mut Text, With<CardTitle>>,
         Query<&mut Text, With<CardHint>>,
@@ -712,11 +757,37 @@ fn show_card(
         return;
     }
     let Ok(mut node) = card.single_mut() else { return };
+    if let Ok((mut t, mut c)) = texts.p3().single_mut() {
+        match &turn.message {
+            Some(m) => {
+                t.0.clone_from(&m.text);
+                c.0 = if m.error { Color::srgb(1.0, 0.5, 0.45) } else { Color::srgb(0.6, 0.9, 1.0) };
+            }
+            None => t.0.clear(),
+        }
+    }
     let (Some((phase, side)), Some(s), Some(clock)) = (turn.awaiting, &opened.scenario, clock) else {
-        node.display = Display::None;
+        // Outside a waiting phase the card only carries a message (saved,
+        // seats changed) for a few seconds.
+        node.display = if turn.message.is_some() { Display::Flex } else { Display::None };
+        for mut b in &mut buttons {
+            b.display = Display::None;
+        }
+        if let Ok(mut t) = texts.p0().single_mut() {
+            t.0.clear();
+        }
+        if let Ok(mut t) = texts.p1().single_mut() {
+            t.0.clear();
+        }
+        if let Ok(mut t) = texts.p2().single_mut() {
+            t.0.clear();
+        }
         return;
     };
     node.display = Display::Flex;
+    for mut b in &mut buttons {
+        b.display = Display::Flex;
+    }
     let side_name = s.sides.get(side).map_or("?", |x| x.name.as_str());
     let whose = if *seats == Seats::HotSeat { "Orders for" } else { "Your orders:" };
     let title = format!("{whose} {side_name} — {}, turn {}", phase_words(clock.phase.name()), clock.turn);
@@ -731,15 +802,6 @@ fn show_card(
     }
     if let Ok(mut t) = texts.p2().single_mut() {
         t.0 = turn.odds.clone().unwrap_or_default();
-    }
-    if let Ok((mut t, mut c)) = texts.p3().single_mut() {
-        match &turn.message {
-            Some(m) => {
-                t.0.clone_from(&m.text);
-                c.0 = if m.error { Color::srgb(1.0, 0.5, 0.45) } else { Color::srgb(0.6, 0.9, 1.0) };
-            }
-            None => t.0.clear(),
-        }
     }
 }
 

@@ -290,6 +290,7 @@ fn reset(
     mut pb: ResMut<Playback>,
     req: Res<Request>,
     controls: Option<Res<crate::sim::Controls>>,
+    log: Option<Res<crate::events::EventLog>>,
 ) {
     *fx = Effects::default();
     *shown = Shown::default();
@@ -300,7 +301,10 @@ fn reset(
     // With a player at the window the battle runs on by itself to their
     // first orders; a watched battle waits for Space.
     let player = controls.is_some_and(|c| c.0.contains(&crate::sim::SideControl::Human));
-    *pb = Playback { speed, instant: req.0.shot.is_some(), playing: player && req.0.shot.is_none(), ..default() };
+    // A restored save opens with its log already written: shown at once.
+    let restored = log.is_some_and(|l| !l.events.is_empty()) && req.0.shot.is_none();
+    let instant = req.0.shot.is_some() || restored;
+    *pb = Playback { speed, instant, playing: player && req.0.shot.is_none(), ..default() };
 }
 
 fn controls(

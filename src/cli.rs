@@ -184,7 +184,7 @@ fn simulate(
             return ExitCode::FAILURE;
         }
     }
-    report(&scenario, seed, &sim, events)
+    report(&scenario, seed, &mut sim, events)
 }
 
 /// `sauve replay`: a save's game played again to its save point.
@@ -205,11 +205,18 @@ fn replay(file: &Path, events: Option<&Path>) -> ExitCode {
     if errors > 0 {
         eprintln!("{}: error: {errors} saved orders could not be carried out (see ReplayError events)", file.display());
     }
-    report(&scenario, save.seed, &sim, events)
+    report(&scenario, save.seed, &mut sim, events)
 }
 
 /// Writes the event log if asked and prints the summary.
-fn report(scenario: &Scenario, seed: u64, sim: &Simulation, events: Option<&Path>) -> ExitCode {
+fn report(scenario: &Scenario, seed: u64, sim: &mut Simulation, events: Option<&Path>) -> ExitCode {
+    let mut extra = String::new();
+    if let Some(s) = crate::sim::summary(sim.app.world_mut()) {
+        extra += &s.to_string();
+    }
+    if let Some(s) = crate::sim::score(sim.app.world_mut()) {
+        extra += &s.to_string();
+    }
     let log = sim.log();
     let to_stdout = events.is_some_and(|p| p == Path::new("-"));
     if let Some(path) = events {
@@ -225,7 +232,7 @@ fn report(scenario: &Scenario, seed: u64, sim: &Simulation, events: Option<&Path
             return ExitCode::FAILURE;
         }
     }
-    let summary = summary(scenario, seed, log);
+    let summary = summary(scenario, seed, log) + &extra;
     if to_stdout {
         eprint!("{summary}");
     } else {

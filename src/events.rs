@@ -174,6 +174,27 @@ pub enum EventKind {
         edge: crate::hex::Edge,
         increments: u32,
     },
+    /// A corps has lost enough battalions, routed or gone, to break
+    /// (checked at the start of each turn, RULES.md 1.6).
+    CorpsBroken {
+        corps: String,
+        side: String,
+        gone: u32,
+        routed: u32,
+    },
+    /// A leader whose unit left the board or routed rides to another.
+    LeaderJoined {
+        leader: String,
+        unit: String,
+    },
+    /// The battle is over: the winner (none for a draw), whether outright
+    /// (the enemy army broke), each side's points and how they were made.
+    GameOver {
+        winner: Option<String>,
+        decisive: bool,
+        points: Vec<u32>,
+        detail: Vec<String>,
+    },
     /// A saved order that could not be carried out on replay.
     ReplayError {
         order: String,

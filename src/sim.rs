@@ -17,14 +17,15 @@ use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, FinalUnit, Pos, StateLabel};
 use crate::hex::{Dir, Offset};
+use crate::labataille::ai::{self, AiGoals};
 use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::grid::Grid;
 use crate::labataille::movement::MoveSearch;
 use crate::labataille::orders::{Activity, Order, OrderError, OrderPhase, Orders};
-use crate::labataille::{Board, HexState, HexUnit};
+use crate::labataille::{Board, HexState, HexUnit, victory};
 use crate::rules::combat::Tables;
-use crate::scenario::{Formation, Mode, Place, Readiness, Scenario, StateName};
+use crate::scenario::{DEFAULT_AGGRESSION, Formation, Mode, Place, Readiness, Scenario, StateName};
 use crate::terrain::Arm;
 
 // ---------------------------------------------------------------------------
@@ -509,6 +510,15 @@ fn order_phase_system(world: &mut World) {
     let acting = phase.acting_side(phasing);
     let control = world.resource::<Controls>().of(acting);
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = (control == SideControl::Ai).then(|| {
+        let scenario = world.resource::<Battle>().scenario.clone();
+        let v = world.resource::<Victory>();
+        AiGoals {
+            objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
+            aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
+            broken: v.broken_units(&scenario),
+        }
+    });
     with_orders(world, |o, engine, board, dice, log, pb| {
         match phase {
             OrderPhase::Charge => o.activity.new_turn(board, phasing),
@@ -527,25 +537,12 @@ fn order_phase_system(world: &mut World) {
             }
             return;
         }
-        if control == SideControl::Ai {
-            for order in run_ai(o, engine, board, dice, log, phase, acting) {
+        if let Some(goals) = goals {
+            for order in ai::play_phase(o, engine, board, dice, log, phase, acting, &goals) {
                 pb.book.push(LoggedOrder { at: stamp, order });
             }
         }
     });
-}
-
-/// The AI's orders for one phase (see [`crate::labataille::ai`]).
-fn run_ai(
-    _o: &mut Orders,
-    _engine: &mut Engine,
-    _board: &mut Board,
-    _dice: &mut Dice,
-    _log: &mut EventLog,
-    _phase: OrderPhase,
-    _side: usize,
-) -> Vec<Order> {
-    Vec::new()
 }
 
 fn hex_mode(battle: Res<Battle>) -> bool {
@@ -752,7 +749,10 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     world.insert_resource(DiceBox(Dice::new(seed, dice)));
     world.insert_resource(EngineState(engine));
     world.insert_resource(EventLog::default());
-    world.insert_resource(PlayState::new(&scenario));
+    let mut play = PlayState::new(&scenario);
+    play.activity.exits = scenario.exits.iter().map(|e| (e.side, e.edge)).collect();
+    world.insert_resource(play);
+    world.insert_resource(Victory::new(&scenario));
     world.insert_resource(Controls::from_ai(ai, scenario.sides.len()));
     world.insert_resource(Origin { seed, dice: dice_script });
     world.insert_resource(ai);
@@ -780,6 +780,16 @@ pub fn step_phase(world: &mut World) -> bool {
             log.push(EventKind::PhaseStart {});
         }
         world.resource_mut::<PlayState>().begun = true;
+        refresh_leaders(world);
+        // The first command segment comes at the start of turn 2: the
+        // opening position is the scenario author's to set.
+        if clock.phase == Phase::Shocks && clock.turn > 1 && command_segment(world) {
+            // An army has broken: the battle is over.
+            world.resource_mut::<PlayState>().begun = false;
+            write_final(world);
+            world.resource_mut::<Clock>().finished = true;
+            return true;
+        }
         world.run_schedule(PhaseSchedule(clock.phase));
         let mut play = world.resource_mut::<PlayState>();
         if play.replay_until == Some(SavePoint::of(clock)) {
@@ -809,6 +819,7 @@ pub fn end_phase(world: &mut World) {
         play.begun = false;
         play.undo.clear();
     }
+    tally(world);
     match clock.next(sides, turns) {
         Some(next) => *world.resource_mut::<Clock>() = next,
         None => {
@@ -918,6 +929,148 @@ pub fn melee_odds(
     })
 }
 
+/// Victory and army morale as the battle goes (hex mode): who holds each
+/// objective, increments marched off by each exit, every unit's starting
+/// strength, which unit each leader rides with and which corps have broken.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Victory {
+    pub holders: Vec<Option<usize>>,
+    pub exited: Vec<u32>,
+    pub start_strength: Vec<u32>,
+    pub attached: Vec<usize>,
+    pub broken: Vec<bool>,
+    /// Events already tallied (exits).
+    seen: usize,
+}
+
+impl Victory {
+    fn new(s: &Scenario) -> Self {
+        Victory {
+            holders: victory::initial_holders(s),
+            exited: victory::exit_tally(s),
+            start_strength: s.units.iter().map(|u| u.strength).collect(),
+            attached: victory::initial_attachment(s),
+            broken: vec![false; s.corps.len()],
+            seen: 0,
+        }
+    }
+
+    /// Units whose corps has broken.
+    pub fn broken_units(&self, s: &Scenario) -> Vec<bool> {
+        (0..s.units.len()).map(|u| s.corps_of_unit(u).is_some_and(|c| self.broken.get(c) == Some(&true))).collect()
+    }
+}
+
+/// The hex units as the rules see them.
+fn board_of(world: &mut World) -> Board {
+    let mut state = bevy::ecs::system::SystemState::<UnitQuery>::new(world);
+    match state.get_mut(world) {
+        Ok(q) => snapshot(&q),
+        Err(_) => Board::default(),
+    }
+}
+
+fn is_hex(world: &World) -> bool {
+    world.get_resource::<Battle>().is_some_and(|b| b.scenario.mode == Mode::Hex)
+}
+
+/// Leaders (before each phase): a leader whose unit has gone or routed
+/// rides to another, and every unit's bonus is worked out for the phase.
+fn refresh_leaders(world: &mut World) {
+    if !is_hex(world) || world.resource::<Battle>().scenario.leaders.is_empty() {
+        return;
+    }
+    let board = board_of(world);
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let mut attached = std::mem::take(&mut world.resource_mut::<Victory>().attached);
+    for (leader, unit) in victory::reattach(&scenario, &board, &mut attached) {
+        let (Some(l), Some(u)) = (scenario.leaders.get(leader), board.units.get(unit)) else { continue };
+        world.resource_mut::<EventLog>().push(EventKind::LeaderJoined { leader: l.id.clone(), unit: u.id.clone() });
+    }
+    let radius = scenario.rules.combat.leader_radius;
+    let bonus =
+        (0..board.units.len()).map(|u| victory::leader_bonus(&scenario, &board, &attached, u, radius)).collect();
+    world.resource_mut::<Victory>().attached = attached;
+    world.resource_mut::<EngineState>().0.bonus = bonus;
+}
+
+/// The command segment at the start of a turn (RULES.md 1.6): corps that
+/// have lost enough battalions break. Returns whether an army has broken,
+/// which ends the battle.
+fn command_segment(world: &mut World) -> bool {
+    if !is_hex(world) {
+        return false;
+    }
+    let board = board_of(world);
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let status = victory::corps_status(&scenario, &board);
+    for st in status {
+        let known = world.resource::<Victory>().broken.get(st.corps).copied().unwrap_or(true);
+        if st.broken && !known {
+            world.resource_mut::<Victory>().broken[st.corps] = true;
+            let c = &scenario.corps[st.corps];
+            let side = scenario.sides.get(c.side).map_or_else(String::new, |s| s.id.clone());
+            world.resource_mut::<EventLog>().push(EventKind::CorpsBroken {
+                corps: c.id.clone(),
+                side,
+                gone: st.gone,
+                routed: st.routed,
+            });
+        }
+    }
+    (0..scenario.sides.len()).any(|s| victory::army_broken(&scenario, &board, s))
+}
+
+/// After each phase: objectives change hands, exits are counted.
+fn tally(world: &mut World) {
+    if !is_hex(world) {
+        return;
+    }
+    let board = board_of(world);
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let new: Vec<(usize, crate::hex::Edge, u32)> = {
+        let seen = world.resource::<Victory>().seen;
+        world.resource::<EventLog>().events[seen.min(world.resource::<EventLog>().events.len())..]
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Exited { unit, edge, increments } => {
+                    scenario.unit_index(unit).map(|u| (u, *edge, *increments))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let len = world.resource::<EventLog>().events.len();
+    let mut v = world.resource_mut::<Victory>();
+    for (u, edge, increments) in new {
+        let side = scenario.units[u].side;
+        victory::record_exit(&scenario, &mut v.exited, side, edge, HexState::GoodOrder, increments);
+    }
+    victory::update_holders(&scenario, &board, &mut v.holders);
+    v.seen = len;
+}
+
+/// The score as it stands (hex mode).
+pub fn score(world: &mut World) -> Option<victory::Score> {
+    if !is_hex(world) {
+        return None;
+    }
+    let board = board_of(world);
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let v = world.resource::<Victory>();
+    Some(victory::score(&scenario, &board, &v.holders, &v.exited, &v.start_strength))
+}
+
+/// The end-of-game summary (losses, routs, cascades; hex mode).
+pub fn summary(world: &mut World) -> Option<victory::Summary> {
+    if !is_hex(world) {
+        return None;
+    }
+    let board = board_of(world);
+    let scenario = world.resource::<Battle>().scenario.clone();
+    Some(victory::summary(&scenario, &board, world.resource::<EventLog>()))
+}
+
 /// The seed and dice script the battle began with (saves keep them).
 #[derive(Resource, Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
@@ -968,6 +1121,20 @@ pub fn run_to(world: &mut World, until: SavePoint) {
 
 /// The `Final` event: every unit's state and position.
 pub fn write_final(world: &mut World) {
+    tally(world);
+    if let Some(score) = score(world) {
+        let sides = &world.resource::<Battle>().scenario.sides;
+        let winner = score.winner.and_then(|w| sides.get(w)).map(|s| s.id.clone());
+        let mut log = world.resource_mut::<EventLog>();
+        let turn = log.stamp.turn;
+        log.set_stamp(turn, None, "End");
+        log.push(EventKind::GameOver {
+            winner,
+            decisive: score.decisive,
+            points: score.points.clone(),
+            detail: score.detail.clone(),
+        });
+    }
     let scenario = world.resource::<Battle>().scenario.clone();
     let mut rows: Vec<(usize, FinalUnit)> = Vec::new();
     let mut q = world.query::<(

@@ -589,15 +589,10 @@ pub fn charge_path(
         return Ok(vec![start]);
     }
     let ctx = bf.ctx;
-    let side = u.side;
     let budget = allowance(ctx.rules, u.arm, bf.movement.get(unit).copied().flatten(), u.formation, u.limbered);
-    let Some((fields, occupancy)) = engine.fields_and_occupancy(ctx, board, side) else {
-        return Err(illegal(board, unit, "no enemy fields"));
-    };
-    let r = reach(
-        search,
-        &MoveQuery { grid: ctx.grid, rules: ctx.rules, fields, occupancy, board, unit, budget, fresh: false },
-    );
+    let occupancy = &engine.occupancy;
+    let r =
+        reach(search, &MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh: false });
     // A neighbour of the target from which the charger may cross into it.
     let best = Dir::ALL
         .iter()

@@ -103,6 +103,13 @@ impl Grid {
         self.in_padded(n).then(|| self.idx(n))
     }
 
+    /// Every step cost of `arm`, indexed `cell * 6 + dir`, for loops that
+    /// read many of them.
+    #[inline]
+    pub fn step_costs(&self, arm: Arm) -> &[u16] {
+        &self.step[arm.index()]
+    }
+
     /// Cost in hundredths of an MP for `arm` to step from `i` across `dir`.
     #[inline]
     pub fn step_cost(&self, arm: Arm, i: usize, dir: Dir) -> u16 {
@@ -130,20 +137,25 @@ impl Grid {
 #[derive(Clone, Debug, Default)]
 pub struct Occupancy {
     cells: Vec<Vec<u32>>,
-    /// Units of each side (0 and 1) per cell, for the hot paths.
-    counts: Vec<[u16; 2]>,
+    /// Units per cell of side 0, side 1 and any other side, for the hot
+    /// paths (kept apart so that a count is exact for sides 0 and 1), and
+    /// the (wrapping) sum of their indices, which names a lone unit without
+    /// a look at the stack.
+    counts: Vec<[u16; 3]>,
+    sums: Vec<[u32; 3]>,
 }
 
 impl Occupancy {
     pub fn new(grid: &Grid) -> Self {
-        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 2]; grid.len()] }
+        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 3]; grid.len()], sums: vec![[0; 3]; grid.len()] }
     }
 
     pub fn clear(&mut self) {
         for c in &mut self.cells {
             c.clear();
         }
-        self.counts.iter_mut().for_each(|c| *c = [0; 2]);
+        self.counts.iter_mut().for_each(|c| *c = [0; 3]);
+        self.sums.iter_mut().for_each(|c| *c = [0; 3]);
     }
 
     /// Puts `unit` of `side` into `cell`, keeping the stack in unit order.
@@ -152,7 +164,8 @@ impl Occupancy {
         let pos = v.partition_point(|&u| (u as usize) < unit);
         if v.get(pos) != Some(&(unit as u32)) {
             v.insert(pos, unit as u32);
-            self.counts[cell][side.min(1)] += 1;
+            self.counts[cell][side.min(2)] += 1;
+            self.sums[cell][side.min(2)] = self.sums[cell][side.min(2)].wrapping_add(unit as u32);
         }
     }
 
@@ -160,18 +173,72 @@ impl Occupancy {
         let v = &mut self.cells[cell];
         if let Some(pos) = v.iter().position(|&u| u as usize == unit) {
             v.remove(pos);
-            self.counts[cell][side.min(1)] -= 1;
+            self.counts[cell][side.min(2)] -= 1;
+            self.sums[cell][side.min(2)] = self.sums[cell][side.min(2)].wrapping_sub(unit as u32);
         }
     }
 
-    /// How many units of `side` stand in `cell`.
+    /// How many units of `side` stand in `cell` (for a side past 1, of all
+    /// the sides past 1 together).
     #[inline]
     pub fn count(&self, cell: usize, side: usize) -> u16 {
-        self.counts[cell][side.min(1)]
+        self.counts[cell][side.min(2)]
+    }
+
+    /// Whether a unit of `side` other than `unit` stands in `cell`, from the
+    /// tallies alone; `None` for a side past 1, whose tallies are shared.
+    #[inline]
+    pub fn others_of_side(&self, cell: usize, side: usize, unit: usize) -> Option<bool> {
+        (side <= 1).then(|| match self.counts[cell][side] {
+            0 => false,
+            1 => self.sums[cell][side] != unit as u32,
+            _ => true,
+        })
     }
 
     #[inline]
     pub fn at(&self, cell: usize) -> &[u32] {
         &self.cells[cell]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    /// The tallies must answer "another unit of this side here?" exactly as
+    /// a look at the stack would, through any sequence of moves.
+    #[test]
+    fn tallies_name_the_other_units_of_a_side_as_the_stack_does() {
+        let map = TerrainMap::filled(4, 3, crate::terrain::Terrain::Clear);
+        let grid = Grid::new(&map, &Rules::default());
+        let mut occ = Occupancy::new(&grid);
+        let sides: Vec<usize> = (0..12).map(|u| [0, 1, 0, 1, 2][u % 5]).collect();
+        let mut at = vec![None; sides.len()];
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..3000 {
+            let unit = rng.random_range(0..sides.len());
+            if let Some(cell) = at[unit].take() {
+                occ.remove(cell, unit, sides[unit]);
+            }
+            if rng.random_range(0..4) > 0 {
+                let cell = rng.random_range(0..grid.len());
+                occ.insert(cell, unit, sides[unit]);
+                at[unit] = Some(cell);
+            }
+            for cell in 0..grid.len() {
+                for side in 0..3 {
+                    for who in 0..sides.len() {
+                        let look = occ.at(cell).iter().any(|&u| u as usize != who && sides[u as usize] == side);
+                        let tally = occ.others_of_side(cell, side, who);
+                        assert_eq!(tally, (side <= 1).then_some(look), "cell {cell} side {side} unit {who}");
+                    }
+                    let n = occ.at(cell).iter().filter(|&&u| sides[u as usize] == side).count();
+                    assert_eq!(occ.count(cell, side) as usize, n);
+                }
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! pure functions over plain data. No Bevy here; `crate::sim` adapts it to
 //! the ECS.
 //!
+//! - [`ai`]: the AI opponent, one phase of orders at a time;
 //! - [`grid`]: the map as flat arrays (neighbours, per-arm step costs);
 //! - [`fields`]: per-side distance and zone fields, built once per phase;
 //! - [`rout`]: the 10-hex rout move and its priorities (rule 1.3);
@@ -9,6 +10,7 @@
 //! - [`engine`]: morale checks, cascades, shocks and the recovery segment;
 //! - [`victory`]: leaders, corps and army morale, objectives, score, summary.
 
+pub mod ai;
 pub mod combat;
 pub mod engine;
 pub mod fields;

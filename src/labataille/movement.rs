@@ -1,13 +1,15 @@
 //! Ordered movement (RULES.md 1.7, 1.8): how far a unit can go this phase,
 //! the path it takes, zones of influence that stop it and the stacking limit
-//! at its end hex. One bounded Dijkstra per unit over the shared grid and
-//! the side's enemy fields; the scratch arrays are reused between units.
+//! at its end hex. One bounded Dijkstra per unit over the shared grid; enemy
+//! zones are read from who stands next to each hex as the search reaches it,
+//! so no map-wide field has to be rebuilt when an enemy moves (a charge or a
+//! retreat), and the scratch arrays are reused between units.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::hex::{Dir, Offset};
-use crate::labataille::fields::SideFields;
+use crate::labataille::fields::{exerts_zone, front_sides};
 use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
 use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
@@ -46,12 +48,52 @@ pub fn stacked(board: &Board, occupancy: &Occupancy, cell: usize, side: usize, e
         .sum()
 }
 
-/// Whether an enemy zone in `cell` stops `arm` (rule 1.7): infantry and
-/// artillery stop in any enemy zone, cavalry only in an enemy cavalry zone.
-pub fn zone_stops(fields: &SideFields, arm: Arm, cell: usize) -> bool {
-    match arm {
-        Arm::Cavalry => fields.cav_zone[cell],
-        _ => fields.zone[cell] > 0,
+/// Whether an enemy zone in `cell` stops a unit of `side` and `arm` (rule
+/// 1.7): infantry and artillery stop in any enemy zone, cavalry only in an
+/// enemy cavalry zone. An enemy next to the hex exerts a zone into it when
+/// the hexside between them is one of its front three, as the side fields
+/// count them.
+pub fn zone_stops(grid: &Grid, occupancy: &Occupancy, board: &Board, side: usize, arm: Arm, cell: usize) -> bool {
+    for dir in Dir::ALL {
+        let Some(n) = grid.neighbour(cell, dir) else { continue };
+        for &u in occupancy.at(n) {
+            let e = &board.units[u as usize];
+            if e.side != side
+                && exerts_zone(e.state, e.formation)
+                && (arm != Arm::Cavalry || e.arm == Arm::Cavalry)
+                && front_sides(e.facing).contains(&dir.opposite())
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a unit not of `side` stands in `cell`.
+pub fn enemy_in(occupancy: &Occupancy, board: &Board, side: usize, cell: usize) -> bool {
+    occupancy.at(cell).iter().any(|&u| board.units[u as usize].side != side)
+}
+
+/// Calls `f` with every hex within `radius` of `at` (on the map) holding a
+/// unit not of `side`, read from the occupancy.
+pub fn enemies_within(
+    grid: &Grid,
+    occupancy: &Occupancy,
+    board: &Board,
+    side: usize,
+    at: Offset,
+    radius: u32,
+    mut f: impl FnMut(Offset),
+) {
+    for h in at.to_hex().range(radius) {
+        let o = Offset::from_hex(h);
+        if o.c < 0 || o.r < 0 || o.c >= grid.width || o.r >= grid.height {
+            continue;
+        }
+        if enemy_in(occupancy, board, side, grid.idx(o)) {
+            f(o);
+        }
     }
 }
 
@@ -95,6 +137,10 @@ pub struct MoveSearch {
     parent: Vec<u32>,
     stamp: Vec<u32>,
     epoch: u32,
+    /// Per cell, this search's answer to "does an enemy zone stop us here"
+    /// (bit 1 known, bit 0 stops), stamped like the costs.
+    zone: Vec<u8>,
+    zone_stamp: Vec<u32>,
     heap: BinaryHeap<Reverse<(Centi, u32)>>,
 }
 
@@ -102,7 +148,6 @@ pub struct MoveSearch {
 pub struct MoveQuery<'a> {
     pub grid: &'a Grid,
     pub rules: &'a Rules,
-    pub fields: &'a SideFields,
     pub occupancy: &'a Occupancy,
     pub board: &'a Board,
     pub unit: usize,
@@ -124,17 +169,34 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     let Some(start) = u.at else { return Reach::default() };
     let n = g.len();
     if s.cost.len() != n {
-        *s = MoveSearch { cost: vec![0; n], parent: vec![0; n], stamp: vec![0; n], epoch: 0, heap: BinaryHeap::new() };
+        *s = MoveSearch {
+            cost: vec![0; n],
+            parent: vec![0; n],
+            stamp: vec![0; n],
+            epoch: 0,
+            zone: vec![0; n],
+            zone_stamp: vec![0; n],
+            heap: BinaryHeap::new(),
+        };
     }
     s.epoch = s.epoch.wrapping_add(1);
     if s.epoch == 0 {
         s.stamp.iter_mut().for_each(|x| *x = 0);
+        s.zone_stamp.iter_mut().for_each(|x| *x = 0);
         s.epoch = 1;
     }
     let epoch = s.epoch;
     let arm = u.arm;
     let disordered = u.state == HexState::Disordered;
     let start_cell = g.idx(start);
+    let side = u.side;
+    let stops = |s: &mut MoveSearch, cell: usize| -> bool {
+        if s.zone_stamp[cell] != s.epoch {
+            s.zone_stamp[cell] = s.epoch;
+            s.zone[cell] = u8::from(zone_stops(g, q.occupancy, q.board, side, arm, cell));
+        }
+        s.zone[cell] == 1
+    };
     let mut out = Reach { start, ..Default::default() };
     let visit = |s: &mut MoveSearch, cell: usize, cost: Centi, parent: usize| -> bool {
         if s.stamp[cell] == epoch && s.cost[cell] <= cost {
@@ -157,7 +219,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
         settled.push((cell, cost, s.parent[cell] as usize));
         // A hex in a stopping zone ends the move (the start hex excepted:
         // a unit may leave a zone).
-        if cell != start_cell && zone_stops(q.fields, arm, cell) {
+        if cell != start_cell && stops(s, cell) {
             continue;
         }
         for dir in Dir::ALL {
@@ -166,7 +228,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
                 continue;
             }
             let Some(next) = g.neighbour(cell, dir) else { continue };
-            if !g.on_map[next] || q.fields.enemy[next] || (disordered && zone_stops(q.fields, arm, next)) {
+            if !g.on_map[next] || enemy_in(q.occupancy, q.board, side, next) || (disordered && stops(s, next)) {
                 continue;
             }
             let total = cost + step as Centi;
@@ -198,6 +260,7 @@ mod tests {
     use super::*;
     use crate::hex::Edge;
     use crate::labataille::HexUnit;
+    use crate::labataille::fields::SideFields;
     use crate::map::TerrainMap;
     use crate::scenario::Readiness;
 
@@ -223,7 +286,7 @@ mod tests {
         let rules = Rules::default();
         let grid = Grid::new(&map, &rules);
         let side = board.units[unit].side;
-        let fields = SideFields::build(&grid, board, side, if side == 0 { Edge::North } else { Edge::South });
+        let _ = side;
         let mut occ = Occupancy::new(&grid);
         for (i, u) in board.units.iter().enumerate() {
             if let Some(at) = u.at {
@@ -233,7 +296,6 @@ mod tests {
         let q = MoveQuery {
             grid: &grid,
             rules: &rules,
-            fields: &fields,
             occupancy: &occ,
             board,
             unit,
@@ -242,6 +304,46 @@ mod tests {
         };
         let r = reach(&mut MoveSearch::default(), &q);
         (grid, r)
+    }
+
+    #[test]
+    fn zones_read_from_neighbours_match_the_side_fields() {
+        // Enemies of every arm, facing and state; the zone answer read from
+        // the neighbours must equal the map-wide fields' for every hex.
+        let mut units = vec![unit(0, Arm::Infantry, (0, 0), Dir::N)];
+        let mut k = 0;
+        for c in (1..11).step_by(3) {
+            for r in (1..11).step_by(3) {
+                let arm = Arm::ALL[k % 3];
+                let mut u = unit(1, arm, (c, r), Dir::ALL[k % 6]);
+                u.state = [HexState::GoodOrder, HexState::Disordered, HexState::Routed][k % 3];
+                if k % 4 == 0 {
+                    u.formation = Formation::Square;
+                }
+                units.push(u);
+                k += 1;
+            }
+        }
+        let board = Board { units };
+        let map = TerrainMap::from_rows(&["............"; 12]);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let fields = SideFields::build(&grid, &board, 0, Edge::North);
+        let mut occ = Occupancy::new(&grid);
+        for (i, u) in board.units.iter().enumerate() {
+            if let Some(at) = u.at {
+                occ.insert(grid.idx(at), i, u.side);
+            }
+        }
+        let mut zones = 0;
+        for cell in (0..grid.len()).filter(|&c| grid.on_map[c]) {
+            let inf = zone_stops(&grid, &occ, &board, 0, Arm::Infantry, cell);
+            assert_eq!(inf, fields.zone[cell] > 0, "infantry at {}", grid.offset(cell));
+            assert_eq!(zone_stops(&grid, &occ, &board, 0, Arm::Cavalry, cell), fields.cav_zone[cell]);
+            assert_eq!(enemy_in(&occ, &board, 0, cell), fields.enemy[cell]);
+            zones += usize::from(inf);
+        }
+        assert!(zones > 10, "the test board has zones to compare: {zones}");
     }
 
     #[test]

@@ -121,6 +121,9 @@ pub struct Activity {
     pub moved: Vec<bool>,
     pub fired: Vec<bool>,
     pub fought: Vec<bool>,
+    /// (side, edge) pairs across which a side may march off by order (the
+    /// scenario's `exits`).
+    pub exits: Vec<(usize, Edge)>,
 }
 
 impl Activity {
@@ -130,6 +133,7 @@ impl Activity {
             moved: vec![false; units],
             fired: vec![false; units],
             fought: vec![false; units],
+            exits: Vec::new(),
         }
     }
 
@@ -195,13 +199,8 @@ impl Orders<'_, '_> {
             return Reach::default();
         }
         let ctx = self.bf.ctx;
-        let Some((fields, occupancy)) = engine.fields_and_occupancy(ctx, board, u.side) else {
-            return Reach::default();
-        };
-        reach(
-            self.search,
-            &MoveQuery { grid: ctx.grid, rules: ctx.rules, fields, occupancy, board, unit, budget, fresh },
-        )
+        let occupancy = &engine.occupancy;
+        reach(self.search, &MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh })
     }
 
     /// Checks and carries out one order for `side` in `phase`.
@@ -297,6 +296,9 @@ impl Orders<'_, '_> {
                 let Some(at) = u.at else { return Err(illegal(unit, "is not on the map")) };
                 if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
                     return Err(illegal(unit, "routed units do not exit by order"));
+                }
+                if !self.activity.exits.contains(&(side, *edge)) {
+                    return Err(illegal(unit, &format!("the scenario gives its side no exit on the {edge:?} edge")));
                 }
                 if bf.ctx.grid.edge_distance(*edge, at) != 0 {
                     return Err(illegal(unit, &format!("is not on the {edge:?} edge")));

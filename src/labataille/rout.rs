@@ -48,8 +48,9 @@ pub enum RoutPlan {
 }
 
 /// Order of end hexes: path cost (priorities 4-6), not a refuge (7), half
-/// hexes from the own rear edge, closeness to the enemy.
-type EndKey = (u64, bool, i32, u16);
+/// hexes from the own rear edge, closeness to the enemy; packed into one
+/// integer (in that order from the top bits) so that a comparison is cheap.
+type EndKey = u128;
 /// Order of off-map exits: not across the own rear edge, then path cost.
 type ExitKey = (bool, u64);
 
@@ -72,15 +73,23 @@ impl RoutQuery<'_> {
         self.board.units[self.unit].arm
     }
 
+    #[inline(always)]
     fn friends_at(&self, cell: usize) -> bool {
         let side = self.board.units[self.unit].side;
-        self.occupancy.at(cell).iter().any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
+        // The occupancy's per-side tallies answer without touching the
+        // stack or the units, except for a side past 1.
+        self.occupancy.others_of_side(cell, side, self.unit).unwrap_or_else(|| {
+            self.occupancy
+                .at(cell)
+                .iter()
+                .any(|&u| u as usize != self.unit && self.board.units[u as usize].side == side)
+        })
     }
 
     /// The additive part of the priorities for entering `cell` at `step`
     /// hundredths of an MP: zones (4), terrain (5), friends (6), packed so
     /// that integer order is the priority order.
-    #[inline]
+    #[inline(always)]
     fn step_key(&self, cell: usize, step: u16) -> u64 {
         let zone = self.fields.cells[cell].has(CellFacts::ZONE) as u64;
         let friends = self.friends_at(cell) as u64;
@@ -120,7 +129,12 @@ impl RoutQuery<'_> {
     /// tie-breaks (nearest own rear, furthest from the enemy).
     fn end_key(&self, cost: u64, end: Offset) -> EndKey {
         let i = self.grid.idx(end);
-        (cost, !self.grid.refuge[i], self.grid.edge_half_distance(self.own_rear, end), u16::MAX - self.fields.dist[i])
+        // Flipping the sign bit keeps the order of the signed distance.
+        let half = self.grid.edge_half_distance(self.own_rear, end) as u32 ^ (1 << 31);
+        ((cost as u128) << 64)
+            | ((!self.grid.refuge[i] as u128) << 48)
+            | ((half as u128) << 16)
+            | (u16::MAX - self.fields.dist[i]) as u128
     }
 
     /// Off-map exits: across the side's own rear edge first, then the
@@ -129,10 +143,11 @@ impl RoutQuery<'_> {
         (edge != self.own_rear, cost)
     }
 
-    fn near_enemies(&self) -> Vec<Offset> {
-        let mut near = Vec::new();
+    /// Fills `near` with the enemies within the radius of the start (a
+    /// buffer kept by the planner, so no allocation per move).
+    fn near_enemies(&self, near: &mut Vec<Offset>) {
+        near.clear();
         self.fields.enemies_within(self.start, self.enemy_radius, |e| near.push(e));
-        near
     }
 }
 
@@ -142,47 +157,76 @@ pub struct RoutPlanner {
     radius: i32,
     side: i32,
     layer: usize,
-    /// Per (hexes moved, window hex): the best path so far.
-    states: Vec<State>,
-    /// Per window hex: its six outgoing step keys, and bit masks of the
-    /// legal steps, the steps off the map, and the legal steps that keep
-    /// the enemy distance unchanged.
-    out_key: Vec<[u64; 6]>,
-    out_same: Vec<u8>,
-    out_legal: Vec<u8>,
-    out_exits: Vec<u8>,
+    /// Per window hex, the cost of the best path so far of `k` hexes, for
+    /// two layers at a time (`k` even, then odd): a layer's costs are never
+    /// read once the next one is done. An entry is [`NONE`] until reached,
+    /// and is set back to NONE as its layer is left, so no stamp is needed.
+    best: Vec<u64>,
+    /// Per window hex, in two rows like `best`: how many of the last hexes
+    /// of the best path so far share its end's enemy distance (the only
+    /// ones a step that keeps the distance could revisit).
+    runs: Vec<u8>,
+    /// Per (hexes moved, window hex): the window hex before it on its best
+    /// path. Read only for states reached in this move.
+    parent: Vec<u16>,
+    /// Per window hex: its outgoing steps (see [`Out`]), valid when its
+    /// stamp is this move's generation.
+    outs: Vec<Out>,
     out_stamp: Vec<u32>,
     generation: u32,
-    layers: Vec<Vec<Node>>,
+    /// Per window hex: its padded grid index less the window corner's
+    /// (fixed for a window size and grid width, `win_pw`), and its column
+    /// and row in the window; so a state needs no more than its window hex,
+    /// and finding its place needs no division.
+    win_off: Vec<i32>,
+    win_pw: i32,
+    win_cr: Vec<(u16, u16)>,
+    /// The states (window hexes) of layers `k` and `k + 1`, in the order
+    /// first reached (which sets the tie-breaks), in two alternating rows
+    /// of `layer + 1` slots: one spare, so that a step may write its state
+    /// unconditionally and count it only if new. `count` says how many of
+    /// each row are set.
+    nodes: Vec<u16>,
+    count: [usize; 2],
     ends: Vec<(EndKey, u16)>,
+    near: Vec<Offset>,
     /// Nodes visited by the exact fallback search in the last move (for tests).
     pub fallback_nodes: usize,
 }
 
 const NONE: u64 = u64::MAX;
 
-/// A state of the layered search: window index, padded grid index, and
-/// whether the hex's column is odd (which sets its neighbour offsets).
+/// A window hex's outgoing steps, worked out once per move however many
+/// layers it appears in: per side, the step key and the window hex across;
+/// and bit masks of the legal sides, the sides off the map, and the legal
+/// sides that keep the enemy distance unchanged.
 #[derive(Clone, Copy, Debug, Default)]
-struct Node {
-    l: u16,
-    g: u32,
-    odd: u8,
-}
-
-/// The best path found to one (hexes moved, window hex): its cost, the
-/// window hex before it, and its enemy distance (for the revisit check).
-/// Valid only when `stamp` is the planner's current generation.
-#[derive(Clone, Copy, Debug, Default)]
-struct State {
-    best: u64,
-    stamp: u32,
-    parent: u16,
-    dist: u16,
+struct Out {
+    key: [u64; 6],
+    to: [u16; 6],
+    legal: u8,
+    exits: u8,
+    same: u8,
 }
 
 /// Node budget of the exact fallback search.
 const FALLBACK_BUDGET: usize = 400_000;
+
+/// Is window hex `l`, at the enemy distance of (`k`, `u`), on the best
+/// path to (`k`, `u`)? Only the path's last `run` hexes are at that
+/// distance (distances never fall along a path), and `u` is not `l`, so
+/// only the `run - 1` before it are looked at. `parent` must hold layers
+/// `0..=k`.
+fn on_path(parent: &[u16], layer: usize, mut k: usize, mut u: u16, l: u16, run: u8) -> bool {
+    for _ in 1..run {
+        u = parent[k * layer + u as usize];
+        k -= 1;
+        if u == l {
+            return true;
+        }
+    }
+    false
+}
 
 impl RoutPlanner {
     pub fn new() -> Self {
@@ -190,42 +234,36 @@ impl RoutPlanner {
     }
 
     fn prepare(&mut self, radius: i32) {
-        if radius != self.radius || self.states.is_empty() {
+        if radius != self.radius || self.parent.is_empty() {
             self.radius = radius;
             self.side = 2 * radius + 1;
             self.layer = (self.side * self.side) as usize;
             let n = self.layer * (radius as usize + 1);
-            self.states = vec![State::default(); n];
-            self.out_key = vec![[0; 6]; self.layer];
-            self.out_same = vec![0; self.layer];
-            self.out_legal = vec![0; self.layer];
-            self.out_exits = vec![0; self.layer];
+            self.best = vec![NONE; 2 * self.layer];
+            self.runs = vec![0; 2 * self.layer];
+            self.parent = vec![0; n];
+            self.outs = vec![Out::default(); self.layer];
+            self.win_cr =
+                (0..self.side * self.side).map(|l| ((l % self.side) as u16, (l / self.side) as u16)).collect();
+            self.win_pw = 0;
             self.out_stamp = vec![0; self.layer];
             self.generation = 0;
-            self.layers = vec![Vec::new(); radius as usize + 1];
+            self.nodes = vec![0; 2 * (self.layer + 1)];
+        } else {
+            // The last move left its final layer's costs set; unset them
+            // (the earlier layers were unset as the search left them).
+            for row in 0..2 {
+                for &l in &self.nodes[row * (self.layer + 1)..][..self.count[row]] {
+                    self.best[row * self.layer + l as usize] = NONE;
+                }
+            }
         }
+        self.count = [0; 2];
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.states.iter_mut().for_each(|s| s.stamp = 0);
             self.out_stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
-        for l in &mut self.layers {
-            l.clear();
-        }
-    }
-
-    #[inline]
-    fn get(&self, k: usize, l: u16) -> u64 {
-        let i = k * self.layer + l as usize;
-        let s = &self.states[i];
-        if s.stamp == self.generation { s.best } else { NONE }
-    }
-
-    #[inline]
-    fn set(&mut self, k: usize, l: u16, cost: u64, parent: u16, dist: u16) {
-        let i = k * self.layer + l as usize;
-        self.states[i] = State { best: cost, stamp: self.generation, parent, dist };
     }
 
     #[inline]
@@ -236,25 +274,8 @@ impl RoutPlanner {
 
     #[inline]
     fn global(&self, start: Offset, l: u16) -> Offset {
-        let l = l as i32;
-        Offset::new(start.c + l % self.side - self.radius, start.r + l / self.side - self.radius)
-    }
-
-    /// Is local cell `l` (at enemy distance `dl`) on the best path to
-    /// (`k`, `u`)? Walks back only while the path's distances can still
-    /// equal `dl` (they never rise going backwards).
-    fn on_path(&self, mut k: usize, mut u: u16, l: u16, dl: u16) -> bool {
-        loop {
-            let i = k * self.layer + u as usize;
-            if u == l {
-                return true;
-            }
-            if k == 0 || self.states[i].dist < dl {
-                return false;
-            }
-            u = self.states[i].parent;
-            k -= 1;
-        }
+        let (dc, dr) = self.win_cr[l as usize];
+        Offset::new(start.c + dc as i32 - self.radius, start.r + dr as i32 - self.radius)
     }
 
     fn path_to(&self, start: Offset, k: usize, l: u16) -> Vec<Offset> {
@@ -265,7 +286,7 @@ impl RoutPlanner {
             if k == 0 {
                 break;
             }
-            l = self.states[k * self.layer + l as usize].parent;
+            l = self.parent[k * self.layer + l as usize];
             k -= 1;
         }
         path.reverse();
@@ -279,67 +300,99 @@ impl RoutPlanner {
         self.fallback_nodes = 0;
         let grid = q.grid;
         let f = q.fields;
+        let cells = &f.cells[..];
+        let steps = grid.step_costs(q.arm());
         let start_cell = grid.idx(q.start);
         let start_behind = f.behind[start_cell];
+        // Priorities 1 and 3 as one bit test on the hex entered: never an
+        // enemy's, and behind enemy lines only for a unit that starts there.
+        let forbidden = CellFacts::ENEMY | if start_behind { 0 } else { CellFacts::BEHIND };
         let Some(centre) = self.local(q.start, q.start) else { return RoutPlan::Surrender };
+        let layer = self.layer;
+        let generation = self.generation;
+        let side = self.side;
+        if self.win_pw != grid.pw {
+            self.win_pw = grid.pw;
+            self.win_off = (0..side * side).map(|l| l / side * grid.pw + l % side).collect();
+        }
+        // The window's corner, which may lie outside the padded grid; every
+        // hex a state reaches or looks at lies inside it.
+        let corner = start_cell as i64 - (self.radius * grid.pw + self.radius) as i64;
+        let corner_par = ((q.start.c - self.radius) & 1) as u8;
         // Neighbour offsets by column parity: within the window every state
         // lies at most k <= hexes from the start, so its neighbours are still
         // inside the window and inside the padded grid; no bounds checks.
         let mut local_step = [[0i32; 6]; 2];
         let mut global_step = [[0i32; 6]; 2];
-        let mut flips = [false; 6];
         for (p, (ls, gs)) in local_step.iter_mut().zip(global_step.iter_mut()).enumerate() {
             for dir in Dir::ALL {
                 let o = Offset::new(p as i32, 1).neighbour(dir);
                 let (dc, dr) = (o.c - p as i32, o.r - 1);
-                ls[dir.index()] = dr * self.side + dc;
+                ls[dir.index()] = dr * side + dc;
                 gs[dir.index()] = dr * grid.pw + dc;
-                flips[dir.index()] = dc != 0;
             }
         }
-        self.set(0, centre, 0, centre, f.dist[start_cell]);
-        self.layers[0].push(Node { l: centre, g: start_cell as u32, odd: (q.start.c & 1) as u8 });
+        self.best[centre as usize] = 0;
+        self.runs[centre as usize] = 1;
+        self.parent[centre as usize] = centre;
+        self.nodes[0] = centre;
+        self.count[0] = 1;
         let mut exit: Option<(ExitKey, usize, u16, Edge)> = None;
 
         for k in 0..hexes {
-            let mut frontier = std::mem::take(&mut self.layers[k]);
-            let mut next = std::mem::take(&mut self.layers[k + 1]);
-            for &Node { l: u, g: gu, odd } in &frontier {
-                // Frontier states are always set this move.
-                let cost_u = self.states[k * self.layer + u as usize].best;
-                let gu = gu as usize;
+            let (even, odd_layer) = self.best.split_at_mut(layer);
+            let (cur, nxt) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
+            let (even, odd_layer) = self.runs.split_at_mut(layer);
+            let (cur_runs, nxt_runs) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
+            let (even, odd_layer) = self.nodes.split_at_mut(layer + 1);
+            let (frontier, next) = if k & 1 == 0 { (even, odd_layer) } else { (odd_layer, even) };
+            let frontier = &frontier[..self.count[k & 1]];
+            let mut reached = 0;
+            let (done, later) = self.parent.split_at_mut((k + 1) * layer);
+            let next_parent = &mut later[..layer];
+            for &u in frontier {
                 let ci = u as usize;
-                // A hex's six outgoing steps are worked out once per move,
-                // however many layers it appears in.
-                if self.out_stamp[ci] != self.generation {
-                    self.out_stamp[ci] = self.generation;
-                    let du = f.cells[gu].dist;
-                    let (mut same, mut legal, mut exits) = (0u8, 0u8, 0u8);
-                    for dir in Dir::ALL {
-                        let d = dir.index();
-                        let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
-                        if !f.cells[gv].has(CellFacts::ON_MAP) {
-                            exits |= 1 << d;
-                        } else if let Some(step) = q.legal_step(gu, gv, dir, start_behind) {
-                            legal |= 1 << d;
-                            if f.cells[gv].dist == du {
-                                same |= 1 << d;
-                            }
-                            self.out_key[ci][d] = q.step_key(gv, step);
+                // Frontier states are always set this move.
+                let cost_u = cur[ci];
+                if self.out_stamp[ci] != generation {
+                    self.out_stamp[ci] = generation;
+                    let gu = (corner + self.win_off[ci] as i64) as usize;
+                    let odd = ((self.win_cr[ci].0 & 1) as u8 ^ corner_par) as usize;
+                    let a = cells[gu];
+                    let o = &mut self.outs[ci];
+                    (o.same, o.legal, o.exits) = (0, 0, 0);
+                    for d in 0..6 {
+                        let gv = (gu as i32 + global_step[odd][d]) as usize;
+                        let b = cells[gv];
+                        if !b.has(CellFacts::ON_MAP) {
+                            o.exits |= 1 << d;
+                            continue;
                         }
+                        if b.bits & forbidden != 0 || b.dist < a.dist {
+                            continue;
+                        }
+                        let step = steps[gu * 6 + d];
+                        if step == BLOCKED {
+                            continue;
+                        }
+                        o.legal |= 1 << d;
+                        if b.dist == a.dist {
+                            o.same |= 1 << d;
+                        }
+                        o.key[d] = q.step_key(gv, step);
+                        o.to[d] = (ci as i32 + local_step[odd][d]) as u16;
                     }
-                    self.out_same[ci] = same;
-                    self.out_legal[ci] = legal;
-                    self.out_exits[ci] = exits;
                 }
-                let (keys, same) = (self.out_key[ci], self.out_same[ci]);
+                let o = &self.outs[ci];
                 // Off-map steps first (rare: only on the map's edge hexes).
-                let mut exits = self.out_exits[ci];
+                let mut exits = o.exits;
                 while exits != 0 {
                     let d = exits.trailing_zeros() as usize;
                     exits &= exits - 1;
                     // Stepping off the map with hexes still to move.
-                    let gv = (gu as i32 + global_step[odd as usize][d]) as usize;
+                    let gu = (corner + self.win_off[ci] as i64) as usize;
+                    let odd = ((self.win_cr[ci].0 & 1) as u8 ^ corner_par) as usize;
+                    let gv = (gu as i32 + global_step[odd][d]) as usize;
                     if let Some(edge) = q.exit_step(gu, gv, grid.offset(gu), Dir::ALL[d], start_behind) {
                         let key = q.exit_key(cost_u, edge);
                         if exit.as_ref().is_none_or(|e| key < e.0) {
@@ -349,39 +402,60 @@ impl RoutPlanner {
                 }
                 // Then the legal steps, by bit mask rather than by testing
                 // all six sides.
-                let mut legal = self.out_legal[ci];
+                let (mut legal, same, run) = (o.legal, o.same, cur_runs[ci]);
                 while legal != 0 {
                     let d = legal.trailing_zeros() as usize;
                     legal &= legal - 1;
-                    let lv = (u as i32 + local_step[odd as usize][d]) as u16;
-                    let cost_v = cost_u + keys[d];
-                    let old = self.get(k + 1, lv);
-                    // A strictly further step cannot return to a hex of the
-                    // path: distances never fall along it.
-                    if cost_v < old && (same & (1 << d) == 0 || !self.on_path(k, u, lv, f.dist[gu])) {
-                        let gv = (gu as i32 + global_step[odd as usize][d]) as u32;
-                        if old == NONE {
-                            next.push(Node { l: lv, g: gv, odd: odd ^ flips[d] as u8 });
-                        }
-                        self.set(k + 1, lv, cost_v, u, f.dist[gv as usize]);
+                    let lv = o.to[d];
+                    let cost_v = cost_u + o.key[d];
+                    let old = nxt[lv as usize];
+                    // A step that keeps the enemy distance may return to a
+                    // hex of the path, so it is checked; a strictly further
+                    // one cannot (distances never fall along a path).
+                    let same_d = same & (1 << d) != 0;
+                    if cost_v >= old || (same_d && on_path(done, layer, k, u, lv, run)) {
+                        continue;
                     }
+                    nxt_runs[lv as usize] = if same_d { run + 1 } else { 1 };
+                    next[reached] = lv;
+                    reached += (old == NONE) as usize;
+                    nxt[lv as usize] = cost_v;
+                    next_parent[lv as usize] = u;
                 }
             }
-            frontier.clear();
-            self.layers[k] = frontier;
-            self.layers[k + 1] = next;
+            // This layer's costs are not read again: unset them for layer
+            // k + 2, which reuses their row.
+            for &l in frontier {
+                cur[l as usize] = NONE;
+            }
+            self.count[k & 1] = 0;
+            self.count[(k + 1) & 1] = reached;
         }
 
         // Choose the end hex among full moves: the best key whose end also
         // satisfies priority 2 (checked lazily, best first).
-        let near = q.near_enemies();
+        let mut near = std::mem::take(&mut self.near);
+        q.near_enemies(&mut near);
         let mut ends = std::mem::take(&mut self.ends);
         ends.clear();
-        for n in &self.layers[hexes] {
-            ends.push((q.end_key(self.get(hexes, n.l), grid.offset(n.g as usize)), n.l));
+        let last = &self.best[(hexes & 1) * layer..][..layer];
+        // Only ends of the least cost left are ever compared beyond their
+        // cost, so the rest of a key (priority 7 and the tie-breaks) is
+        // worked out for a whole cost group when it first comes up; until
+        // then a key's low half is PENDING, above any worked-out one.
+        const PENDING: u128 = u64::MAX as u128;
+        for &l in &self.nodes[(hexes & 1) * (layer + 1)..][..self.count[hexes & 1]] {
+            ends.push(((last[l as usize] as u128) << 64 | PENDING, l));
         }
         let mut chosen = None;
-        while let Some((i, &(_, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+        while let Some((i, &(key, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+            if key & PENDING == PENDING {
+                let cost = (key >> 64) as u64;
+                for e in ends.iter_mut().filter(|e| e.0 >> 64 == cost as u128) {
+                    e.0 = q.end_key(cost, self.global(q.start, e.1));
+                }
+                continue;
+            }
             if q.ends_further(self.global(q.start, l), &near) {
                 chosen = Some(l);
                 break;
@@ -389,18 +463,20 @@ impl RoutPlanner {
             ends.swap_remove(i);
         }
         self.ends = ends;
-        if let Some(l) = chosen {
-            return RoutPlan::Full(self.path_to(q.start, hexes, l));
-        }
-        // The layered search forbids revisits only along each cell's best
-        // path; before giving up on a full move, search simple paths exactly.
-        if let Some(plan) = self.exact(q, hexes, &near) {
-            return plan;
-        }
-        if let Some((_, k, u, edge)) = exit {
-            return RoutPlan::OffMap(self.path_to(q.start, k, u), edge);
-        }
-        RoutPlan::Surrender
+        let plan = if let Some(l) = chosen {
+            RoutPlan::Full(self.path_to(q.start, hexes, l))
+        } else if let Some(plan) = self.exact(q, hexes, &near) {
+            // The layered search forbids revisits only along each cell's
+            // best path; before giving up on a full move, it searches simple
+            // paths exactly.
+            plan
+        } else if let Some((_, k, u, edge)) = exit {
+            RoutPlan::OffMap(self.path_to(q.start, k, u), edge)
+        } else {
+            RoutPlan::Surrender
+        };
+        self.near = near;
+        plan
     }
 
     /// Exhaustive search over simple paths (bounded by a node budget):
@@ -473,5 +549,120 @@ impl RoutPlanner {
             return Some(RoutPlan::Full(path));
         }
         s.best_exit.map(|(_, path, edge)| RoutPlan::OffMap(path, edge))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Edge;
+    use crate::labataille::HexState;
+    use crate::rules::Rules;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A battle on a generated map: the rout benchmark's ranks of routers
+    /// south of an enemy line, plus units of both sides scattered at random
+    /// (so that some routers end up cornered, at the edge or behind lines).
+    fn battle(w: i32, h: i32, routers: usize, seed: u64) -> (Grid, Board) {
+        let map = crate::generate::terrain(w, h, seed);
+        let mut board = crate::generate::rout_board(&map, routers);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for i in 0..routers / 4 {
+            let side = rng.random_range(0..2);
+            let mut u = board.units[board.units.len() - 1].clone();
+            u.id = format!("x{i}");
+            u.side = side;
+            u.arm = Arm::ALL[rng.random_range(0..3)];
+            u.at = Some(Offset::new(rng.random_range(0..w), rng.random_range(0..h)));
+            u.state = if side == 0 { HexState::Routed } else { HexState::GoodOrder };
+            u.facing = Dir::ALL[rng.random_range(0..6)];
+            board.units.push(u);
+        }
+        (Grid::new(&map, &Rules::default()), board)
+    }
+
+    fn occupancy(grid: &Grid, board: &Board) -> Occupancy {
+        let mut occ = Occupancy::new(grid);
+        for (i, u) in board.units.iter().enumerate() {
+            if let Some(at) = u.at {
+                occ.insert(grid.idx(at), i, u.side);
+            }
+        }
+        occ
+    }
+
+    fn query<'a>(
+        grid: &'a Grid,
+        fields: &'a SideFields,
+        occupancy: &'a Occupancy,
+        board: &'a Board,
+        unit: usize,
+        hexes: u32,
+    ) -> Option<RoutQuery<'a>> {
+        let start = board.units[unit].at?;
+        (board.units[unit].side == 0 && board.units[unit].state == HexState::Routed).then_some(RoutQuery {
+            grid,
+            fields,
+            occupancy,
+            board,
+            unit,
+            start,
+            hexes,
+            enemy_radius: 15,
+            own_rear: Edge::South,
+        })
+    }
+
+    /// The planner keeps scratch state between moves (cost rows unset as
+    /// it goes, stamps, per-window tables); a planner reused across moves
+    /// of varying length on maps of varying width must plan exactly as a
+    /// fresh one does.
+    #[test]
+    fn a_reused_planner_plans_exactly_as_a_fresh_one() {
+        let mut reused = RoutPlanner::new();
+        let mut plans = 0;
+        for (w, h, seed) in [(60, 50, 1), (41, 60, 2), (60, 50, 3)] {
+            let (grid, board) = battle(w, h, 150, seed);
+            let fields = SideFields::build(&grid, &board, 0, Edge::North);
+            let occ = occupancy(&grid, &board);
+            for unit in 0..board.units.len() {
+                let hexes = [10, 10, 4, 10, 1, 7][unit % 6];
+                let Some(q) = query(&grid, &fields, &occ, &board, unit, hexes) else { continue };
+                assert_eq!(reused.plan(&q), RoutPlanner::new().plan(&q), "unit {unit} on map {seed}");
+                plans += 1;
+            }
+        }
+        assert!(plans > 400);
+    }
+
+    /// End keys are packed into one integer; its order must be the
+    /// lexicographic order of (cost, not a refuge, half hexes from the own
+    /// rear edge, closeness to the enemy), negative edge distances included
+    /// (the border ring).
+    #[test]
+    fn packed_end_keys_order_as_their_parts() {
+        let map = crate::generate::terrain(30, 20, 5);
+        let grid = Grid::new(&map, &Rules::default());
+        let board = crate::generate::rout_board(&map, 20);
+        let fields = SideFields::build(&grid, &board, 0, Edge::North);
+        let occ = occupancy(&grid, &board);
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut keyed = Vec::new();
+        for _ in 0..2000 {
+            let own_rear = [Edge::North, Edge::South, Edge::East, Edge::West][rng.random_range(0..4)];
+            let Some(q) = query(&grid, &fields, &occ, &board, board.units.len() - 1, 10) else { panic!("a router") };
+            let q = RoutQuery { own_rear, ..q };
+            let end = Offset::new(rng.random_range(-1..=30), rng.random_range(-1..=20));
+            let cost = [0, 1, 1 << 16, u64::MAX / 2, rng.random()][rng.random_range(0..5)];
+            let i = grid.idx(end);
+            let parts = (cost, !grid.refuge[i], grid.edge_half_distance(own_rear, end), u16::MAX - fields.dist[i]);
+            keyed.push((parts, q.end_key(cost, end)));
+        }
+        for a in &keyed {
+            for b in keyed.iter().step_by(7) {
+                assert_eq!(a.0.cmp(&b.0), a.1.cmp(&b.1), "{:?} vs {:?}", a.0, b.0);
+            }
+        }
     }
 }

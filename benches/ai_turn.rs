@@ -1,0 +1,148 @@
+//! Benchmark named by issue 6: `ai_turn/200x200_2000_units`, one full turn
+//! of a generated battle with the AI giving every order: for each side,
+//! Charge, Movement, the other side's DefensiveFire, OffensiveFire, Melee
+//! and the Morale Recovery Segment. Goal: a median under 50 ms (release).
+//!
+//! Run: `cargo bench --bench ai_turn`.
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use sauve::dice::Dice;
+use sauve::events::EventLog;
+use sauve::generate;
+use sauve::hex::{Dir, Offset};
+use sauve::labataille::ai::{AiGoals, play_phase};
+use sauve::labataille::combat::Battlefield;
+use sauve::labataille::engine::{Ctx, Engine};
+use sauve::labataille::grid::Grid;
+use sauve::labataille::movement::MoveSearch;
+use sauve::labataille::orders::{Activity, OrderPhase, Orders};
+use sauve::labataille::{Board, HexState, HexUnit};
+use sauve::map::TerrainMap;
+use sauve::rules::Rules;
+use sauve::scenario::{Formation, Readiness};
+use sauve::terrain::Arm;
+
+/// Two armies of 1,000 units facing each other across the middle, all in
+/// good order, in column (guns limbered), with morale and strength varied
+/// by index so the dice have something to work on.
+fn armies(map: &TerrainMap, units: usize) -> Board {
+    let units = generate::deployment(map, units, 1815)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (side, arm, at))| HexUnit {
+            id: format!("{}-{i}", if side == 0 { "blue" } else { "red" }),
+            side,
+            arm,
+            at: Some(at),
+            morale: [33, 43, 44, 53][i % 4],
+            strength: 3 + (i % 8) as u32,
+            state: HexState::GoodOrder,
+            readiness: Readiness::Fresh,
+            formation: Formation::Column,
+            facing: if side == 0 { Dir::N } else { Dir::S },
+            limbered: arm == Arm::Artillery,
+            rested: true,
+        })
+        .collect();
+    Board { units }
+}
+
+struct Turn<'a> {
+    bf: &'a Battlefield<'a>,
+    index: &'a HashMap<String, usize>,
+    goals: [AiGoals; 2],
+}
+
+/// One full turn; returns how many orders were given. `spent` gathers the
+/// time per phase (recovery last), for the breakdown printed once.
+fn turn(t: &Turn, board: &mut Board, engine: &mut Engine, search: &mut MoveSearch, spent: &mut [Duration; 6]) -> usize {
+    let mut activity = Activity::new(board.units.len());
+    let mut dice = Dice::new(1813, Vec::new());
+    let mut log = EventLog::default();
+    let mut given = 0;
+    for side in 0..2 {
+        let other = 1 - side;
+        activity.new_turn(board, side);
+        let mut orders = Orders { bf: t.bf, index: t.index, search, activity: &mut activity };
+        for (k, (phase, acting)) in [
+            (OrderPhase::Charge, side),
+            (OrderPhase::Movement, side),
+            (OrderPhase::DefensiveFire, other),
+            (OrderPhase::OffensiveFire, side),
+            (OrderPhase::Melee, side),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let start = Instant::now();
+            if matches!(phase, OrderPhase::DefensiveFire | OrderPhase::OffensiveFire) {
+                orders.activity.new_fire_phase();
+            }
+            given += play_phase(&mut orders, engine, board, &mut dice, &mut log, phase, acting, &t.goals[acting]).len();
+            spent[k] += start.elapsed();
+        }
+        let start = Instant::now();
+        engine.recovery_segment(t.bf.ctx, board, &mut dice, &mut log, side);
+        spent[5] += start.elapsed();
+    }
+    given
+}
+
+fn ai_turn(c: &mut Criterion) {
+    let map = generate::terrain(200, 200, 1815);
+    let rules = Rules::default();
+    let grid = Grid::new(&map, &rules);
+    let sides = generate::sides();
+    let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+    let tables = rules.combat.tables();
+    let bf = Battlefield { ctx: &ctx, map: &map, tables: &tables, movement: &[] };
+    let board = armies(&map, 2000);
+    assert_eq!(board.units.len(), 2000);
+    let index: HashMap<String, usize> = board.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+    // Five objectives along the middle, none held yet.
+    let objectives: Vec<(Offset, u32, Option<usize>)> =
+        (0..5).map(|k| (Offset::new(20 + 40 * k, 100), 10, None)).collect();
+    let goals = |aggression| AiGoals { objectives: objectives.clone(), aggression, broken: Vec::new() };
+    let t = Turn { bf: &bf, index: &index, goals: [goals(0.5), goals(0.7)] };
+    let mut search = MoveSearch::default();
+    // A breakdown by phase, the quickest of five turns (less noise from a
+    // busy machine than one).
+    let mut best: Option<(Duration, [Duration; 6], usize, u64)> = None;
+    for _ in 0..5 {
+        let mut b = board.clone();
+        let mut e = Engine::new(&grid, &b);
+        let mut spent = [Duration::ZERO; 6];
+        let n = turn(&t, &mut b, &mut e, &mut search, &mut spent);
+        let total = spent.iter().sum();
+        if best.is_none_or(|(d, ..)| total < d) {
+            best = Some((total, spent, n, e.field_builds));
+        }
+    }
+    if let Some((total, spent, n, builds)) = best {
+        let names = ["charge", "movement", "defensive fire", "offensive fire", "melee", "recovery"];
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let parts: Vec<String> = names.iter().zip(spent).map(|(n, d)| format!("{n} {:.1}", ms(d))).collect();
+        eprintln!("ai_turn: {n} orders, {builds} field builds; {:.1} ms: {} (ms)", ms(total), parts.join(", "));
+    }
+    let mut g = c.benchmark_group("ai_turn");
+    g.sample_size(20);
+    g.bench_function("200x200_2000_units", |b| {
+        b.iter_batched(
+            || {
+                let b = board.clone();
+                let e = Engine::new(&grid, &b);
+                (b, e)
+            },
+            |(mut b, mut e)| turn(black_box(&t), &mut b, &mut e, &mut search, &mut [Duration::ZERO; 6]),
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, ai_turn);
+criterion_main!(benches);

@@ -1,0 +1,1303 @@
+//! The AI opponent (hex mode): decides a side's orders one phase at a time
+//! and carries each out through [`Orders::apply`], so it plays by the same
+//! rules, odds and dice as a player. It may play either side; its temper is
+//! the scenario's `aggression` (0 cautious ..= 1 reckless). docs/rules.md,
+//! "The AI", describes its behaviour for players.
+//!
+//! - **Charge phase:** cavalry in good order and not exhausted charges the
+//!   target it can reach with the best chance of a favourable melee (the
+//!   form-square check counted in), if that chance clears a threshold that
+//!   falls with aggression. Disordered targets and guns score a little more.
+//! - **Movement:** one multi-source Dijkstra field per side and phase, over
+//!   the grid's infantry step costs, from the objectives to take (not held,
+//!   or held but threatened) and, a little behind them, the enemy. Each unit
+//!   takes the hex of its `orders.reach` nearest that field, keeping its
+//!   arm's stand-off from the enemy, out of enemy cavalry zones if it is
+//!   infantry, and preferring cover. A share of the rearmost units stays
+//!   back as a reserve; a unit on an objective holds it. Infantry forms
+//!   square near enemy cavalry, marches in column far from the enemy and
+//!   deploys into line near it; guns limber to move and unlimber in range.
+//!   Disordered units and units of a broken corps fall back instead.
+//! - **Fire phases:** concentrated fire: the target with the best expected
+//!   effect for the volley all its firers could make goes first, then the
+//!   next (a lazy greedy over a heap, rescoring a target only when its turn
+//!   comes).
+//! - **Melee:** routed and disordered targets are always attacked; others
+//!   when the combined attack's chance clears a threshold falling with
+//!   aggression. Every adjacent eligible unit joins in.
+//!
+//! Deterministic: no randomness of its own, units in index order, ordered
+//! maps only. Cheap: shared fields rather than per-unit global searches;
+//! odds are computed only for the few candidates that pass a quick screen.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use crate::dice::{D66, Dice, morale_check};
+use crate::events::EventLog;
+use crate::hex::{Dir, Offset};
+use crate::labataille::combat::{Battlefield, FireOdds, fire_odds, line_of_sight, melee_odds};
+use crate::labataille::engine::Engine;
+use crate::labataille::fields::{FAR, SideFields};
+use crate::labataille::grid::{BLOCKED, Grid};
+use crate::labataille::movement::{self, Centi};
+use crate::labataille::orders::{Order, OrderPhase, Orders};
+use crate::labataille::{Board, HexState};
+use crate::scenario::{Formation, Readiness};
+use crate::terrain::Arm;
+
+/// What the AI plays for, from the scenario and the state of the battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AiGoals {
+    /// Objective hexes with their victory points and current holder (side index) if any.
+    pub objectives: Vec<(Offset, u32, Option<usize>)>,
+    /// 0.0 (cautious) ..= 1.0 (reckless); the scenario's side aggression, default 0.5.
+    pub aggression: f32,
+    /// Units whose corps has broken: they should withdraw, not attack.
+    pub broken: Vec<bool>,
+}
+
+impl Default for AiGoals {
+    fn default() -> Self {
+        Self { objectives: Vec::new(), aggression: 0.5, broken: Vec::new() }
+    }
+}
+
+impl AiGoals {
+    fn broken(&self, unit: usize) -> bool {
+        self.broken.get(unit).copied().unwrap_or(false)
+    }
+}
+
+/// Enemy cavalry this close (hexes) makes infantry in the open form square.
+pub const SQUARE_RADIUS: u32 = 3;
+/// Infantry farther than this (hexes) from the enemy marches in column;
+/// nearer, it deploys into line.
+pub const COLUMN_BEYOND: u16 = 4;
+/// An objective with an enemy this close (hexes) is threatened.
+pub const THREAT_RADIUS: u16 = 4;
+/// The reserve closes up to this distance (hexes) from the enemy, no nearer.
+pub const RESERVE_FOLLOW: u16 = 8;
+/// Limbered guns this close (hexes) to the enemy unlimber where they stand.
+pub const UNLIMBER_WITHIN: u16 = 5;
+/// Charge candidates whose odds are worked out in full, per charger.
+const CHARGE_CANDIDATES: usize = 4;
+
+/// Score units (hundredths of an MP of field distance) for the placement
+/// penalties: they dwarf any field difference a unit can make in one move.
+const TOO_CLOSE: i64 = 10_000;
+const CAVALRY_ZONE: i64 = 5_000;
+/// A covered hex near the enemy is worth one clear hex of distance.
+const COVER: i64 = 100;
+
+/// The AI's thresholds, all derived from the side's aggression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Least chance of a favourable result for a charge: 0.65 - 0.4 a.
+    pub charge_threshold: f32,
+    /// Least chance of a favourable result for a melee: 0.6 - 0.3 a.
+    pub melee_threshold: f32,
+    /// Share of the good-order units kept in reserve: 0.5 (1 - a).
+    pub reserve_share: f32,
+    /// How far behind the objectives (hundredths of MP) the enemy counts as
+    /// a goal: 200 + 1000 (1 - a), so the cautious keep to the objectives.
+    pub objective_bias: u32,
+    /// Hexes kept from the nearest enemy, per arm (infantry 1 from a = 0.5,
+    /// else 2; cavalry 2 from a = 0.75, else 3; artillery 3).
+    pub standoff: [u16; 3],
+}
+
+impl Tuning {
+    pub fn new(aggression: f32) -> Self {
+        let a = if aggression.is_finite() { aggression.clamp(0.0, 1.0) } else { 0.5 };
+        Self {
+            charge_threshold: 0.65 - 0.4 * a,
+            melee_threshold: 0.6 - 0.3 * a,
+            reserve_share: 0.5 * (1.0 - a),
+            objective_bias: 200 + (1000.0 * (1.0 - a)).round() as u32,
+            standoff: [if a >= 0.5 { 1 } else { 2 }, if a >= 0.75 { 2 } else { 3 }, 3],
+        }
+    }
+
+    fn standoff(&self, arm: Arm) -> u16 {
+        self.standoff[arm.index()]
+    }
+}
+
+/// Decides and carries out the side's orders for one phase, one order at a time
+/// (each applied through `orders.apply`, so later decisions see earlier results).
+/// Returns the orders applied, in order (the simulation records them for replays).
+#[allow(clippy::too_many_arguments)] // the phase's inputs, as `Orders::apply` takes them
+pub fn play_phase(
+    orders: &mut Orders,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    phase: OrderPhase,
+    side: usize,
+    goals: &AiGoals,
+) -> Vec<Order> {
+    let bf = orders.bf;
+    let mut ai = Ai {
+        bf,
+        orders,
+        engine,
+        board,
+        dice,
+        log,
+        phase,
+        side,
+        goals,
+        tuning: Tuning::new(goals.aggression),
+        done: Vec::new(),
+    };
+    match phase {
+        OrderPhase::Charge => ai.charge(),
+        OrderPhase::Movement => ai.movement(),
+        OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => ai.fire(),
+        OrderPhase::Melee => ai.melee(),
+    }
+    ai.done
+}
+
+/// Sentinel of a goal field: no goal reachable from here.
+pub const UNREACHED: u32 = u32::MAX;
+
+/// Ring size of the bucket queue; step costs are clamped below it (a field
+/// is a guide, and no real step costs 40 MP).
+const RING: usize = 4096;
+
+/// Multi-source Dijkstra over the grid's step costs for `arm`, towards the
+/// sources: `field[cell]` is the least MP (hundredths) to walk from `cell`
+/// to any source, counting each source's start cost. Steps are read in the
+/// walking direction (from the cell towards the source), so hexsides and
+/// entry costs count as a unit would pay them. A bucket queue (Dial's
+/// algorithm): costs are small integers, so this is linear in the map.
+pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
+    let mut dist = vec![UNREACHED; grid.len()];
+    let mut ring: Vec<Vec<u32>> = vec![Vec::new(); RING];
+    let mut pending = 0usize;
+    let mut cur = u32::MAX;
+    for &(cell, start) in sources {
+        // Start costs must fit in the ring's window with the steps.
+        let start = start.min(RING as u32 / 2);
+        if start < dist[cell] {
+            dist[cell] = start;
+            ring[start as usize % RING].push(cell as u32);
+            pending += 1;
+            cur = cur.min(start);
+        }
+    }
+    while pending > 0 {
+        let slot = cur as usize % RING;
+        let bucket = std::mem::take(&mut ring[slot]);
+        for &cell in &bucket {
+            pending -= 1;
+            let cell = cell as usize;
+            if dist[cell] != cur {
+                continue;
+            }
+            for dir in Dir::ALL {
+                let Some(from) = grid.neighbour(cell, dir) else { continue };
+                if !grid.on_map[from] {
+                    continue;
+                }
+                let step = grid.step_cost(arm, from, dir.opposite());
+                if step == BLOCKED {
+                    continue;
+                }
+                let next = cur + (step as u32).min(RING as u32 - 1);
+                if next < dist[from] {
+                    dist[from] = next;
+                    ring[next as usize % RING].push(from as u32);
+                    pending += 1;
+                }
+            }
+        }
+        let mut bucket = bucket;
+        bucket.clear();
+        if ring[slot].is_empty() {
+            ring[slot] = bucket;
+        }
+        cur += 1;
+    }
+    dist
+}
+
+/// What a unit does in the movement phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Stands on an objective and holds it.
+    Garrison,
+    /// Kept back, unless an objective is threatened.
+    Reserve,
+    /// Goes for the objectives and the enemy.
+    Attack,
+}
+
+/// The movement phase's shared facts for one side.
+struct Plan {
+    sight: SideFields,
+    /// Goal field of the attackers.
+    attack: Vec<u32>,
+    /// Goal field towards the threatened objectives we hold, if any.
+    defend: Option<Vec<u32>>,
+    /// Cells of every objective, sorted.
+    objectives: Vec<usize>,
+}
+
+struct Ai<'x, 'a, 'b> {
+    bf: &'a Battlefield<'b>,
+    orders: &'x mut Orders<'a, 'b>,
+    engine: &'x mut Engine,
+    board: &'x mut Board,
+    dice: &'x mut Dice,
+    log: &'x mut EventLog,
+    phase: OrderPhase,
+    side: usize,
+    goals: &'x AiGoals,
+    tuning: Tuning,
+    done: Vec<Order>,
+}
+
+impl Ai<'_, '_, '_> {
+    /// Applies one order; a refused one is skipped.
+    fn give(&mut self, order: Order) -> bool {
+        let ok = self.orders.apply(self.engine, self.board, self.dice, self.log, self.phase, self.side, &order).is_ok();
+        if ok {
+            self.done.push(order);
+        }
+        ok
+    }
+
+    fn id(&self, unit: usize) -> String {
+        self.board.units[unit].id.clone()
+    }
+
+    fn ours(&self, unit: usize) -> bool {
+        let u = &self.board.units[unit];
+        u.side == self.side && u.at.is_some()
+    }
+
+    /// The first enemy unit in a cell (the top of its stack).
+    fn enemy_at(&self, cell: usize) -> Option<usize> {
+        self.engine.occupancy.at(cell).iter().map(|&v| v as usize).find(|&v| self.board.units[v].side != self.side)
+    }
+
+    // --- Charge phase -----------------------------------------------------
+
+    fn charge(&mut self) {
+        let ctx = self.bf.ctx;
+        let grid = ctx.grid;
+        for i in 0..self.board.units.len() {
+            let u = &self.board.units[i];
+            if !self.ours(i)
+                || u.arm != Arm::Cavalry
+                || u.state != HexState::GoodOrder
+                || u.readiness == Readiness::Exhausted
+                || self.orders.activity.fought[i]
+                || self.goals.broken(i)
+            {
+                continue;
+            }
+            let Some(at) = u.at else { continue };
+            // Half-point roads can double the reach in hexes.
+            let radius = self.orders.budget(self.board, i) / 50 + 1;
+            let mut hexes = Vec::new();
+            // Read from who stands where, not the side's fields: every
+            // charge moves units, and a field rebuild per charger would cost
+            // more than the whole phase.
+            movement::enemies_within(grid, &self.engine.occupancy, self.board, self.side, at, radius, |e| {
+                hexes.push(e)
+            });
+            if hexes.is_empty() {
+                continue;
+            }
+            hexes.sort();
+            hexes.dedup();
+            let reach = self.orders.reach(self.engine, self.board, i);
+            let mut ends: Vec<(usize, Centi)> = reach.ends.iter().map(|&(o, c)| (grid.idx(o), c)).collect();
+            ends.sort_unstable();
+            let cost_to = |cell: usize| ends.binary_search_by_key(&cell, |e| e.0).ok().map(|k| ends[k].1);
+            // Screen: a quick score from strengths and the target's state.
+            let mut screened: Vec<(i64, usize, Offset)> = Vec::new();
+            for e in hexes {
+                let Some(t) = self.enemy_at(grid.idx(e)) else { continue };
+                let stop = if at.distance(e) == 1 {
+                    Some(at)
+                } else {
+                    // As `charge_path` chooses: the cheapest reachable
+                    // neighbour from which the charger may cross in.
+                    Dir::ALL
+                        .iter()
+                        .map(|&d| (e.neighbour(d), d.opposite()))
+                        .filter(|&(h, back)| {
+                            grid.in_padded(h) && grid.step_cost(Arm::Cavalry, grid.idx(h), back) != BLOCKED
+                        })
+                        .filter_map(|(h, _)| cost_to(grid.idx(h)).map(|c| (c, grid.idx(h), h)))
+                        .min()
+                        .map(|(_, _, h)| h)
+                };
+                let Some(stop) = stop else { continue };
+                screened.push((self.charge_screen(i, grid.idx(e)), t, stop));
+            }
+            screened.sort_by_key(|&(s, t, _)| (Reverse(s), t));
+            screened.truncate(CHARGE_CANDIDATES);
+            let mut best: Option<(i64, usize)> = None;
+            for (_, t, stop) in screened {
+                let win = self.charge_win(i, stop, t);
+                if win < self.tuning.charge_threshold {
+                    continue;
+                }
+                let tu = &self.board.units[t];
+                let mut score = win;
+                if tu.state == HexState::Disordered {
+                    score += 0.1;
+                }
+                if tu.arm == Arm::Artillery {
+                    score += 0.1;
+                }
+                let key = (score * 10_000.0) as i64;
+                if best.is_none_or(|(k, _)| key > k) {
+                    best = Some((key, t));
+                }
+            }
+            if let Some((_, t)) = best {
+                let order = Order::Charge { unit: self.id(i), target: self.id(t) };
+                self.give(order);
+            }
+        }
+    }
+
+    /// A cheap ranking of charge targets before their odds: strength ratio,
+    /// with bonuses for shaken, gun and open-ground targets, and a large
+    /// penalty for squares.
+    fn charge_screen(&self, unit: usize, cell: usize) -> i64 {
+        let grid = self.bf.ctx.grid;
+        let mut defence = 0;
+        let mut score = 0i64;
+        for &v in self.engine.occupancy.at(cell) {
+            let v = &self.board.units[v as usize];
+            if v.side == self.side {
+                continue;
+            }
+            match v.state {
+                HexState::Routed => score += 2_000,
+                HexState::Disordered => score += 500,
+                _ => {}
+            }
+            if v.state != HexState::Routed {
+                defence += v.strength;
+            }
+            if v.formation == Formation::Square {
+                score -= 2_000;
+            }
+            if v.arm == Arm::Artillery {
+                score += 300;
+            }
+        }
+        if !grid.close[cell] {
+            score += 200;
+        }
+        let attack = self.board.units[unit].strength as i64;
+        score + attack * 1_000 / (defence as i64).max(1)
+    }
+
+    /// Chance a charge from `stop` at `target` ends favourably: infantry in
+    /// good order in the open first tries to form square (rule 1.9), so its
+    /// two outcomes are weighed by the chance of the check.
+    fn charge_win(&mut self, unit: usize, stop: Offset, target: usize) -> f32 {
+        let grid = self.bf.ctx.grid;
+        let saved = self.board.units[unit].at;
+        // melee_odds wants the attacker next to its target: stand it at the
+        // charge's end hex just for the sum.
+        self.board.units[unit].at = Some(stop);
+        let t = &self.board.units[target];
+        let open = t.at.is_some_and(|a| !grid.close[grid.idx(a)]);
+        let win =
+            if t.arm == Arm::Infantry && t.state == HexState::GoodOrder && t.formation != Formation::Square && open {
+                let modifier =
+                    self.bf.ctx.rules.combat.form_square_modifier + self.engine.bonus.get(target).copied().unwrap_or(0);
+                let p = pass_chance(t.morale, modifier);
+                let formation = t.formation;
+                self.board.units[target].formation = Formation::Square;
+                let in_square = self.melee_win(&[unit], target, true);
+                self.board.units[target].formation = formation;
+                self.board.units[target].state = HexState::Disordered;
+                let caught = self.melee_win(&[unit], target, true);
+                self.board.units[target].state = HexState::GoodOrder;
+                p * in_square + (1.0 - p) * caught
+            } else {
+                self.melee_win(&[unit], target, true)
+            };
+        self.board.units[unit].at = saved;
+        win
+    }
+
+    fn melee_win(&self, attackers: &[usize], target: usize, charging: bool) -> f32 {
+        melee_odds(self.bf, self.board, self.engine, attackers, target, charging).map_or(0.0, |o| o.win_chance())
+    }
+
+    // --- Movement phase ---------------------------------------------------
+
+    fn movement(&mut self) {
+        let ctx = self.bf.ctx;
+        let grid = ctx.grid;
+        let side = self.side;
+        let Some(sight) = self.engine.fields(ctx, self.board, side).cloned() else { return };
+        let mut objectives: Vec<usize> = Vec::new();
+        let mut take: Vec<(usize, u32)> = Vec::new();
+        let mut threatened: Vec<(usize, u32)> = Vec::new();
+        for &(at, _, holder) in &self.goals.objectives {
+            if !grid.in_padded(at) || !grid.on_map[grid.idx(at)] {
+                continue;
+            }
+            let cell = grid.idx(at);
+            objectives.push(cell);
+            let held = holder == Some(side) || self.engine.occupancy.count(cell, side) > 0;
+            let threat = sight.dist[cell] <= THREAT_RADIUS;
+            if !held || threat {
+                take.push((cell, 0));
+            }
+            if held && threat {
+                threatened.push((cell, 0));
+            }
+        }
+        objectives.sort_unstable();
+        objectives.dedup();
+        let bias = if take.is_empty() { 0 } else { self.tuning.objective_bias };
+        let mut sources = take;
+        for u in &self.board.units {
+            if u.side != side
+                && let Some(at) = u.at
+            {
+                sources.push((grid.idx(at), bias));
+            }
+        }
+        let attack = goal_field(grid, Arm::Infantry, &sources);
+        let defend = (!threatened.is_empty()).then(|| goal_field(grid, Arm::Infantry, &threatened));
+        let plan = Plan { sight, attack, defend, objectives };
+
+        // Roles: the first good-order unit on an objective holds it; the
+        // rearmost share of the rest is the reserve.
+        let n = self.board.units.len();
+        let mut role = vec![Role::Attack; n];
+        let mut garrisoned: Vec<usize> = Vec::new();
+        let mut eligible: Vec<(Reverse<u16>, usize)> = Vec::new();
+        for (i, u) in self.board.units.iter().enumerate() {
+            let Some(at) = u.at else { continue };
+            if u.side != side || u.state != HexState::GoodOrder || self.goals.broken(i) {
+                continue;
+            }
+            let cell = grid.idx(at);
+            if plan.objectives.binary_search(&cell).is_ok() && !garrisoned.contains(&cell) {
+                garrisoned.push(cell);
+                role[i] = Role::Garrison;
+                continue;
+            }
+            eligible.push((Reverse(plan.sight.dist[cell]), i));
+        }
+        eligible.sort_unstable();
+        let reserves = (eligible.len() as f32 * self.tuning.reserve_share).floor() as usize;
+        for &(_, i) in eligible.iter().take(reserves) {
+            role[i] = Role::Reserve;
+        }
+        for (i, &r) in role.iter().enumerate() {
+            if self.ours(i) {
+                self.move_unit(&plan, i, r);
+            }
+        }
+    }
+
+    fn move_unit(&mut self, plan: &Plan, i: usize, role: Role) {
+        let grid = self.bf.ctx.grid;
+        let u = &self.board.units[i];
+        let Some(at) = u.at else { return };
+        match u.state {
+            HexState::GoodOrder if !self.goals.broken(i) => {}
+            HexState::GoodOrder | HexState::Disordered => {
+                self.fall_back(plan, i);
+                return;
+            }
+            _ => return,
+        }
+        let (arm, formation, limbered) = (u.arm, u.formation, u.limbered);
+        let cell = grid.idx(at);
+        let d = plan.sight.dist[cell];
+        let standoff = self.tuning.standoff(arm);
+        // Where the unit is headed, if anywhere.
+        let goal: Option<(&[u32], u16)> = match role {
+            Role::Garrison => None,
+            Role::Attack => Some((&plan.attack, standoff)),
+            Role::Reserve => match &plan.defend {
+                Some(f) => Some((f, standoff)),
+                None if d != FAR && d > RESERVE_FOLLOW => Some((&plan.attack, RESERVE_FOLLOW)),
+                None => None,
+            },
+        };
+        match arm {
+            Arm::Infantry => {
+                let close = grid.close[cell];
+                if !close && self.enemy_cavalry_near(&plan.sight, at) {
+                    self.formation(i, Formation::Square);
+                    return;
+                }
+                if formation == Formation::Square {
+                    self.formation(i, if d <= COLUMN_BEYOND { Formation::Line } else { Formation::Column });
+                }
+                let Some((field, standoff)) = goal else {
+                    if !close && d <= COLUMN_BEYOND {
+                        self.formation(i, Formation::Line);
+                    }
+                    return;
+                };
+                if !close && d > COLUMN_BEYOND && self.board.units[i].formation == Formation::Line {
+                    self.formation(i, Formation::Column);
+                }
+                self.advance(plan, i, field, standoff);
+                if let Some(now) = self.board.units[i].at {
+                    let c = grid.idx(now);
+                    if !grid.close[c] && plan.sight.dist[c] <= COLUMN_BEYOND {
+                        self.formation(i, Formation::Line);
+                    }
+                }
+            }
+            Arm::Cavalry => {
+                let Some((field, standoff)) = goal else { return };
+                if d > COLUMN_BEYOND && formation == Formation::Line {
+                    self.formation(i, Formation::Column);
+                }
+                self.advance(plan, i, field, standoff);
+            }
+            Arm::Artillery => {
+                let range = self.bf.ctx.rules.combat.fire_range.artillery.floor().max(0.0) as u16;
+                if limbered && d <= UNLIMBER_WITHIN.min(range) {
+                    self.limber(i, false);
+                    return;
+                }
+                let Some((field, standoff)) = goal else {
+                    if limbered && d <= range {
+                        self.limber(i, false);
+                    }
+                    return;
+                };
+                if !limbered {
+                    if d <= range {
+                        return;
+                    }
+                    if !self.limber(i, true) {
+                        return;
+                    }
+                }
+                self.advance(plan, i, field, standoff);
+                if let Some(now) = self.board.units[i].at
+                    && plan.sight.dist[grid.idx(now)] <= range
+                {
+                    self.limber(i, false);
+                }
+            }
+        }
+    }
+
+    /// Some enemy cavalry able to charge stands within [`SQUARE_RADIUS`].
+    fn enemy_cavalry_near(&self, sight: &SideFields, at: Offset) -> bool {
+        let grid = self.bf.ctx.grid;
+        if sight.dist[grid.idx(at)] as u32 > SQUARE_RADIUS {
+            return false;
+        }
+        let mut near = false;
+        sight.enemies_within(at, SQUARE_RADIUS, |e| {
+            near |= self.engine.occupancy.at(grid.idx(e)).iter().any(|&v| {
+                let v = &self.board.units[v as usize];
+                v.side != self.side
+                    && v.arm == Arm::Cavalry
+                    && v.state == HexState::GoodOrder
+                    && v.readiness != Readiness::Exhausted
+            })
+        });
+        near
+    }
+
+    /// Changes formation if the rules allow it now (checked first, so that
+    /// the AI does not flood the log with refused orders).
+    fn formation(&mut self, i: usize, to: Formation) -> bool {
+        let u = &self.board.units[i];
+        let allowed = matches!(
+            (u.arm, to),
+            (Arm::Infantry, Formation::Line | Formation::Column | Formation::Square)
+                | (Arm::Cavalry, Formation::Line | Formation::Column)
+        );
+        if !allowed || u.state != HexState::GoodOrder || u.formation == to || !self.can_change(i) {
+            return false;
+        }
+        let order = Order::Formation { unit: self.id(i), to };
+        self.give(order)
+    }
+
+    fn can_change(&self, i: usize) -> bool {
+        let change = (self.bf.ctx.rules.combat.formation_change_mp * 100.0).round() as Centi;
+        !self.orders.activity.moved[i] || self.orders.budget(self.board, i) >= change
+    }
+
+    fn limber(&mut self, i: usize, limbered: bool) -> bool {
+        let u = &self.board.units[i];
+        if u.arm != Arm::Artillery
+            || u.state != HexState::GoodOrder
+            || u.limbered == limbered
+            || (limbered && self.orders.activity.moved[i])
+        {
+            return false;
+        }
+        let order = Order::Limber { unit: self.id(i), limbered };
+        self.give(order)
+    }
+
+    /// Where a unit would like to stand: field distance to its goal, plus
+    /// penalties for standing nearer the enemy than its stand-off (except on
+    /// an objective) and for infantry in an enemy cavalry zone, less a
+    /// bonus for cover near the enemy. Lower is better.
+    fn place_score(&self, plan: &Plan, field: &[u32], arm: Arm, standoff: u16, cell: usize) -> i64 {
+        let f = field[cell];
+        if f == UNREACHED {
+            return i64::MAX / 4;
+        }
+        let mut s = f as i64;
+        let d = plan.sight.dist[cell];
+        if d < standoff && plan.objectives.binary_search(&cell).is_err() {
+            s += (standoff - d) as i64 * TOO_CLOSE;
+        }
+        if arm == Arm::Infantry && plan.sight.cav_zone[cell] {
+            s += CAVALRY_ZONE;
+        }
+        if d <= 3 && self.bf.ctx.grid.refuge[cell] {
+            s -= COVER;
+        }
+        s
+    }
+
+    /// Moves towards the goal: the reachable hex with the best place score,
+    /// ties to cover, then the cheaper move; only if it beats staying.
+    fn advance(&mut self, plan: &Plan, i: usize, field: &[u32], standoff: u16) -> bool {
+        let grid = self.bf.ctx.grid;
+        let u = &self.board.units[i];
+        let (Some(at), arm) = (u.at, u.arm) else { return false };
+        let here = self.place_score(plan, field, arm, standoff, grid.idx(at));
+        let reach = self.orders.reach(self.engine, self.board, i);
+        let best = reach
+            .ends
+            .iter()
+            .map(|&(o, cost)| {
+                let c = grid.idx(o);
+                (self.place_score(plan, field, arm, standoff, c), !grid.refuge[c], cost, c, o)
+            })
+            .min();
+        match best {
+            Some((score, _, _, _, to)) if score < here => {
+                let order = Order::Move { unit: self.id(i), to: (to.c, to.r) };
+                self.give(order)
+            }
+            _ => false,
+        }
+    }
+
+    /// Rallying: a disordered unit, or one whose corps has broken, moves to
+    /// the reachable hex farthest from the enemy, cover breaking ties, then
+    /// the cheaper move.
+    fn fall_back(&mut self, plan: &Plan, i: usize) -> bool {
+        let grid = self.bf.ctx.grid;
+        let Some(at) = self.board.units[i].at else { return false };
+        let here = plan.sight.dist[grid.idx(at)];
+        if here == FAR {
+            return false;
+        }
+        let reach = self.orders.reach(self.engine, self.board, i);
+        let best = reach
+            .ends
+            .iter()
+            .map(|&(o, cost)| {
+                let c = grid.idx(o);
+                (Reverse(plan.sight.dist[c]), !grid.refuge[c], cost, c, o)
+            })
+            .min();
+        match best {
+            Some((Reverse(d), _, _, _, to)) if d > here => {
+                let order = Order::Move { unit: self.id(i), to: (to.c, to.r) };
+                self.give(order)
+            }
+            _ => false,
+        }
+    }
+
+    // --- Fire phases ------------------------------------------------------
+
+    /// Range in hexes at which a unit may fire now, if it may.
+    fn fire_range(&self, i: usize) -> Option<u32> {
+        let u = &self.board.units[i];
+        let c = &self.bf.ctx.rules.combat;
+        let ok = u.at.is_some()
+            && u.side == self.side
+            && matches!(u.state, HexState::GoodOrder | HexState::Disordered)
+            && !self.orders.activity.fired[i]
+            && !(u.arm == Arm::Artillery && u.limbered);
+        let range = c.fire_range.get(u.arm).floor().max(0.0) as u32;
+        (ok && range > 0).then_some(range)
+    }
+
+    /// Firepower of one unit at a range (rule 1.9 numbers, as `fire_odds`
+    /// adds them); only to rank and cap a volley, the odds are the rules'.
+    fn firepower(&self, i: usize, range: u32) -> f32 {
+        let u = &self.board.units[i];
+        let c = &self.bf.ctx.rules.combat;
+        match u.arm {
+            Arm::Artillery => c.artillery_per_increment(range).unwrap_or(0.0) * u.strength as f32,
+            _ => c.infantry_fire.get(u.formation) * u.strength as f32,
+        }
+    }
+
+    fn fire(&mut self) {
+        let ctx = self.bf.ctx;
+        let grid = ctx.grid;
+        // Every (firer, target) in range, then line of sight.
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        {
+            let firers: Vec<(usize, Offset, u32)> = (0..self.board.units.len())
+                .filter_map(|i| Some((i, self.board.units[i].at?, self.fire_range(i)?)))
+                .collect();
+            if firers.is_empty() {
+                return;
+            }
+            let occ = &self.engine.occupancy;
+            let mut hexes = Vec::new();
+            for (i, at, range) in firers {
+                hexes.clear();
+                movement::enemies_within(grid, occ, self.board, self.side, at, range, |e| hexes.push(e));
+                hexes.sort();
+                hexes.dedup();
+                for &e in &hexes {
+                    for &v in occ.at(grid.idx(e)) {
+                        if self.board.units[v as usize].side != self.side {
+                            pairs.push((v as usize, i));
+                        }
+                    }
+                }
+            }
+        }
+        let mut candidates: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (t, i) in pairs {
+            candidates.entry(t).or_default().push(i);
+        }
+        let mut heap: BinaryHeap<(i64, Reverse<usize>)> = BinaryHeap::new();
+        for (&t, firers) in &candidates {
+            if let Some((_, value)) = self.volley(t, firers) {
+                heap.push((value_key(value), Reverse(t)));
+            }
+        }
+        // Lazy greedy: a target's volley is rescored when it comes up; if
+        // earlier volleys made it worse than the next in line, it waits.
+        while let Some((key, Reverse(t))) = heap.pop() {
+            let Some((group, value)) = self.volley(t, &candidates[&t]) else { continue };
+            let now = value_key(value);
+            if now < key && heap.peek().is_some_and(|&(next, _)| next > now) {
+                heap.push((now, Reverse(t)));
+                continue;
+            }
+            let order = Order::Fire { units: group.iter().map(|&f| self.id(f)).collect(), target: self.id(t) };
+            self.give(order);
+        }
+    }
+
+    /// The volley the AI would fire at `t` from `candidates` now, and its
+    /// value: good-order firers first (a disordered one shifts the column
+    /// down), strongest first, stopping once the top column's firepower is
+    /// reached, so that the others stay free for the next target.
+    fn volley(&self, t: usize, candidates: &[usize]) -> Option<(Vec<usize>, f32)> {
+        let target = &self.board.units[t];
+        let to = target.at?;
+        if target.side == self.side {
+            return None;
+        }
+        let mut ready: Vec<(bool, Reverse<u32>, usize)> = Vec::new();
+        for &i in candidates {
+            let Some(range) = self.fire_range(i) else { continue };
+            let Some(from) = self.board.units[i].at else { continue };
+            let r = from.distance(to);
+            if r > range || (r > 1 && !line_of_sight(self.bf, self.engine, from, to)) {
+                continue;
+            }
+            let power = (self.firepower(i, r) * 100.0) as u32;
+            ready.push((self.board.units[i].state == HexState::Disordered, Reverse(power), i));
+        }
+        ready.sort_unstable();
+        let steady = ready.iter().filter(|r| !r.0).count();
+        if steady > 0 {
+            ready.truncate(steady);
+        }
+        let top = self.bf.ctx.rules.combat.fire_columns.last().copied().unwrap_or(0.0);
+        let mut group = Vec::new();
+        let mut power = 0.0;
+        for &(_, Reverse(p), i) in &ready {
+            if power >= top {
+                break;
+            }
+            group.push(i);
+            power += p as f32 / 100.0;
+        }
+        let odds = fire_odds(self.bf, self.board, self.engine, &group, t).ok()?;
+        let value = self.volley_value(&odds, t);
+        (value > 0.0).then_some((group, value))
+    }
+
+    /// Expected effect of a volley: increments lost plus the chance of a
+    /// morale check, worth more on a disordered target (a failed check
+    /// routs it) and on a weakened one (losses may finish it).
+    fn volley_value(&self, odds: &FireOdds, t: usize) -> f32 {
+        let u = &self.board.units[t];
+        let mut value = odds.expected_losses() + odds.check_chance();
+        if u.state == HexState::Disordered {
+            value *= 1.5;
+        }
+        if u.strength <= 2 {
+            value *= 1.25;
+        }
+        value
+    }
+
+    // --- Melee phase ------------------------------------------------------
+
+    fn can_attack(&self, i: usize) -> bool {
+        let u = &self.board.units[i];
+        u.side == self.side
+            && u.at.is_some()
+            && u.state == HexState::GoodOrder
+            && u.arm != Arm::Artillery
+            && u.formation != Formation::Square
+            && !self.orders.activity.fought[i]
+            && !self.goals.broken(i)
+    }
+
+    /// Our units that may attack into `cell` now, in index order.
+    fn attackers_of(&self, cell: usize, from: &[usize]) -> Vec<usize> {
+        let grid = self.bf.ctx.grid;
+        let target = grid.offset(cell);
+        from.iter()
+            .copied()
+            .filter(|&i| self.can_attack(i))
+            .filter(|&i| {
+                let Some(at) = self.board.units[i].at else { return false };
+                at.direction_to(target)
+                    .is_some_and(|d| grid.step_cost(self.board.units[i].arm, grid.idx(at), d) != BLOCKED)
+            })
+            .collect()
+    }
+
+    fn melee(&mut self) {
+        let grid = self.bf.ctx.grid;
+        let other = if self.side == 0 { 1 } else { 0 };
+        let mut by_hex: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for i in 0..self.board.units.len() {
+            if !self.can_attack(i) {
+                continue;
+            }
+            let Some(at) = self.board.units[i].at else { continue };
+            for n in at.neighbours() {
+                if grid.in_padded(n) && self.engine.occupancy.count(grid.idx(n), other) > 0 {
+                    by_hex.entry(grid.idx(n)).or_default().push(i);
+                }
+            }
+        }
+        // Rank the fights: walkovers, then shaken defenders, then the odds.
+        let mut fights: Vec<(Rank, usize)> = Vec::new();
+        for (&cell, from) in &by_hex {
+            if let Some((rank, _)) = self.assess(cell, from) {
+                fights.push((rank, cell));
+            }
+        }
+        fights.sort_unstable();
+        for (_, cell) in fights {
+            let from = &by_hex[&cell];
+            let Some((_, attackers)) = self.assess(cell, from) else { continue };
+            let Some(t) = self.enemy_at(cell) else { continue };
+            let order = Order::Melee { units: attackers.iter().map(|&a| self.id(a)).collect(), target: self.id(t) };
+            self.give(order);
+        }
+    }
+
+    /// Whether to attack the hex now, with whom, and how it ranks.
+    fn assess(&self, cell: usize, from: &[usize]) -> Option<(Rank, Vec<usize>)> {
+        let t = self.enemy_at(cell)?;
+        let attackers = self.attackers_of(cell, from);
+        let first = *attackers.first()?;
+        let odds = melee_odds(self.bf, self.board, self.engine, &attackers, t, false).ok()?;
+        if odds.walkover {
+            // Routed defenders surrender to anyone: one attacker suffices.
+            return Some(((0, Reverse(0)), vec![first]));
+        }
+        let shaken = self.engine.occupancy.at(cell).iter().any(|&v| {
+            let v = &self.board.units[v as usize];
+            v.side != self.side && v.state == HexState::Disordered
+        });
+        let win = odds.win_chance();
+        let key = Reverse((win * 10_000.0) as i64);
+        if shaken {
+            Some(((1, key), attackers))
+        } else if win >= self.tuning.melee_threshold {
+            Some(((2, key), attackers))
+        } else {
+            None
+        }
+    }
+}
+
+/// Order of the melee phase's fights: the kind (0 walkover, 1 shaken
+/// defenders, 2 good odds), then the better chance first.
+type Rank = (u8, Reverse<i64>);
+
+fn value_key(value: f32) -> i64 {
+    (value * 10_000.0).round() as i64
+}
+
+/// Chance a d66 morale check passes (rule 1.1), by counting the 36 rolls.
+pub fn pass_chance(morale: u8, modifier: i32) -> f32 {
+    let mut pass = 0;
+    for tens in 1..=6u8 {
+        for units in 1..=6u8 {
+            if morale_check(morale, modifier, D66 { tens, units }).passed {
+                pass += 1;
+            }
+        }
+    }
+    pass as f32 / 36.0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::labataille::HexUnit;
+    use crate::labataille::engine::Ctx;
+    use crate::labataille::movement::MoveSearch;
+    use crate::labataille::orders::Activity;
+    use crate::map::TerrainMap;
+    use crate::rules::Rules;
+
+    /// Side 0 has its rear south and faces north; side 1 the reverse.
+    fn unit(id: &str, side: usize, arm: Arm, at: (i32, i32)) -> HexUnit {
+        HexUnit {
+            id: id.into(),
+            side,
+            arm,
+            at: Some(Offset::new(at.0, at.1)),
+            morale: 43,
+            strength: 6,
+            state: HexState::GoodOrder,
+            readiness: Readiness::Fresh,
+            formation: Formation::Column,
+            facing: if side == 0 { Dir::N } else { Dir::S },
+            limbered: arm == Arm::Artillery,
+            rested: true,
+        }
+    }
+
+    /// Plays the phases in turn on a map drawn as rows; returns the orders.
+    fn play(rows: &[&str], board: &mut Board, phases: &[(OrderPhase, usize)], goals: &AiGoals) -> Vec<Order> {
+        let (orders, _) = play_logged(rows, board, phases, goals, 7);
+        orders
+    }
+
+    fn play_logged(
+        rows: &[&str],
+        board: &mut Board,
+        phases: &[(OrderPhase, usize)],
+        goals: &AiGoals,
+        seed: u64,
+    ) -> (Vec<Order>, String) {
+        let map = TerrainMap::from_rows(rows);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let tables = rules.combat.tables();
+        let bf = Battlefield { ctx: &ctx, map: &map, tables: &tables, movement: &[] };
+        let index: HashMap<String, usize> = board.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+        let mut search = MoveSearch::default();
+        let mut activity = Activity::new(board.units.len());
+        let mut engine = Engine::new(&grid, board);
+        let mut dice = Dice::new(seed, Vec::new());
+        let mut log = EventLog::default();
+        let mut orders = Orders { bf: &bf, index: &index, search: &mut search, activity: &mut activity };
+        let mut out = Vec::new();
+        for &(phase, side) in phases {
+            if matches!(phase, OrderPhase::DefensiveFire | OrderPhase::OffensiveFire) {
+                orders.activity.new_fire_phase();
+            }
+            out.extend(play_phase(&mut orders, &mut engine, board, &mut dice, &mut log, phase, side, goals));
+        }
+        (out, log.to_jsonl())
+    }
+
+    fn at(board: &Board, id: &str) -> Offset {
+        board.units[board.index_of(id).expect("unit")].at.expect("on the map")
+    }
+
+    const OPEN: [&str; 12] = ["............"; 12];
+
+    #[test]
+    fn goal_field_is_the_cheapest_walk_to_the_nearest_source() {
+        let map = TerrainMap::from_rows(&[".....", ".www.", "....."]);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let f =
+            goal_field(&grid, Arm::Infantry, &[(grid.idx(Offset::new(0, 0)), 0), (grid.idx(Offset::new(4, 2)), 50)]);
+        assert_eq!(f[grid.idx(Offset::new(0, 0))], 0);
+        assert_eq!(f[grid.idx(Offset::new(1, 0))], 100, "one clear hex");
+        assert_eq!(f[grid.idx(Offset::new(4, 2))], 50, "a source keeps its start cost");
+        assert_eq!(f[grid.idx(Offset::new(2, 1))], 200, "leaving the woods costs only the clear hexes entered");
+        assert_eq!(f[grid.idx(Offset::new(2, 0))], 200, "around the woods rather than through");
+        assert_eq!(f[grid.idx(Offset::new(-1, -1))], UNREACHED, "off the map");
+    }
+
+    #[test]
+    fn ai_forms_square_when_enemy_cavalry_is_near() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (4, 8)), unit("ru-cav", 1, Arm::Cavalry, (4, 5))] };
+        board.units[0].formation = Formation::Line;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders[0], Order::Formation { unit: "fr".into(), to: Formation::Square });
+        assert_eq!(board.units[0].formation, Formation::Square);
+        assert_eq!(at(&board, "fr"), Offset::new(4, 8), "a square stands");
+
+        // The same distance from infantry: no square.
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (4, 8)), unit("ru-inf", 1, Arm::Infantry, (4, 5))] };
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_ne!(board.units[0].formation, Formation::Square);
+    }
+
+    #[test]
+    fn ai_concentrates_fire_on_one_target() {
+        // Three battalions in range and sight of two enemies; the
+        // disordered one is the better target, and all three fire at it
+        // together rather than splitting their fire.
+        let mut board = Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (2, 5)),
+                unit("fr-b", 0, Arm::Infantry, (3, 4)),
+                unit("fr-c", 0, Arm::Infantry, (4, 4)),
+                unit("ru-steady", 1, Arm::Infantry, (2, 3)),
+                unit("ru-shaken", 1, Arm::Infantry, (4, 6)),
+            ],
+        };
+        for u in &mut board.units[..3] {
+            u.formation = Formation::Line;
+            u.strength = 4;
+        }
+        board.units[4].state = HexState::Disordered;
+        for f in ["fr-a", "fr-b", "fr-c"] {
+            for t in ["ru-steady", "ru-shaken"] {
+                let (from, to) = (at(&board, f), at(&board, t));
+                assert!(from.distance(to) <= 2, "{f} reaches {t}");
+                assert!(
+                    crate::labataille::combat::between(from, to)
+                        .iter()
+                        .all(|h| board.units.iter().all(|u| u.at != Some(*h))),
+                    "{f} sees {t}"
+                );
+            }
+        }
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::OffensiveFire, 0)], &AiGoals::default());
+        assert_eq!(
+            orders,
+            vec![Order::Fire { units: vec!["fr-a".into(), "fr-b".into(), "fr-c".into()], target: "ru-shaken".into() }]
+        );
+    }
+
+    #[test]
+    fn ai_charges_a_disordered_battalion_but_not_a_square() {
+        let mut board = Board {
+            units: vec![
+                unit("fr-cav", 0, Arm::Cavalry, (5, 8)),
+                unit("ru-square", 1, Arm::Infantry, (3, 4)),
+                unit("ru-shaken", 1, Arm::Infantry, (7, 4)),
+            ],
+        };
+        board.units[1].formation = Formation::Square;
+        board.units[2].state = HexState::Disordered;
+        board.units[1].strength = 4;
+        board.units[2].strength = 4;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Charge { unit: "fr-cav".into(), target: "ru-shaken".into() }]);
+
+        let mut board =
+            Board { units: vec![unit("fr-cav", 0, Arm::Cavalry, (5, 8)), unit("ru-square", 1, Arm::Infantry, (3, 4))] };
+        board.units[1].formation = Formation::Square;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
+        assert!(orders.is_empty(), "no charge at a square: {orders:?}");
+    }
+
+    #[test]
+    fn ai_moves_towards_an_unheld_objective() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (2, 10)), unit("ru", 1, Arm::Infantry, (0, 0))] };
+        let goal = Offset::new(10, 8);
+        let goals = AiGoals { objectives: vec![(goal, 10, None)], ..AiGoals::default() };
+        let before = at(&board, "fr").distance(goal);
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        let after = at(&board, "fr").distance(goal);
+        assert!(after + 4 <= before, "marched 4+ hexes towards the objective: {before} -> {after}");
+
+        // Once on it, it holds it.
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (10, 8)), unit("ru", 1, Arm::Infantry, (0, 0))] };
+        let goals = AiGoals { objectives: vec![(goal, 10, Some(0))], ..AiGoals::default() };
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        assert_eq!(at(&board, "fr"), goal);
+    }
+
+    #[test]
+    fn ai_keeps_a_reserve() {
+        let units = || Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (3, 7)),
+                unit("fr-b", 0, Arm::Infantry, (5, 7)),
+                unit("fr-c", 0, Arm::Infantry, (7, 7)),
+                unit("fr-reserve", 0, Arm::Infantry, (5, 10)),
+                unit("ru", 1, Arm::Infantry, (5, 2)),
+            ],
+        };
+        let mut board = units();
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(at(&board, "fr-reserve"), Offset::new(5, 10), "the rearmost quarter stays");
+        assert_ne!(at(&board, "fr-b"), Offset::new(5, 7), "the rest advance");
+
+        // A reckless side commits everything.
+        let mut board = units();
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals { aggression: 1.0, ..AiGoals::default() });
+        assert_ne!(at(&board, "fr-reserve"), Offset::new(5, 10));
+
+        // A threatened objective calls the reserve up.
+        let mut board = units();
+        let goals = AiGoals { objectives: vec![(Offset::new(9, 5), 10, Some(0))], ..AiGoals::default() };
+        board.units[4].at = Some(Offset::new(9, 2));
+        let start = at(&board, "fr-reserve").distance(Offset::new(9, 5));
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        assert!(at(&board, "fr-reserve").distance(Offset::new(9, 5)) < start);
+    }
+
+    #[test]
+    fn ai_disordered_units_fall_back() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        board.units[0].state = HexState::Disordered;
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4, "went back: {}", at(&board, "fr"));
+
+        // So do units of a broken corps, in good order or not.
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        play(
+            &OPEN,
+            &mut board,
+            &[(OrderPhase::Movement, 0)],
+            &AiGoals { broken: vec![true, false], ..AiGoals::default() },
+        );
+        assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4);
+    }
+
+    #[test]
+    fn ai_marches_in_column_and_deploys_into_line_near_the_enemy() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 11)), unit("ru", 1, Arm::Infantry, (5, 0))] };
+        board.units[0].formation = Formation::Line;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders[0], Order::Formation { unit: "fr".into(), to: Formation::Column });
+        assert!(matches!(orders[1], Order::Move { .. }));
+
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 5)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(board.units[0].formation, Formation::Line, "deployed near the enemy");
+    }
+
+    #[test]
+    fn ai_guns_unlimber_in_range_and_limber_to_move() {
+        let mut board =
+            Board { units: vec![unit("fr-guns", 0, Arm::Artillery, (5, 7)), unit("ru", 1, Arm::Infantry, (5, 3))] };
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Limber { unit: "fr-guns".into(), limbered: false }]);
+
+        let rows = ["......"; 24];
+        let mut board =
+            Board { units: vec![unit("fr-guns", 0, Arm::Artillery, (3, 22)), unit("ru", 1, Arm::Infantry, (3, 0))] };
+        board.units[0].limbered = false;
+        let orders = play(&rows, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders[0], Order::Limber { unit: "fr-guns".into(), limbered: true });
+        assert!(matches!(orders[1], Order::Move { .. }));
+    }
+
+    #[test]
+    fn ai_melees_shaken_or_outmatched_enemies_only() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
+        board.units[0].formation = Formation::Line;
+        board.units[1].state = HexState::Disordered;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Melee { units: vec!["fr".into()], target: "ru".into() }]);
+
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
+        board.units[0].formation = Formation::Line;
+        board.units[1].strength = 12;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        assert!(orders.is_empty(), "1:2 is not worth it: {orders:?}");
+
+        // Two battalions together make it 2:1.
+        let mut board = Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (5, 6)),
+                unit("fr-b", 0, Arm::Infantry, (4, 5)),
+                unit("ru", 1, Arm::Infantry, (5, 5)),
+            ],
+        };
+        board.units[2].strength = 6;
+        board.units[0].strength = 6;
+        board.units[1].strength = 6;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Melee { units: vec!["fr-a".into(), "fr-b".into()], target: "ru".into() }]);
+    }
+
+    fn generated() -> (Vec<String>, Board) {
+        let map = crate::generate::terrain(40, 40, 5);
+        let rows = crate::generate::map_rows(&map);
+        let units = crate::generate::deployment(&map, 200, 5)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (side, arm, o))| unit(&format!("u{i}"), side, arm, (o.c, o.r)))
+            .collect();
+        (rows, Board { units })
+    }
+
+    const TURN: [(OrderPhase, usize); 5] = [
+        (OrderPhase::Charge, 0),
+        (OrderPhase::Movement, 0),
+        (OrderPhase::DefensiveFire, 1),
+        (OrderPhase::OffensiveFire, 0),
+        (OrderPhase::Melee, 0),
+    ];
+
+    #[test]
+    fn ai_is_deterministic() {
+        let (rows, board) = generated();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let goals = AiGoals { objectives: vec![(Offset::new(20, 20), 10, None)], ..AiGoals::default() };
+        let mut a = board.clone();
+        let mut b = board.clone();
+        let (oa, la) = play_logged(&rows, &mut a, &TURN, &goals, 11);
+        let (ob, lb) = play_logged(&rows, &mut b, &TURN, &goals, 11);
+        assert!(oa.len() > 50, "a generated battle gives plenty of orders: {}", oa.len());
+        assert_eq!(oa, ob);
+        assert_eq!(la, lb);
+        assert_eq!(a, b);
+    }
+}

@@ -22,6 +22,9 @@ pub struct Pointer {
     pub world: Option<Vec2>,
     pub hex: Option<Offset>,
     pub selected: Option<usize>,
+    /// A click on the map this frame, left for the orders feature while a
+    /// phase waits for the player (then it does not select here).
+    pub clicked: Option<(Offset, super::orders::Button)>,
     press: Option<Vec2>,
     dragged: bool,
 }
@@ -29,13 +32,17 @@ pub struct Pointer {
 #[derive(Component)]
 pub struct MainCamera;
 
+/// Where the pointer and its clicks are read, for systems that use them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PointSet;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Pointer>();
     app.add_systems(Startup, |mut commands: Commands| {
         commands.spawn((Camera2d, MainCamera));
     });
     app.add_systems(Update, fit.in_set(GameSet::Build).run_if(resource_changed::<Opened>));
-    app.add_systems(Update, (pan_zoom, point).chain().in_set(GameSet::Input));
+    app.add_systems(Update, (pan_zoom, point).chain().in_set(GameSet::Input).in_set(PointSet));
 }
 
 /// Fits the map into the part of the window the panels leave free.
@@ -147,6 +154,7 @@ fn point(
     shown: Res<Shown>,
     mut pointer: ResMut<Pointer>,
     req: Res<super::Request>,
+    turn: Res<super::orders::PlayerTurn>,
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((camera, gt)) = cam.single() else { return };
@@ -155,6 +163,20 @@ fn point(
     let cursor = window.cursor_position().filter(|c| live && c.x < window.width() - PANEL_W && c.y > BAR_H);
     pointer.world = cursor.and_then(|c| camera.viewport_to_world_2d(gt, c).ok());
     pointer.hex = pointer.world.and_then(|w| opened.layout.hex_at(w));
+    let released = if buttons.just_released(MouseButton::Left) {
+        Some(super::orders::Button::Primary)
+    } else if buttons.just_released(MouseButton::Right) {
+        Some(super::orders::Button::Secondary)
+    } else {
+        None
+    };
+    if let (Some(button), false, Some(hex)) = (released, pointer.dragged, pointer.hex)
+        && cursor.is_some()
+        && turn.awaiting.is_some()
+    {
+        pointer.clicked = Some((hex, button));
+        return;
+    }
     if buttons.just_released(MouseButton::Left) && !pointer.dragged && cursor.is_some() {
         let here = units_at(&opened, &shown, pointer.world, pointer.hex);
         pointer.selected = match pointer.selected.and_then(|s| here.iter().position(|&u| u == s)) {

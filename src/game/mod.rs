@@ -13,6 +13,7 @@
 //! - `units`: the counters;
 //! - `camera`: fit, pan, zoom, hover and selection;
 //! - `overlays`: distance, zones, movement range, rout arrows;
+//! - [`orders`]: the player's orders, odds, undo and end of phase, seats;
 //! - `panels`: the on-screen text: turn, details, log, help;
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement.
 
@@ -26,6 +27,7 @@ mod camera;
 pub mod layout;
 mod lines;
 mod map;
+pub mod orders;
 mod overlays;
 mod panels;
 mod playback;
@@ -161,6 +163,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     units::plugin(app);
     lines::plugin(app);
     overlays::plugin(app);
+    orders::plugin(app);
     panels::plugin(app);
     shot::plugin(app);
 }

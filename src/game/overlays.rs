@@ -158,10 +158,17 @@ fn recolour(
     mut tiles: Query<&mut TileColor>,
     mut vis: Query<&mut Visibility, With<OverlayMap>>,
     mut fresh: Local<bool>,
+    turn: Res<super::orders::PlayerTurn>,
+    mut had_reach: Local<bool>,
 ) {
-    let any = o.heat || o.zones || o.range;
-    let stale = *fresh || shown.is_changed() || pointer.is_changed() || opened.is_changed();
-    if !(o.is_changed() || (any && stale)) {
+    // In the player's movement phase the selected unit's range is the
+    // rules' own, and shown without asking.
+    let reach = turn.reach.as_ref().map(|(_, r)| r);
+    let any = o.heat || o.zones || o.range || reach.is_some();
+    let toggled = *had_reach != reach.is_some();
+    *had_reach = reach.is_some();
+    let stale = *fresh || shown.is_changed() || pointer.is_changed() || opened.is_changed() || turn.is_changed();
+    if !(o.is_changed() || toggled || (any && stale)) {
         return;
     }
     *fresh = false;
@@ -196,8 +203,15 @@ fn recolour(
         .unwrap_or_else(|| shown.side.as_deref().and_then(|id| s.sides.iter().position(|x| x.id == id)).unwrap_or(0));
     let enemy_rear = s.sides.get(if side == 0 { 1 } else { 0 }).map_or(crate::hex::Edge::North, |x| x.rear);
     let fields = SideFields::build(&battle.grid, &board, side, enemy_rear);
-    let range = match (&selected, o.range) {
-        (Some((i, u)), true) => u.at.map(|at| {
+    let range = match (&selected, o.range, reach) {
+        (_, _, Some(r)) => {
+            let mut cells = vec![None; battle.grid.len()];
+            for &(at, cost) in &r.ends {
+                cells[battle.grid.idx(at)] = Some(cost.min(u16::MAX as u32) as u16);
+            }
+            Some(cells)
+        }
+        (Some((i, u)), true, None) => u.at.map(|at| {
             let mp = s.units.get(*i).and_then(|x| x.movement).unwrap_or_else(|| default_movement(u.arm));
             movement_range(&battle.grid, &fields, u.arm, at, mp)
         }),

@@ -95,7 +95,7 @@ struct ErrorText;
 /// The keys, as the help card lists them.
 pub const HELP: &str = "\
 Space: play or pause
-. (full stop): show one event
+. (full stop), , (comma): show one event more, one fewer (step the log)
 Enter or N: show the rest of this phase (or the next one with events)
 + and -: faster, slower
 Drag or arrow keys: pan;  wheel: zoom;  F: fit the map
@@ -104,8 +104,16 @@ Click: select a unit (again: the next one in the stack)
 2: enemy zones of influence
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
-L: log filter;  PgUp, PgDn, End: scroll the log
-Tab or M: scenarios;  R: restart;  H: this help";
+V: log filter;  PgUp, PgDn, End: scroll the log
+Tab or M: scenarios;  R: restart;  H: this help
+P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
+
+When a phase waits for your orders (the banner top left):
+Click your unit: select it; shift-click: add firers or attackers
+Movement: click a blue hex to march (right-click: onto friends too);
+  L line, C column, S square, G general order, K limber or unlimber
+Fire, melee, charge: point at an enemy for the odds, click it to commit
+U or Ctrl+Z: undo (until dice are rolled);  E or Enter: end the phase";
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LogView>().insert_resource(Help(false));
@@ -198,7 +206,7 @@ fn keys(
         let lines = scroll.delta.y.signum() as i64 * 3;
         view.scroll = (view.scroll as i64 + lines).max(0) as usize;
     }
-    if keys.just_pressed(KeyCode::KeyL) {
+    if keys.just_pressed(KeyCode::KeyV) {
         view.filter = view.filter.next();
         view.scroll = 0;
     }
@@ -221,6 +229,8 @@ fn top_bar(
     shown: Res<Shown>,
     pb: Res<Playback>,
     clock: Option<Res<Clock>>,
+    turn: Res<super::orders::PlayerTurn>,
+    log: Option<Res<crate::events::EventLog>>,
     mut q: Query<&mut Text, With<TopBar>>,
 ) {
     let Ok(mut t) = q.single_mut() else { return };
@@ -235,8 +245,13 @@ fn top_bar(
         .map(|x| format!("{}, ", x.name))
         .unwrap_or_default();
     let phase = if shown.phase.is_empty() { "before the battle".to_owned() } else { phase_words(&shown.phase) };
-    let state = if clock.as_ref().is_some_and(|c| c.finished) && pb.speed() > 0.0 && !pb.playing {
+    let behind = log.as_ref().map_or(0, |l| l.events.len().saturating_sub(shown.cursor));
+    let state = if behind > 0 && !pb.playing && turn.awaiting.is_some() {
+        format!("looking back {behind} events (. forward, Space: to the present)")
+    } else if clock.as_ref().is_some_and(|c| c.finished) && pb.speed() > 0.0 && !pb.playing {
         "finished".to_owned()
+    } else if turn.awaiting.is_some() {
+        "waiting for orders (E ends the phase)".to_owned()
     } else if pb.playing {
         format!("playing x{}", SPEEDS[pb.speed])
     } else {
@@ -382,7 +397,7 @@ fn log(
     if let Ok(mut t) = title.single_mut() {
         let scrolled =
             if view.scroll > 0 { format!(", {} lines up (End: newest)", kept.len() - end) } else { String::new() };
-        t.0 = format!("Battle log: {} (L){scrolled}", view.filter.name());
+        t.0 = format!("Battle log: {} (V){scrolled}", view.filter.name());
     }
     if let Ok(mut t) = q.single_mut() {
         t.0 = kept[start..end]

@@ -30,6 +30,12 @@ pub struct ShownUnit {
     pub cm: Option<(f32, f32, f32)>,
     pub state: StateLabel,
     pub readiness: Readiness,
+    /// Strength increments (hex) or figures (free space) left.
+    pub strength: u32,
+    /// Formation as the log names it (`Line`, `Column`, `Square`, ...).
+    pub formation: String,
+    /// Artillery with its limbers on.
+    pub limbered: bool,
     /// Surrendered, eliminated or gone off the map.
     pub gone: bool,
 }
@@ -74,7 +80,17 @@ pub fn initial(s: &Scenario) -> Vec<ShownUnit> {
                 StateName::U => StateLabel::U,
                 StateName::FU => StateLabel::FU,
             };
-            ShownUnit { at, cm, state, readiness: u.readiness, gone: false }
+            let formation = format!("{:?}", u.formation.unwrap_or(crate::scenario::Formation::Line));
+            ShownUnit {
+                at,
+                cm,
+                state,
+                readiness: u.readiness,
+                strength: u.strength,
+                formation,
+                limbered: u.limbered,
+                gone: false,
+            }
         })
         .collect()
 }
@@ -101,8 +117,19 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
             u.state = StateLabel::Eliminated;
             u.gone = true;
         }
-        EventKind::LeftMap { .. } => u.gone = true,
-        EventKind::PhaseStart {} | EventKind::MoraleCheck { .. } | EventKind::Final { .. } => {}
+        EventKind::LeftMap { .. } | EventKind::Exited { .. } => u.gone = true,
+        EventKind::Losses { strength, .. } => u.strength = *strength,
+        EventKind::Formation { to, .. } => match to.as_str() {
+            "Limbered" => u.limbered = true,
+            "Unlimbered" => u.limbered = false,
+            other => u.formation = other.to_owned(),
+        },
+        EventKind::PhaseStart {}
+        | EventKind::MoraleCheck { .. }
+        | EventKind::Fire { .. }
+        | EventKind::Melee { .. }
+        | EventKind::ReplayError { .. }
+        | EventKind::Final { .. } => {}
         // Newer kinds that name a resulting state (free-space tests).
         #[allow(unreachable_patterns)]
         _ => {
@@ -122,17 +149,32 @@ pub struct Playback {
     budget: f32,
     /// Single events asked for.
     steps: u32,
+    /// Single events to take back (replay stepping).
+    pub back: u32,
     /// Showing events up to the end of the next phase that has any.
     to_phase_end: Option<usize>,
     /// Show everything at once, without animations (screenshots).
     pub instant: bool,
+    /// Show what the player's last order did, event by event, until the
+    /// shown log has caught up (whether or not the clock is playing).
+    pub follow: bool,
     /// The simulation must run its next phase.
     need_phase: bool,
 }
 
 impl Default for Playback {
     fn default() -> Self {
-        Self { playing: false, speed: 2, budget: 0.0, steps: 0, to_phase_end: None, instant: false, need_phase: false }
+        Self {
+            playing: false,
+            speed: 2,
+            budget: 0.0,
+            steps: 0,
+            back: 0,
+            to_phase_end: None,
+            instant: false,
+            follow: false,
+            need_phase: false,
+        }
     }
 }
 
@@ -158,17 +200,27 @@ pub struct Link {
     pub ttl: f32,
 }
 
+/// A volley or a melee drawn as lines from every firer (attacker) to the
+/// target.
+pub struct Strike {
+    pub from: Vec<usize>,
+    pub to: usize,
+    pub melee: bool,
+    pub ttl: f32,
+}
+
 /// Animations in progress.
 #[derive(Resource, Default)]
 pub struct Effects {
     pub slide: Option<Slide>,
     pub links: Vec<Link>,
+    pub strikes: Vec<Strike>,
     /// Morale checks to flash on counters (unit, roll, passed); the units
     /// feature spawns and ages the flash text.
     pub flashes: Vec<(usize, u8, bool, Option<u8>)>,
 }
 
-struct ScenarioNames<'a>(&'a Scenario);
+pub struct ScenarioNames<'a>(pub &'a Scenario);
 
 impl Names for ScenarioNames<'_> {
     fn name(&self, id: &str) -> String {
@@ -182,13 +234,52 @@ impl Names for ScenarioNames<'_> {
     }
 }
 
+/// Shows one more event: the board, the phase it belongs to, and its line
+/// in the battle log. The one path by which events reach the screen, for
+/// playing forwards and for rebuilding after a step back.
+pub fn show_event(shown: &mut Shown, e: &Event, index: &impl Fn(&str) -> Option<usize>, names: &dyn Names) {
+    apply(&mut shown.units, index, e);
+    if let EventKind::PhaseStart {} = e.kind {
+        shown.turn = e.turn;
+        shown.side.clone_from(&e.side);
+        shown.phase.clone_from(&e.phase);
+        shown.phase_at = shown.cursor;
+    }
+    if let Some((category, text)) = sentences::sentence(e, names) {
+        let unit = sentences::unit_id(e).as_deref().and_then(index);
+        shown.log.push(LogLine { category, unit, text });
+    }
+    shown.cursor += 1;
+}
+
+/// The battle as shown after the first `upto` events of the log: the
+/// scenario's set-up folded with them. Stepping backwards rebuilds from the
+/// start rather than undoing events, so it cannot drift from playing
+/// forwards.
+pub fn shown_after(
+    scenario: &Scenario,
+    events: &[Event],
+    upto: usize,
+    index: &impl Fn(&str) -> Option<usize>,
+    names: &dyn Names,
+) -> Shown {
+    let mut shown = Shown { units: initial(scenario), ..default() };
+    for e in &events[..upto.min(events.len())] {
+        show_event(&mut shown, e, index, names);
+    }
+    shown
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Playback>().init_resource::<Shown>().init_resource::<Effects>();
     app.add_systems(Update, reset.in_set(GameSet::Build).run_if(resource_changed::<Opened>));
     app.add_systems(Update, controls.in_set(GameSet::Input));
     app.add_systems(
         Update,
-        (tick, run_phase, age_effects).chain().in_set(GameSet::Playback).run_if(|o: Res<Opened>| o.scenario.is_some()),
+        (rewind, tick, run_phase, age_effects)
+            .chain()
+            .in_set(GameSet::Playback)
+            .run_if(|o: Res<Opened>| o.scenario.is_some()),
     );
 }
 
@@ -198,6 +289,8 @@ fn reset(
     mut fx: ResMut<Effects>,
     mut pb: ResMut<Playback>,
     req: Res<Request>,
+    controls: Option<Res<crate::sim::Controls>>,
+    log: Option<Res<crate::events::EventLog>>,
 ) {
     *fx = Effects::default();
     *shown = Shown::default();
@@ -205,7 +298,13 @@ fn reset(
         shown.units = initial(s);
     }
     let speed = pb.speed;
-    *pb = Playback { speed, instant: req.0.shot.is_some(), ..default() };
+    // With a player at the window the battle runs on by itself to their
+    // first orders; a watched battle waits for Space.
+    let player = controls.is_some_and(|c| c.0.contains(&crate::sim::SideControl::Human));
+    // A restored save opens with its log already written: shown at once.
+    let restored = log.is_some_and(|l| !l.events.is_empty()) && req.0.shot.is_none();
+    let instant = req.0.shot.is_some() || restored;
+    *pb = Playback { speed, instant, playing: player && req.0.shot.is_none(), ..default() };
 }
 
 fn controls(
@@ -213,6 +312,7 @@ fn controls(
     mut pb: ResMut<Playback>,
     shown: Res<Shown>,
     menu: Res<super::scenarios::Menu>,
+    turn: Res<super::orders::PlayerTurn>,
 ) {
     if menu.open {
         return;
@@ -224,7 +324,14 @@ fn controls(
         pb.playing = false;
         pb.steps += 1;
     }
-    if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::KeyN) {
+    if keys.just_pressed(KeyCode::Comma) {
+        pb.playing = false;
+        pb.follow = false;
+        pb.back += 1;
+    }
+    // While a phase waits for the player, Enter ends it (the orders feature).
+    let waiting = turn.awaiting.is_some();
+    if (keys.just_pressed(KeyCode::Enter) && !waiting) || keys.just_pressed(KeyCode::KeyN) {
         pb.playing = false;
         pb.to_phase_end = Some(shown.cursor);
     }
@@ -236,6 +343,33 @@ fn controls(
     }
 }
 
+/// Steps back, and keeps the shown battle inside the log when an order was
+/// taken back (the log then got shorter than what was shown).
+fn rewind(
+    mut pb: ResMut<Playback>,
+    log: Option<Res<crate::events::EventLog>>,
+    opened: Res<Opened>,
+    mut shown: ResMut<Shown>,
+    mut fx: ResMut<Effects>,
+) {
+    let (Some(log), Some(scenario)) = (log, opened.scenario.clone()) else { return };
+    let len = log.events.len();
+    if pb.back == 0 && shown.cursor <= len {
+        return;
+    }
+    // Phase starts are free going forwards, so they are skipped going back.
+    let mut to = shown.cursor.min(len);
+    for _ in 0..std::mem::take(&mut pb.back) {
+        to = to.saturating_sub(1);
+        while to > 0 && matches!(log.events[to].kind, EventKind::PhaseStart {}) {
+            to -= 1;
+        }
+    }
+    let index = |id: &str| opened.ids.get(id).copied();
+    *shown = shown_after(&scenario, &log.events, to, &index, &ScenarioNames(&scenario));
+    *fx = Effects::default();
+}
+
 /// Shows the next events as time and the controls allow; asks the
 /// simulation for another phase when the log runs out.
 fn tick(
@@ -244,6 +378,7 @@ fn tick(
     log: Option<Res<crate::events::EventLog>>,
     clock: Option<Res<Clock>>,
     opened: Res<Opened>,
+    turn: Res<super::orders::PlayerTurn>,
     mut shown: ResMut<Shown>,
     mut fx: ResMut<Effects>,
 ) {
@@ -257,15 +392,24 @@ fn tick(
     }
     let names = ScenarioNames(&scenario);
     loop {
-        let want = pb.instant || pb.steps > 0 || pb.to_phase_end.is_some() || (pb.playing && pb.budget >= 1.0);
+        let want =
+            pb.instant || pb.steps > 0 || pb.follow || pb.to_phase_end.is_some() || (pb.playing && pb.budget >= 1.0);
         if !want {
             break;
         }
         let Some(e) = log.events.get(shown.cursor) else {
+            pb.follow = false;
             if clock.finished {
                 pb.playing = false;
                 pb.steps = 0;
                 pb.to_phase_end = None;
+                pb.instant = false;
+            } else if turn.awaiting.is_some() {
+                // The phase waits for the player's orders: nothing more to
+                // show until they give one or end the phase.
+                pb.steps = 0;
+                pb.to_phase_end = None;
+                pb.budget = 0.0;
                 pb.instant = false;
             } else if !pb.instant {
                 pb.need_phase = true;
@@ -283,19 +427,11 @@ fn tick(
             break;
         }
         let index = |id: &str| opened.ids.get(id).copied();
-        apply(&mut shown.units, index, e);
+        show_event(&mut shown, e, &index, &names);
         if let EventKind::PhaseStart {} = e.kind {
-            shown.turn = e.turn;
-            shown.side.clone_from(&e.side);
-            shown.phase.clone_from(&e.phase);
-            shown.phase_at = shown.cursor;
             fx.links.clear();
+            fx.strikes.clear();
         }
-        if let Some((category, text)) = sentences::sentence(e, &names) {
-            let unit = sentences::unit_id(e).as_deref().and_then(index);
-            shown.log.push(LogLine { category, unit, text });
-        }
-        shown.cursor += 1;
         let free = matches!(e.kind, EventKind::PhaseStart {});
         if pb.playing && !free {
             pb.budget -= 1.0;
@@ -306,6 +442,7 @@ fn tick(
         if pb.instant {
             continue;
         }
+        let flash = FLASH_SECONDS * 2.0 / speed.max(0.5);
         match &e.kind {
             EventKind::Move { unit, path, .. } if path.len() > 1 => {
                 if let Some(i) = index(unit) {
@@ -320,8 +457,20 @@ fn tick(
                     let need = (!passed && d66).then(|| sentences::needed_roll(*morale, *modifier));
                     fx.flashes.push((i, *roll, *passed, need));
                     if let Some(from) = source.as_deref().and_then(index) {
-                        fx.links.push(Link { from, to: i, passed: *passed, ttl: FLASH_SECONDS * 2.0 / speed.max(0.5) });
+                        fx.links.push(Link { from, to: i, passed: *passed, ttl: flash });
                     }
+                }
+            }
+            EventKind::Fire { units, target, .. } => {
+                if let Some(to) = index(target) {
+                    let from = units.iter().filter_map(|u| index(u)).collect();
+                    fx.strikes.push(Strike { from, to, melee: false, ttl: flash });
+                }
+            }
+            EventKind::Melee { attackers, defenders, .. } => {
+                if let Some(to) = defenders.first().and_then(|d| index(d)) {
+                    let from = attackers.iter().filter_map(|u| index(u)).collect();
+                    fx.strikes.push(Strike { from, to, melee: true, ttl: flash });
                 }
             }
             _ => {}
@@ -329,12 +478,16 @@ fn tick(
     }
 }
 
-/// Runs the simulation's next phase when the shown log has caught up.
+/// Runs the simulation's next phase when the shown log has caught up, unless
+/// the phase waits for a player's orders.
 fn run_phase(world: &mut World) {
     if !world.resource::<Playback>().need_phase {
         return;
     }
     world.resource_mut::<Playback>().need_phase = false;
+    if crate::sim::awaiting_orders(world).is_some() {
+        return;
+    }
     crate::sim::step_phase(world);
 }
 
@@ -350,11 +503,19 @@ fn age_effects(time: Res<Time>, mut fx: ResMut<Effects>) {
         l.ttl -= dt;
     }
     fx.links.retain(|l| l.ttl > 0.0);
+    for s in &mut fx.strikes {
+        s.ttl -= dt;
+    }
+    fx.strikes.retain(|s| s.ttl > 0.0);
 }
 
-/// Runs the whole battle's first `turns` turns at once (for `sauve shot`).
+/// Runs the whole battle's first `turns` turns at once (for `sauve shot`),
+/// stopping early at a phase that waits for a player.
 pub fn simulate_turns(world: &mut World, turns: u32) {
     while world.get_resource::<Clock>().is_some_and(|c| !c.finished && c.turn <= turns) {
+        if crate::sim::awaiting_orders(world).is_some() {
+            break;
+        }
         if !crate::sim::step_phase(world) {
             break;
         }
@@ -397,5 +558,59 @@ mod tests {
             }
         }
         assert!(units.iter().any(|u| u.state == StateLabel::Routed), "some routed");
+    }
+
+    fn same(a: &Shown, b: &Shown) -> bool {
+        let lines = |s: &Shown| s.log.iter().map(|l| (l.category, l.unit, l.text.clone())).collect::<Vec<_>>();
+        a.units == b.units
+            && a.cursor == b.cursor
+            && (a.turn, &a.side, &a.phase, a.phase_at) == (b.turn, &b.side, &b.phase, b.phase_at)
+            && lines(a) == lines(b)
+    }
+
+    #[test]
+    fn stepping_back_and_forth_shows_what_a_fresh_fold_shows() {
+        let s = cascade();
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        for _ in 0..26 {
+            sim.step();
+        }
+        let events = &sim.log().events;
+        let index = |id: &str| s.unit_index(id);
+        let names = ScenarioNames(&s);
+        // Forwards one event at a time, as the window plays.
+        let mut played = Shown { units: initial(&s), ..Default::default() };
+        for e in events {
+            show_event(&mut played, e, &index, &names);
+        }
+        let all = shown_after(&s, events, events.len(), &index, &names);
+        assert!(same(&played, &all), "playing forwards is the fold of the whole log");
+        // Back a dozen events, then forward again to the end.
+        let mut back = shown_after(&s, events, events.len() - 12, &index, &names);
+        assert!(!same(&back, &all));
+        assert_eq!(back.cursor, events.len() - 12);
+        for e in &events[back.cursor..] {
+            show_event(&mut back, e, &index, &names);
+        }
+        assert!(same(&back, &all), "and forwards again ends where it was");
+    }
+
+    #[test]
+    fn losses_formations_and_exits_reach_the_counters() {
+        let s = cascade();
+        let mut units = initial(&s);
+        let id = s.units[0].id.clone();
+        let index = |x: &str| s.unit_index(x);
+        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: "Movement".into(), kind };
+        apply(&mut units, index, &ev(EventKind::Losses { unit: id.clone(), increments: 1, strength: 3 }));
+        apply(
+            &mut units,
+            index,
+            &ev(EventKind::Formation { unit: id.clone(), from: "Line".into(), to: "Square".into() }),
+        );
+        assert_eq!((units[0].strength, units[0].formation.as_str()), (3, "Square"));
+        let edge = crate::hex::Edge::North;
+        apply(&mut units, index, &ev(EventKind::Exited { unit: id, edge, increments: 3 }));
+        assert!(units[0].gone, "a unit that marched off the map leaves the board");
     }
 }

@@ -53,20 +53,26 @@ struct MenuPanel;
 #[derive(Component)]
 struct MenuEntry(Source);
 
+/// A menu line that changes who sits at the window.
+#[derive(Component)]
+struct SeatEntry(super::orders::Seats);
+
 pub(super) fn plugin(app: &mut App) {
     let first = match &app.world().resource::<Request>().0.file {
         Some(p) => Source::File(p.clone()),
         None => Source::Bundled(0),
     };
-    app.insert_resource(Pending(Some(first))).init_resource::<Menu>().init_resource::<Watch>().insert_resource(
-        Opened {
+    app.insert_resource(Pending(Some(first)))
+        .init_resource::<Menu>()
+        .init_resource::<Watch>()
+        .init_resource::<ScenarioText>()
+        .insert_resource(Opened {
             source: Source::Bundled(0),
             scenario: None,
             errors: Vec::new(),
             layout: Layout::Hex { width: 1, height: 1 },
             ids: HashMap::new(),
-        },
-    );
+        });
     app.add_systems(Update, (dropped, watch, open_pending).chain().in_set(GameSet::Open));
     app.add_systems(Update, (menu_keys, menu_clicks, draw_menu).chain().in_set(GameSet::Input));
 }
@@ -75,22 +81,43 @@ fn mtime(p: &Path) -> Option<SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
-/// Reads and validates a source: the scenario, or its error lines.
-pub fn read(source: &Source) -> Result<Scenario, Vec<String>> {
-    match source {
+/// What a source holds: a scenario, or a saved game (with its scenario).
+pub struct Game {
+    pub scenario: Scenario,
+    pub save: Option<crate::save::SaveGame>,
+    /// The scenario file's text, which a save keeps whole.
+    pub text: String,
+}
+
+/// Reads and validates a source: a scenario or a saved game, or the
+/// located error lines that stopped it opening.
+pub fn read_game(source: &Source) -> Result<Game, Vec<String>> {
+    let (name, bytes) = match source {
         Source::Bundled(i) => {
             let Some((name, text)) = BUNDLED.get(*i) else { return Err(vec![format!("no bundled scenario {i}")]) };
-            parse_bytes(text.as_bytes(), &format!("scenarios/{name}")).map_err(|e| e.lines())
+            (format!("scenarios/{name}"), text.as_bytes().to_vec())
         }
         Source::File(p) => {
             let name = p.display().to_string();
             match std::fs::read(p) {
-                Ok(bytes) => parse_bytes(&bytes, &name).map_err(|e| e.lines()),
-                Err(e) => Err(vec![format!("{name}: error: cannot read: {e}")]),
+                Ok(bytes) => (name, bytes),
+                Err(e) => return Err(vec![format!("{name}: error: cannot read: {e}")]),
             }
         }
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    if crate::save::is_save(&text) {
+        let (save, scenario) = crate::save::SaveGame::parse(&text, &name).map_err(|e| e.lines())?;
+        let text = save.scenario.clone();
+        return Ok(Game { scenario, save: Some(save), text });
     }
+    let scenario = parse_bytes(&bytes, &name).map_err(|e| e.lines())?;
+    Ok(Game { scenario, save: None, text })
 }
+
+/// The text of the open scenario (what a quick save keeps).
+#[derive(Resource, Default)]
+pub struct ScenarioText(pub String);
 
 /// The map geometry of a scenario.
 pub fn layout_of(s: &Scenario) -> Layout {
@@ -115,11 +142,32 @@ fn open_pending(world: &mut World) {
     if let Source::File(p) = &source {
         world.resource_mut::<Watch>().mtime = mtime(p);
     }
-    let opened = match read(&source) {
-        Ok(s) => {
-            let s = Arc::new(s);
+    let opened = match read_game(&source) {
+        Ok(Game { scenario, save: Some(save), text }) => {
+            // A saved game: its orders played again up to where it stood,
+            // with its own seats.
+            let s = Arc::new(scenario);
+            crate::save::restore(world, &save, s.clone());
+            world.insert_resource(ScenarioText(text));
+            let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+            Opened { source, layout: layout_of(&s), scenario: Some(s), errors: Vec::new(), ids }
+        }
+        Ok(Game { scenario, save: None, text }) => {
+            let s = Arc::new(scenario);
+            world.insert_resource(ScenarioText(text));
             let seed = shot.as_ref().and_then(|r| r.seed).unwrap_or(s.seed);
             crate::sim::reset(world, s.clone(), seed, Vec::new(), AiMode::None);
+            // A picture shows the battle as the rules alone play it, unless
+            // asked for the player's seats (to picture a turn of orders).
+            let seats = match (&shot, std::env::var("SAUVE_SHOT_SEATS").ok().as_deref()) {
+                (None, _) => Some(*world.resource::<super::orders::Seats>()),
+                (Some(_), Some("player")) => Some(super::orders::Seats::Player),
+                (Some(_), Some("hotseat")) => Some(super::orders::Seats::HotSeat),
+                (Some(_), _) => None,
+            };
+            if let Some(seats) = seats {
+                super::orders::seat(world, seats);
+            }
             if let Some(r) = &shot {
                 super::playback::simulate_turns(world, r.turns);
             }
@@ -213,16 +261,38 @@ fn entries(menu: &Menu) -> Vec<(Source, String)> {
     out
 }
 
-fn menu_clicks(q: Query<(&Interaction, &MenuEntry), Changed<Interaction>>, mut pending: ResMut<Pending>) {
+fn menu_clicks(
+    q: Query<(&Interaction, &MenuEntry), Changed<Interaction>>,
+    seats: Query<(&Interaction, &SeatEntry), Changed<Interaction>>,
+    mut pending: ResMut<Pending>,
+    mut menu: ResMut<Menu>,
+    mut commands: Commands,
+) {
     for (i, entry) in &q {
         if *i == Interaction::Pressed {
             pending.0 = Some(entry.0.clone());
         }
     }
+    for (i, entry) in &seats {
+        if *i == Interaction::Pressed {
+            let chosen = entry.0;
+            commands.queue(move |world: &mut World| {
+                world.insert_resource(chosen);
+                super::orders::seat(world, chosen);
+            });
+            // Redraw the menu with the new choice marked.
+            menu.set_changed();
+        }
+    }
 }
 
-fn draw_menu(mut commands: Commands, menu: Res<Menu>, panel: Query<Entity, With<MenuPanel>>) {
-    if !menu.is_changed() {
+fn draw_menu(
+    mut commands: Commands,
+    menu: Res<Menu>,
+    panel: Query<Entity, With<MenuPanel>>,
+    seats: Res<super::orders::Seats>,
+) {
+    if !menu.is_changed() && !seats.is_changed() {
         return;
     }
     for e in &panel {
@@ -263,6 +333,25 @@ fn draw_menu(mut commands: Commands, menu: Res<Menu>, panel: Query<Entity, With<
             children![(Text::new(format!("{key}{label}")), TextFont::from_font_size(15.0))],
         ));
     }
+    commands.entity(root).with_child((
+        Text::new("Who plays  (P switches at any time)"),
+        TextFont::from_font_size(15.0),
+        TextColor(Color::srgb(0.95, 0.9, 0.7)),
+        Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
+    ));
+    for s in super::orders::Seats::ALL {
+        let on = s == *seats;
+        commands.entity(root).with_child((
+            Button,
+            SeatEntry(s),
+            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
+            BackgroundColor(if on { Color::srgb(0.3, 0.42, 0.3) } else { Color::srgb(0.2, 0.22, 0.28) }),
+            children![(
+                Text::new(format!("{} {}", if on { "●" } else { "○" }, s.words())),
+                TextFont::from_font_size(15.0)
+            )],
+        ));
+    }
 }
 
 #[cfg(test)]
@@ -272,7 +361,7 @@ mod tests {
     #[test]
     fn every_bundled_scenario_is_valid_and_is_the_file_on_disk() {
         for (i, (name, text)) in BUNDLED.iter().enumerate() {
-            assert!(read(&Source::Bundled(i)).is_ok(), "{name}");
+            assert!(read_game(&Source::Bundled(i)).is_ok(), "{name}");
             let disk = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name));
             assert_eq!(disk.ok().as_deref(), Some(*text), "{name}");
         }
@@ -288,11 +377,25 @@ mod tests {
         let _ = std::fs::create_dir_all(&dir);
         let p = dir.join("broken.ron");
         let _ = std::fs::write(&p, "Scenario(format: 1, name: \"x\",\n  nonsense: 3)");
-        let errors = read(&Source::File(p.clone())).err().unwrap_or_default();
+        let errors = read_game(&Source::File(p.clone())).err().unwrap_or_default();
         assert!(!errors.is_empty());
         assert!(errors[0].contains("broken.ron:"), "{errors:?}");
-        let missing = read(&Source::File(dir.join("missing.ron"))).err().unwrap_or_default();
+        let missing = read_game(&Source::File(dir.join("missing.ron"))).err().unwrap_or_default();
         assert!(missing[0].contains("cannot read"), "{missing:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_save_file_opens_as_the_saved_game() {
+        let Ok(game) = read_game(&Source::Bundled(0)) else { panic!("the cascade opens") };
+        let mut sim = crate::sim::Simulation::new(Arc::new(game.scenario), 7, vec![], AiMode::None);
+        sim.step();
+        let Some(save) = crate::save::capture(sim.app.world(), &game.text) else { panic!("a save") };
+        let dir = std::env::temp_dir().join(format!("sauve-game-save-{}", std::process::id()));
+        let p = dir.join("quick.save.ron");
+        assert!(save.write(&p).is_ok());
+        let opened = read_game(&Source::File(p)).ok();
+        assert!(opened.as_ref().is_some_and(|g| g.save.is_some() && g.text == game.text), "opened as a save");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

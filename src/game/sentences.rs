@@ -84,7 +84,8 @@ fn cm_along(path: &[Pos]) -> f32 {
 }
 
 fn plural(n: usize, one: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {one}es") }
+    let ending = if one.ends_with('x') { "es" } else { "s" };
+    if n == 1 { format!("1 {one}") } else { format!("{n} {one}{ending}") }
 }
 
 /// One event in words, with its category; `None` for events a reader does
@@ -191,6 +192,18 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         EventKind::Formation { unit, from, to } => {
             (Category::Move, format!("{} changes from {from} to {to}", names.name(unit)))
         }
+        EventKind::Exited { unit, edge, increments } => (
+            Category::Move,
+            format!(
+                "{} marches off the map by the {} edge with {}",
+                names.name(unit),
+                format!("{edge:?}").to_lowercase(),
+                plural(*increments as usize, "increment")
+            ),
+        ),
+        EventKind::ReplayError { order, error } => {
+            (Category::Failure, format!("A saved order could not be carried out ({error}): {order}"))
+        }
         EventKind::Final { .. } => return None,
         // Kinds this window does not word yet are still logged, generically.
         #[allow(unreachable_patterns)]
@@ -230,10 +243,11 @@ pub fn unit_id(e: &Event) -> Option<String> {
         | EventKind::Eliminated { unit, .. }
         | EventKind::LeftMap { unit, .. }
         | EventKind::Losses { unit, .. }
-        | EventKind::Formation { unit, .. } => Some(unit.clone()),
+        | EventKind::Formation { unit, .. }
+        | EventKind::Exited { unit, .. } => Some(unit.clone()),
         EventKind::Fire { target, .. } => Some(target.clone()),
         EventKind::Melee { defenders, .. } => defenders.first().cloned(),
-        EventKind::PhaseStart {} | EventKind::Final { .. } => None,
+        EventKind::PhaseStart {} | EventKind::ReplayError { .. } | EventKind::Final { .. } => None,
         #[allow(unreachable_patterns)]
         _ => serde_json::to_value(&e.kind).ok()?.get("unit")?.as_str().map(str::to_owned),
     }
@@ -377,5 +391,17 @@ mod tests {
         let s = ev(EventKind::Eliminated { unit: "fr-9L".into(), reason: EliminationReason::OffMap });
         assert_eq!(sentence(&s, &Ids).map(|x| x.0), Some(Category::Loss));
         assert!(sentence(&ev(EventKind::Final { units: vec![] }), &Ids).is_none());
+    }
+
+    #[test]
+    fn losses_and_exits_count_increments() {
+        let l = ev(EventKind::Losses { unit: "fr-9L".into(), increments: 2, strength: 3 });
+        assert_eq!(sentence(&l, &Ids).map(|x| x.1).as_deref(), Some("1st Bn 9e Léger loses 2 increments (3 left)"));
+        let x = ev(EventKind::Exited { unit: "fr-9L".into(), edge: crate::hex::Edge::North, increments: 1 });
+        assert_eq!(
+            sentence(&x, &Ids).map(|x| x.1).as_deref(),
+            Some("1st Bn 9e Léger marches off the map by the north edge with 1 increment")
+        );
+        assert_eq!(unit_id(&x).as_deref(), Some("fr-9L"));
     }
 }

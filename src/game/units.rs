@@ -39,6 +39,9 @@ struct Parts {
     band_text: Entity,
     badge: Entity,
     badge_text: Entity,
+    /// Hex counters: the strength printed on them, and the formation mark.
+    strength: Option<Entity>,
+    formation: Option<Entity>,
 }
 
 /// Fading away after surrender or elimination: seconds left.
@@ -124,7 +127,8 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         child((Sprite::from_color(rgb(colour), Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.1)));
         let hex = matches!(opened.layout, Layout::Hex { .. });
         let (sym_size, sym_at) = if hex {
-            (Vec2::new(27.0, 18.0), Vec2::new(0.0, 4.0))
+            // Room on the left for the formation mark.
+            (Vec2::new(24.0, 16.0), Vec2::new(4.0, 4.0))
         } else {
             let k = (w / 36.0).min(h / 24.0).min(1.2);
             (Vec2::new(36.0, 24.0) * k * 0.8, Vec2::ZERO)
@@ -174,19 +178,35 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         commands.entity(parent).add_child(badge);
         let badge_text =
             text(&mut commands, String::new(), 9.0, Vec3::new(w / 2.0 - 6.0, -h / 2.0 + 6.0, 0.6), Color::BLACK);
+        let (mut strength, mut formation) = (None, None);
         if hex {
             text(&mut commands, u.morale.to_string(), 14.0, Vec3::new(-10.0, -13.0, 0.3), ink);
-            text(&mut commands, u.strength.to_string(), 14.0, Vec3::new(10.0, -13.0, 0.3), ink);
+            strength = Some(text(&mut commands, u.strength.to_string(), 14.0, Vec3::new(10.0, -13.0, 0.3), ink));
+            formation = Some(text(&mut commands, String::new(), 11.0, Vec3::new(-14.0, 4.0, 0.3), ink));
         } else if h > 12.0 {
             text(&mut commands, format!("{:+}", u.valour), 8.0, Vec3::new(-w / 2.0 + 7.0, 0.0, 0.3), ink);
         }
-        commands
-            .entity(parent)
-            .insert(Counter { unit: i, parts: Parts { border, band: band_e, band_text, badge, badge_text } });
+        let parts = Parts { border, band: band_e, band_text, badge, badge_text, strength, formation };
+        commands.entity(parent).insert(Counter { unit: i, parts });
     }
 }
 
-/// Bands, borders and badges follow the shown states.
+/// The mark a hex counter carries for its formation: line, column, square,
+/// general order, skirmish; guns show whether they are limbered.
+pub fn formation_mark(formation: &str, arm: crate::terrain::Arm, limbered: bool) -> &'static str {
+    if arm == crate::terrain::Arm::Artillery {
+        return if limbered { "Lb" } else { "" };
+    }
+    match formation {
+        "Column" => "C",
+        "Square" => "Sq",
+        "GeneralOrder" => "GO",
+        "Skirmish" => "Sk",
+        _ => "",
+    }
+}
+
+/// Bands, borders, badges, strength and formation follow the shown states.
 fn restyle(
     shown: Res<Shown>,
     pb: Res<Playback>,
@@ -231,6 +251,20 @@ fn restyle(
         }
         if let Ok((mut t, _)) = texts.get_mut(c.parts.badge_text) {
             t.0 = letter.to_owned();
+        }
+        if let Some(spec) = opened.scenario.as_ref().and_then(|s| s.units.get(c.unit)) {
+            if let Some(Ok((mut t, _))) = c.parts.strength.map(|e| texts.get_mut(e)) {
+                let now = u.strength.to_string();
+                if t.0 != now {
+                    t.0 = now;
+                }
+            }
+            if let Some(Ok((mut t, _))) = c.parts.formation.map(|e| texts.get_mut(e)) {
+                let mark = formation_mark(&u.formation, spec.arm, u.limbered);
+                if t.0 != mark {
+                    t.0 = mark.to_owned();
+                }
+            }
         }
         if u.gone && fading.is_none() {
             if pb.instant || opened.is_changed() {
@@ -389,12 +423,23 @@ fn flashes(
 }
 
 /// Contagion: a line from the unit whose passage caused the check to the
-/// unit that checked, red if it failed.
+/// unit that checked, red if it failed. Fire and melee: lines from every
+/// firer (attacker) to the target, amber for a volley, red for a melee.
 fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lines: ResMut<super::lines::Lines>) {
-    if fx.links.is_empty() {
+    if fx.links.is_empty() && fx.strikes.is_empty() {
         return;
     }
     let pos = |u: usize| counters.iter().find(|(c, _)| c.unit == u).map(|(_, t)| t.translation.truncate());
+    for s in &fx.strikes {
+        let Some(b) = pos(s.to) else { continue };
+        let colour = if s.melee { Color::srgb(0.9, 0.1, 0.1) } else { Color::srgb(1.0, 0.6, 0.1) };
+        for &f in &s.from {
+            if let Some(a) = pos(f) {
+                lines.arrow(a, b, 4.0, colour, z::FLASH - 2.0);
+            }
+        }
+        lines.circle(b, 28.0, 3.0, colour, z::FLASH - 2.0);
+    }
     for l in &fx.links {
         let (Some(a), Some(b)) = (pos(l.from), pos(l.to)) else { continue };
         let colour = if l.passed { Color::srgb(1.0, 0.85, 0.2) } else { Color::srgb(1.0, 0.15, 0.1) };

@@ -909,6 +909,11 @@ pub fn movement_range(world: &mut World, unit: usize) -> crate::labataille::move
     )
 }
 
+/// Movement points (hundredths) a unit has left in this turn's movement.
+pub fn mp_left(world: &mut World, unit: usize) -> u32 {
+    with_orders(world, |o, _, board, _, _, _| if unit < board.units.len() { o.budget(board, unit) } else { 0 })
+}
+
 /// The odds of a volley, shown before the player commits.
 pub fn fire_odds(
     world: &mut World,

@@ -144,5 +144,26 @@ fn ai_turn(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, ai_turn);
+/// Issue 6's other goal: an AI-against-AI game of each bundled 1813 battle,
+/// start to end, through the ECS simulation as `sauve simulate` runs it
+/// (goal: the largest under 2 s).
+fn ai_game(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ai_game");
+    g.sample_size(10);
+    for name in ["grossbeeren-1813", "hagelberg-1813", "dennewitz-1813"] {
+        let path = std::path::PathBuf::from(format!("scenarios/{name}.ron"));
+        let Ok(s) = sauve::scenario::load(&path) else { continue };
+        let s = std::sync::Arc::new(s);
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sim = sauve::sim::Simulation::new(s.clone(), 1, vec![], sauve::sim::AiMode::Both);
+                sim.run();
+                black_box(sim.log().events.len())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, ai_turn, ai_game);
 criterion_main!(benches);

@@ -28,6 +28,10 @@ pub struct Grid {
     step: [Vec<u16>; 3],
     /// `stand[arm][cell]`: the arm may be in this hex at all.
     stand: [Vec<bool>; 3],
+    /// `nbr[cell][dir]`: the padded cell across `dir`, or `u32::MAX` outside
+    /// the padding. Field builds walk every cell's six neighbours, and the
+    /// offset arithmetic was most of their cost.
+    nbr: Vec<[u32; 6]>,
 }
 
 fn centi(mp: f32) -> u16 {
@@ -48,7 +52,17 @@ impl Grid {
             close: vec![false; n],
             step: [vec![BLOCKED; n * 6], vec![BLOCKED; n * 6], vec![BLOCKED; n * 6]],
             stand: [vec![false; n], vec![false; n], vec![false; n]],
+            nbr: Vec::new(),
         };
+        g.nbr = (0..n)
+            .map(|i| {
+                let o = g.offset(i);
+                Dir::ALL.map(|d| {
+                    let m = o.neighbour(d);
+                    if g.in_padded(m) { g.idx(m) as u32 } else { u32::MAX }
+                })
+            })
+            .collect();
         for r in 0..map.height {
             for c in 0..map.width {
                 let at = Offset::new(c, r);
@@ -99,8 +113,8 @@ impl Grid {
     /// The padded cell across `dir`, if inside the padding.
     #[inline]
     pub fn neighbour(&self, i: usize, dir: Dir) -> Option<usize> {
-        let n = self.offset(i).neighbour(dir);
-        self.in_padded(n).then(|| self.idx(n))
+        let n = self.nbr[i][dir.index()];
+        (n != u32::MAX).then_some(n as usize)
     }
 
     /// Every step cost of `arm`, indexed `cell * 6 + dir`, for loops that

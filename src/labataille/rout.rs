@@ -120,9 +120,16 @@ impl RoutQuery<'_> {
 
     /// Priority 2: strictly further from the nearest enemy, and no closer to
     /// any enemy that was within the radius at the start.
-    fn ends_further(&self, end: Offset, near: &[Offset]) -> bool {
+    fn ends_further(&self, end: Offset, near: &[Near]) -> bool {
         let (d0, d1) = (self.fields.dist[self.grid.idx(self.start)], self.fields.dist[self.grid.idx(end)]);
-        (d0 == FAR || d1 > d0) && near.iter().all(|&e| end.distance(e) >= self.start.distance(e))
+        if !(d0 == FAR || d1 > d0) {
+            return false;
+        }
+        let (x, z) = cube(end);
+        near.iter().all(|n| {
+            let (dx, dz) = (x - n.x, z - n.z);
+            dx.abs().max(dz.abs()).max((dx + dz).abs()) >= n.d
+        })
     }
 
     /// Ordering of legal end hexes: path cost, then refuge (7), then our
@@ -145,10 +152,33 @@ impl RoutQuery<'_> {
 
     /// Fills `near` with the enemies within the radius of the start (a
     /// buffer kept by the planner, so no allocation per move).
-    fn near_enemies(&self, near: &mut Vec<Offset>) {
+    fn near_enemies(&self, near: &mut Vec<Near>) {
         near.clear();
-        self.fields.enemies_within(self.start, self.enemy_radius, |e| near.push(e));
+        let start = self.start;
+        self.fields.enemies_within(start, self.enemy_radius, |e| {
+            let (x, z) = cube(e);
+            near.push(Near { x, z, d: start.distance(e) as i32 });
+        });
+        // A stack of enemies is one hex to keep away from.
+        near.sort_unstable_by_key(|n| (n.x, n.z));
+        near.dedup_by_key(|n| (n.x, n.z));
     }
+}
+
+/// An enemy within the radius at the start of a rout (priority 2): its cube
+/// coordinates and its distance from the start, worked out once per move
+/// because every candidate end hex is tested against every such enemy.
+#[derive(Clone, Copy, Debug, Default)]
+struct Near {
+    x: i32,
+    z: i32,
+    d: i32,
+}
+
+/// Cube x and z of an offset hex (CONTRACT.md's distance formula).
+#[inline]
+fn cube(o: Offset) -> (i32, i32) {
+    (o.c, o.r - (o.c - (o.c & 1)) / 2)
 }
 
 /// Reusable scratch space for rout moves (no allocation per move once warm).
@@ -189,7 +219,7 @@ pub struct RoutPlanner {
     nodes: Vec<u16>,
     count: [usize; 2],
     ends: Vec<(EndKey, u16)>,
-    near: Vec<Offset>,
+    near: Vec<Near>,
     /// Nodes visited by the exact fallback search in the last move (for tests).
     pub fallback_nodes: usize,
 }
@@ -481,11 +511,11 @@ impl RoutPlanner {
 
     /// Exhaustive search over simple paths (bounded by a node budget):
     /// returns a full move if one exists, or the best off-map exit.
-    fn exact(&mut self, q: &RoutQuery, hexes: usize, near: &[Offset]) -> Option<RoutPlan> {
+    fn exact(&mut self, q: &RoutQuery, hexes: usize, near: &[Near]) -> Option<RoutPlan> {
         struct Search<'q, 'a> {
             q: &'q RoutQuery<'a>,
             hexes: usize,
-            near: &'q [Offset],
+            near: &'q [Near],
             start_behind: bool,
             path: Vec<Offset>,
             best_full: Option<(EndKey, Vec<Offset>)>,
@@ -560,6 +590,16 @@ mod tests {
     use crate::rules::Rules;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn cube_coordinates_give_the_hex_distance() {
+        for (a, b) in [((0, 0), (5, 3)), ((1, 1), (4, 0)), ((-1, 2), (3, 7)), ((7, -1), (2, 2)), ((3, 3), (3, 3))] {
+            let (a, b) = (Offset::new(a.0, a.1), Offset::new(b.0, b.1));
+            let ((ax, az), (bx, bz)) = (cube(a), cube(b));
+            let (dx, dz) = (ax - bx, az - bz);
+            assert_eq!(dx.abs().max(dz.abs()).max((dx + dz).abs()) as u32, a.distance(b), "{a} {b}");
+        }
+    }
 
     /// A battle on a generated map: the rout benchmark's ranks of routers
     /// south of an enemy line, plus units of both sides scattered at random

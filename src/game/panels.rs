@@ -105,7 +105,7 @@ Click: select a unit (again: the next one in the stack)
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
 V: log filter;  PgUp, PgDn, End: scroll the log
-Tab or M: scenarios;  R: restart;  H: this help
+Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
 
 When a phase waits for your orders (the banner top left):

@@ -54,22 +54,14 @@ fn watch(world: &mut World) {
     if !fresh && world.resource::<GameOverCard>().cursor == Some(cursor) {
         return;
     }
-    let Some(scenario) = world.resource::<Opened>().scenario.clone() else {
+    if world.resource::<Opened>().scenario.is_none() {
         *world.resource_mut::<GameOverCard>() = GameOverCard::default();
         return;
-    };
-    let found = world.get_resource::<EventLog>().and_then(|log| {
-        let upto = cursor.min(log.events.len());
-        log.events[..upto].iter().rposition(|e| matches!(e.kind, EventKind::GameOver { .. })).map(|k| {
-            let EventKind::GameOver { winner, decisive, points, detail } = &log.events[k].kind else {
-                unreachable!("found by kind")
-            };
-            (k, winner.clone(), *decisive, points.clone(), detail.clone())
-        })
-    });
+    }
+    let found = game_over_at(world, cursor);
     let mut card = world.resource_mut::<GameOverCard>();
     card.cursor = Some(cursor);
-    let Some((k, winner, decisive, points, detail)) = found else {
+    let Some(k) = found else {
         if card.at.is_some() {
             card.at = None;
             card.closed = false;
@@ -79,9 +71,32 @@ fn watch(world: &mut World) {
     if card.at == Some(k) && !fresh {
         return;
     }
+    let Some((title, body)) = card_text(world, k) else { return };
+    let mut card = world.resource_mut::<GameOverCard>();
+    card.at = Some(k);
+    card.closed = false;
+    card.title = title;
+    card.body = body;
+}
+
+/// Index of the `GameOver` event among the first `upto` of the log.
+pub fn game_over_at(world: &World, upto: usize) -> Option<usize> {
+    let log = world.get_resource::<EventLog>()?;
+    log.events[..upto.min(log.events.len())].iter().rposition(|e| matches!(e.kind, EventKind::GameOver { .. }))
+}
+
+/// The card's title and body for the `GameOver` event at `k` of the log,
+/// with the simulation's end-of-game summary.
+pub fn card_text(world: &mut World, k: usize) -> Option<(String, String)> {
+    let scenario = world.get_resource::<crate::sim::Battle>()?.scenario.clone();
+    let EventKind::GameOver { winner, decisive, points, detail } =
+        world.get_resource::<EventLog>()?.events.get(k)?.kind.clone()
+    else {
+        return None;
+    };
     let summary = crate::sim::summary(world).map(|s| s.to_string());
     let sides: Vec<String> = scenario.sides.iter().map(|s| s.name.clone()).collect();
-    let (title, body) = game_over_card(
+    Some(game_over_card(
         winner.as_deref(),
         decisive,
         &points,
@@ -89,12 +104,7 @@ fn watch(world: &mut World) {
         &sides,
         &ScenarioNames(&scenario),
         summary.as_deref(),
-    );
-    let mut card = world.resource_mut::<GameOverCard>();
-    card.at = Some(k);
-    card.closed = false;
-    card.title = title;
-    card.body = body;
+    ))
 }
 
 fn keys(keys: Res<ButtonInput<KeyCode>>, mut card: ResMut<GameOverCard>) {
@@ -155,7 +165,7 @@ fn spawn(mut commands: Commands) {
                 border: UiRect::all(Val::Px(2.0)),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.05, 0.05, 0.07, 0.95)),
+            BackgroundColor(Color::srgb(0.07, 0.07, 0.09)),
             BorderColor::all(Color::srgb(0.85, 0.7, 0.3)),
             children![
                 (Title, Text::new(""), TextFont::from_font_size(30.0), TextColor(Color::srgb(1.0, 0.85, 0.4))),
@@ -193,5 +203,34 @@ fn show(
         && t.0 != card.body
     {
         t.0.clone_from(&card.body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    use crate::sim::{AiMode, Simulation};
+
+    #[test]
+    fn a_finished_battle_gets_a_card_with_its_points_and_summary() {
+        let text = include_str!("../../scenarios/hagelberg-1813.ron");
+        let s = match crate::scenario::parse_bytes(text.as_bytes(), "hagelberg-1813.ron") {
+            Ok(s) => Arc::new(s),
+            Err(e) => panic!("{e}"),
+        };
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::Both);
+        let w = sim.app.world_mut();
+        assert_eq!(game_over_at(w, usize::MAX), None, "not before the end");
+        super::super::playback::simulate_turns(w, s.turns + 1);
+        let k = game_over_at(w, usize::MAX).expect("a finished battle has a GameOver event");
+        assert_eq!(game_over_at(w, k), None, "the card waits until the log shown reaches it");
+        let (title, body) = card_text(w, k).expect("card text");
+        assert!(title.starts_with("Victory: ") || title == "A draw", "{title}");
+        for side in &s.sides {
+            assert!(body.contains(&format!("\n{}: ", side.name)), "{body}");
+        }
+        assert!(body.contains("Losses") && body.contains("Cascades"), "the summary follows: {body}");
     }
 }

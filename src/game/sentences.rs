@@ -229,12 +229,13 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
     })
 }
 
-/// Who won and how, in one sentence ("The French win outright: the enemy
-/// army broke").
+/// Who won and how, in one sentence ("The battle is over: outright victory
+/// for the French, the enemy army broke"). Side names may be singular or
+/// plural ("Girard's division", "Prussians"), so no verb agrees with them.
 pub fn winner_sentence(winner: Option<&str>, decisive: bool, names: &dyn Names) -> String {
     match (winner, decisive) {
-        (Some(w), true) => format!("The battle is over: {} win outright, the enemy army broke", names.side(w)),
-        (Some(w), false) => format!("The battle is over: {} win on points", names.side(w)),
+        (Some(w), true) => format!("The battle is over: outright victory for {}, the enemy army broke", names.side(w)),
+        (Some(w), false) => format!("The battle is over: victory for {} on points", names.side(w)),
         (None, _) => "The battle is over: a draw".to_owned(),
     }
 }
@@ -253,13 +254,13 @@ pub fn game_over_card(
     summary: Option<&str>,
 ) -> (String, String) {
     let title = match winner {
-        Some(w) => format!("{} win", names.side(w)),
+        Some(w) => format!("Victory: {}", names.side(w)),
         None => "A draw".to_owned(),
     };
     let how = match (winner, decisive) {
-        (Some(_), true) => "outright — the enemy army broke",
-        (Some(_), false) => "on points",
-        (None, _) => "neither side ahead on points",
+        (Some(_), true) => "Won outright — the enemy army broke.",
+        (Some(_), false) => "Won on points.",
+        (None, _) => "Neither side ahead on points.",
     };
     let mut body = format!("{how}\n");
     for (k, p) in points.iter().enumerate() {
@@ -507,8 +508,11 @@ mod tests {
             ev(EventKind::GameOver { winner: winner.map(Into::into), decisive, points: vec![3, 1], detail: vec![] })
         };
         let say = |e: &Event| sentence(e, &Ids).map(|x| x.1).unwrap_or_default();
-        assert_eq!(say(&won(Some("fr"), true)), "The battle is over: French win outright, the enemy army broke");
-        assert_eq!(say(&won(Some("ru"), false)), "The battle is over: Russians win on points");
+        assert_eq!(
+            say(&won(Some("fr"), true)),
+            "The battle is over: outright victory for French, the enemy army broke"
+        );
+        assert_eq!(say(&won(Some("ru"), false)), "The battle is over: victory for Russians on points");
         assert_eq!(say(&won(None, false)), "The battle is over: a draw");
     }
 
@@ -518,14 +522,14 @@ mod tests {
         let detail = vec!["French: 2 for the village".to_owned()];
         let (title, body) =
             game_over_card(Some("fr"), false, &[2, 1], &detail, &sides, &Ids, Some("Losses\n  French: 1 lost\n"));
-        assert_eq!(title, "French win");
+        assert_eq!(title, "Victory: French");
         assert_eq!(
             body,
-            "on points\n\nFrench: 2 points\nRussians: 1 point\n\n  French: 2 for the village\n\nLosses\n  French: 1 lost"
+            "Won on points.\n\nFrench: 2 points\nRussians: 1 point\n\n  French: 2 for the village\n\nLosses\n  French: 1 lost"
         );
         let (title, body) = game_over_card(Some("ru"), true, &[0, 0], &[], &sides, &Ids, None);
-        assert_eq!(title, "Russians win");
-        assert!(body.starts_with("outright — the enemy army broke\n"), "{body}");
+        assert_eq!(title, "Victory: Russians");
+        assert!(body.starts_with("Won outright — the enemy army broke.\n"), "{body}");
         let (title, _) = game_over_card(None, false, &[1, 1], &[], &sides, &Ids, None);
         assert_eq!(title, "A draw");
     }

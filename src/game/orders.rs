@@ -1048,10 +1048,17 @@ mod tests {
 
     /// `dice`: scripted d66 rolls first (66 passes every check).
     fn duel_at(ru: (i32, i32), dice: Vec<u32>) -> Simulation {
+        duel_with((3, 5), ru, dice, "")
+    }
+
+    /// The duel with the French at `fr` and `extra` top-level fields.
+    fn duel_with(fr: (i32, i32), ru: (i32, i32), dice: Vec<u32>, extra: &str) -> Simulation {
         let rows: Vec<String> = (0..9).map(|_| format!("\"{}\"", ".".repeat(8))).collect();
         let text = format!(
-            "Scenario(format: 1, name: \"duel\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-a\", side: \"fr\", arm: Infantry, at: (3, 5), morale: 32, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4)],\n shocks: [],\n rules: ())",
+            "Scenario(format: 1, name: \"duel\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-a\", side: \"fr\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4)],\n shocks: [],{extra}\n rules: ())",
             rows.join(",\n "),
+            fr.0,
+            fr.1,
             ru.0,
             ru.1
         );
@@ -1134,5 +1141,31 @@ mod tests {
         let m = give(w, &order);
         assert!(!m.error, "{}", m.text);
         assert!(m.text.contains("close with"), "the player reads what happened: {}", m.text);
+    }
+
+    #[test]
+    fn a_march_spends_movement_points_and_x_exits_by_the_sides_edge() {
+        let extra = "\n exits: [(side: \"fr\", edge: North, points: 2)],";
+        let mut sim = duel_with((3, 2), (7, 8), vec![], extra);
+        let w = sim.app.world_mut();
+        assert_eq!(go_to(w, OrderPhase::Movement), 0);
+        let full = sim::mp_left(w, 0);
+        assert!(full > 0);
+        let s = w.resource::<sim::Battle>().scenario.clone();
+        let u = unit_views(w)[0].clone();
+        let (width, height) = (s.map.width, s.map.height);
+        assert!(exit_edge(&s.exits, 0, u.at, width, height).is_err_and(|e| e.contains("north edge")), "not on it yet");
+        assert!(!give(w, &Order::Move { unit: u.id.clone(), to: (3, 1) }).error);
+        let left = sim::mp_left(w, 0);
+        assert!(left < full, "the banner's MP left goes down: {left} of {full}");
+        assert!(!give(w, &Order::Move { unit: u.id.clone(), to: (3, 0) }).error);
+        let u = unit_views(w)[0].clone();
+        let edge = exit_edge(&s.exits, 0, u.at, width, height);
+        assert_eq!(edge, Ok(Edge::North));
+        let Ok(edge) = edge else { return };
+        let m = give(w, &Order::Exit { unit: u.id.clone(), edge });
+        assert!(!m.error && m.text.contains("marches off the map by the north edge"), "{}", m.text);
+        assert_eq!(unit_views(w)[0].at, None, "gone from the board");
+        assert!(exit_edge(&s.exits, 1, Some(Offset::new(3, 8)), width, height).is_err_and(|e| e.contains("no exit")));
     }
 }

@@ -15,6 +15,7 @@
 //! - `overlays`: distance, zones, movement range, rout arrows;
 //! - [`orders`]: the player's orders, odds, undo and end of phase, seats;
 //! - `panels`: the on-screen text: turn, details, log, help;
+//! - `gameover`: the card at the end of a battle (winner, points, summary);
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement.
 
 // Bevy systems receive their data as parameters and queries name their
@@ -24,6 +25,7 @@
 pub mod art;
 mod bench;
 mod camera;
+mod gameover;
 pub mod layout;
 mod lines;
 mod map;
@@ -165,5 +167,6 @@ pub fn build(app: &mut App, req: WindowRequest) {
     overlays::plugin(app);
     orders::plugin(app);
     panels::plugin(app);
+    gameover::plugin(app);
     shot::plugin(app);
 }

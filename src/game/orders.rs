@@ -17,12 +17,12 @@ use super::lines::Lines;
 use super::playback::Playback;
 use super::sentences::phase_words;
 use super::{GameSet, Opened};
-use crate::hex::Offset;
+use crate::hex::{Edge, Offset};
 use crate::labataille::HexState;
 use crate::labataille::combat::{FireOdds, MeleeOdds};
 use crate::labataille::movement::{Centi, Reach};
 use crate::labataille::orders::{Order, OrderPhase};
-use crate::scenario::{Control, Formation, Mode, Scenario};
+use crate::scenario::{Control, Exit, Formation, Mode, Scenario};
 use crate::sim::{self, Controls, SideControl};
 use crate::terrain::Arm;
 
@@ -267,6 +267,40 @@ pub fn order_for_key(key: OrderKey, unit: &UnitView) -> Order {
     Order::Formation { unit: unit.id.clone(), to }
 }
 
+/// The edge a unit of `side` at `at` marches off by: the first of the
+/// side's exits (in scenario order) whose edge it stands on; otherwise what
+/// to tell the player.
+pub fn exit_edge(exits: &[Exit], side: usize, at: Option<Offset>, width: i32, height: i32) -> Result<Edge, String> {
+    let edges: Vec<Edge> = exits.iter().filter(|x| x.side == side).map(|x| x.edge).collect();
+    if edges.is_empty() {
+        return Err("The scenario gives your side no exit from the map.".into());
+    }
+    let Some(at) = at else { return Err("That unit is not on the map.".into()) };
+    edges
+        .iter()
+        .copied()
+        .find(|e| e.distance(at, width, height) == 0)
+        .ok_or_else(|| format!("To march off the map, a unit must stand on the {} first.", edge_words(&edges)))
+}
+
+/// Edges in words: "north edge", "north or east edge".
+pub fn edge_words(edges: &[Edge]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for e in edges {
+        let n = format!("{e:?}").to_lowercase();
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    format!("{} edge", names.join(" or "))
+}
+
+/// Movement points (hundredths) in words: 350 -> "3.5 MP", 300 -> "3 MP".
+pub fn mp_words(centi: u32) -> String {
+    let text = format!("{}.{:02}", centi / 100, centi % 100);
+    format!("{} MP", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// A chance in words: whole percents, "under 1%" for the rare ones.
 pub fn pct(p: f32) -> String {
     let p = p.clamp(0.0, 1.0) * 100.0;
@@ -328,6 +362,9 @@ pub struct PlayerTurn {
     pub group: Vec<usize>,
     /// The selected unit's movement range (movement phase only).
     pub reach: Option<(usize, Reach)>,
+    /// The selected unit's movement points left, in hundredths (movement
+    /// phase only).
+    pub mp_left: Option<(usize, u32)>,
     /// The march to the hex under the pointer.
     pub preview: Option<Vec<Offset>>,
     /// Odds, or what a click on the hovered hex would do.
@@ -528,6 +565,22 @@ fn player_input(world: &mut World) {
                 });
                 world.resource_mut::<Playback>().follow = true;
             }
+            if keys.just_pressed(KeyCode::KeyX) && !ctrl {
+                turn.message = Some(match (phase, own_selected) {
+                    (OrderPhase::Movement, Some(u)) => {
+                        let s = world.resource::<sim::Battle>().scenario.clone();
+                        match exit_edge(&s.exits, side, u.at, s.map.width, s.map.height) {
+                            Ok(edge) => give(world, &Order::Exit { unit: u.id.clone(), edge }),
+                            Err(text) => Message { text, error: true },
+                        }
+                    }
+                    (OrderPhase::Movement, None) => {
+                        Message { text: "Select one of your units first.".into(), error: true }
+                    }
+                    _ => Message { text: "Units march off the map in your movement phase.".into(), error: true },
+                });
+                world.resource_mut::<Playback>().follow = true;
+            }
             let click = world.resource_mut::<Pointer>().clicked.take();
             if let Some((hex, button)) = click {
                 match order_for_click(&units, phase, side, &turn.group, selected, hex, button, shift) {
@@ -596,6 +649,7 @@ fn refresh(world: &mut World, turn: &mut PlayerTurn) {
     turn.odds = None;
     let Some((phase, side)) = key.awaiting else {
         turn.reach = None;
+        turn.mp_left = None;
         return;
     };
     let units = unit_views(world);
@@ -605,6 +659,7 @@ fn refresh(world: &mut World, turn: &mut PlayerTurn) {
             Some(i) if phase == OrderPhase::Movement && own(i) => Some((i, sim::movement_range(world, i))),
             _ => None,
         };
+        turn.mp_left = turn.reach.as_ref().map(|(i, _)| (*i, sim::mp_left(world, *i)));
     }
     let Some(hex) = key.hex else { return };
     if let Some((_, reach)) = &turn.reach
@@ -795,10 +850,20 @@ fn show_card(
         t.0 = title;
     }
     if let Ok(mut t) = texts.p1().single_mut() {
-        t.0 = format!(
-            "{}\nE or Enter: end the phase;  U: undo (until dice are rolled);  , and .: step the log",
-            hint(phase, turn.group.len())
-        );
+        let mut out = String::new();
+        if phase == OrderPhase::Movement
+            && let Some((i, left)) = turn.mp_left
+        {
+            let name = s.units.get(i).map_or("?", |u| u.name.as_str());
+            out += &format!("{name}: {} left\n", mp_words(left));
+        }
+        out += hint(phase, turn.group.len());
+        let edges: Vec<Edge> = s.exits.iter().filter(|x| x.side == side).map(|x| x.edge).collect();
+        if phase == OrderPhase::Movement && !edges.is_empty() {
+            out += &format!("\nX: march the selected unit off the map (it must stand on the {}).", edge_words(&edges));
+        }
+        out += "\nE or Enter: end the phase;  U: undo (until dice are rolled);  , and .: step the log";
+        t.0 = out;
     }
     if let Ok(mut t) = texts.p2().single_mut() {
         t.0 = turn.odds.clone().unwrap_or_default();
@@ -893,6 +958,34 @@ mod tests {
     }
 
     #[test]
+    fn the_exit_key_picks_the_first_exit_edge_the_unit_stands_on() {
+        let exits = [
+            Exit { side: 1, edge: Edge::South, points: 1 },
+            Exit { side: 0, edge: Edge::North, points: 2 },
+            Exit { side: 0, edge: Edge::East, points: 1 },
+        ];
+        let (w, h) = (8, 9);
+        assert_eq!(exit_edge(&exits, 0, Some(Offset::new(3, 0)), w, h), Ok(Edge::North));
+        assert_eq!(exit_edge(&exits, 0, Some(Offset::new(7, 4)), w, h), Ok(Edge::East));
+        // The north-east corner is on both: the first listed wins.
+        assert_eq!(exit_edge(&exits, 0, Some(Offset::new(7, 0)), w, h), Ok(Edge::North));
+        assert_eq!(exit_edge(&exits, 1, Some(Offset::new(2, 8)), w, h), Ok(Edge::South));
+        let off = exit_edge(&exits, 0, Some(Offset::new(3, 8)), w, h);
+        assert_eq!(off, Err("To march off the map, a unit must stand on the north or east edge first.".into()));
+        assert!(exit_edge(&exits[..1], 0, Some(Offset::new(3, 0)), w, h).is_err_and(|e| e.contains("no exit")));
+        assert!(exit_edge(&exits, 0, None, w, h).is_err());
+    }
+
+    #[test]
+    fn movement_points_read_without_trailing_zeros() {
+        assert_eq!(mp_words(350), "3.5 MP");
+        assert_eq!(mp_words(300), "3 MP");
+        assert_eq!(mp_words(333), "3.33 MP");
+        assert_eq!(mp_words(5), "0.05 MP");
+        assert_eq!(mp_words(0), "0 MP");
+    }
+
+    #[test]
     fn odds_read_as_percentages() {
         use crate::rules::combat::{FireResult, MeleeResult};
         assert_eq!(pct(0.4166), "42%");
@@ -955,10 +1048,17 @@ mod tests {
 
     /// `dice`: scripted d66 rolls first (66 passes every check).
     fn duel_at(ru: (i32, i32), dice: Vec<u32>) -> Simulation {
+        duel_with((3, 5), ru, dice, "")
+    }
+
+    /// The duel with the French at `fr` and `extra` top-level fields.
+    fn duel_with(fr: (i32, i32), ru: (i32, i32), dice: Vec<u32>, extra: &str) -> Simulation {
         let rows: Vec<String> = (0..9).map(|_| format!("\"{}\"", ".".repeat(8))).collect();
         let text = format!(
-            "Scenario(format: 1, name: \"duel\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-a\", side: \"fr\", arm: Infantry, at: (3, 5), morale: 32, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4)],\n shocks: [],\n rules: ())",
+            "Scenario(format: 1, name: \"duel\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-a\", side: \"fr\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4)],\n shocks: [],{extra}\n rules: ())",
             rows.join(",\n "),
+            fr.0,
+            fr.1,
             ru.0,
             ru.1
         );
@@ -1041,5 +1141,31 @@ mod tests {
         let m = give(w, &order);
         assert!(!m.error, "{}", m.text);
         assert!(m.text.contains("close with"), "the player reads what happened: {}", m.text);
+    }
+
+    #[test]
+    fn a_march_spends_movement_points_and_x_exits_by_the_sides_edge() {
+        let extra = "\n exits: [(side: \"fr\", edge: North, points: 2)],";
+        let mut sim = duel_with((3, 2), (7, 8), vec![], extra);
+        let w = sim.app.world_mut();
+        assert_eq!(go_to(w, OrderPhase::Movement), 0);
+        let full = sim::mp_left(w, 0);
+        assert!(full > 0);
+        let s = w.resource::<sim::Battle>().scenario.clone();
+        let u = unit_views(w)[0].clone();
+        let (width, height) = (s.map.width, s.map.height);
+        assert!(exit_edge(&s.exits, 0, u.at, width, height).is_err_and(|e| e.contains("north edge")), "not on it yet");
+        assert!(!give(w, &Order::Move { unit: u.id.clone(), to: (3, 1) }).error);
+        let left = sim::mp_left(w, 0);
+        assert!(left < full, "the banner's MP left goes down: {left} of {full}");
+        assert!(!give(w, &Order::Move { unit: u.id.clone(), to: (3, 0) }).error);
+        let u = unit_views(w)[0].clone();
+        let edge = exit_edge(&s.exits, 0, u.at, width, height);
+        assert_eq!(edge, Ok(Edge::North));
+        let Ok(edge) = edge else { return };
+        let m = give(w, &Order::Exit { unit: u.id.clone(), edge });
+        assert!(!m.error && m.text.contains("marches off the map by the north edge"), "{}", m.text);
+        assert_eq!(unit_views(w)[0].at, None, "gone from the board");
+        assert!(exit_edge(&s.exits, 1, Some(Offset::new(3, 8)), width, height).is_err_and(|e| e.contains("no exit")));
     }
 }

@@ -105,13 +105,14 @@ Click: select a unit (again: the next one in the stack)
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
 V: log filter;  PgUp, PgDn, End: scroll the log
-Tab or M: scenarios;  R: restart;  H: this help
+Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
 
 When a phase waits for your orders (the banner top left):
 Click your unit: select it; shift-click: add firers or attackers
 Movement: click a blue hex to march (right-click: onto friends too);
   L line, C column, S square, G general order, K limber or unlimber
+  X: march the selected unit off the map by its side's exit edge
 Fire, melee, charge: point at an enemy for the odds, click it to commit
 U or Ctrl+Z: undo (until dice are rolled);  E or Enter: end the phase";
 

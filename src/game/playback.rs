@@ -232,6 +232,12 @@ impl Names for ScenarioNames<'_> {
     fn d66(&self) -> bool {
         self.0.mode == crate::scenario::Mode::Hex
     }
+    fn corps(&self, id: &str) -> String {
+        self.0.corps.iter().find(|c| c.id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
+    }
+    fn leader(&self, id: &str) -> String {
+        self.0.leaders.iter().find(|l| l.id == id).map_or_else(|| id.to_owned(), |l| l.name.clone())
+    }
 }
 
 /// Shows one more event: the board, the phase it belongs to, and its line

@@ -25,6 +25,14 @@ pub trait Names {
     fn d66(&self) -> bool {
         true
     }
+    /// A corps' display name from its id.
+    fn corps(&self, id: &str) -> String {
+        id.to_owned()
+    }
+    /// A leader's display name from its id.
+    fn leader(&self, id: &str) -> String {
+        id.to_owned()
+    }
 }
 
 /// The smallest natural d66 roll that passes a check of `morale` with
@@ -201,6 +209,16 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
                 plural(*increments as usize, "increment")
             ),
         ),
+        EventKind::CorpsBroken { corps, gone, routed, .. } => (
+            Category::Failure,
+            format!("{} breaks: {} gone, {routed} routed", names.corps(corps), plural(*gone as usize, "battalion")),
+        ),
+        EventKind::LeaderJoined { leader, unit } => {
+            (Category::Move, format!("{} rides to {}", names.leader(leader), names.name(unit)))
+        }
+        EventKind::GameOver { winner, decisive, .. } => {
+            (Category::Phase, winner_sentence(winner.as_deref(), *decisive, names))
+        }
         EventKind::ReplayError { order, error } => {
             (Category::Failure, format!("A saved order could not be carried out ({error}): {order}"))
         }
@@ -209,6 +227,56 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         #[allow(unreachable_patterns)]
         _ => generic(e, names)?,
     })
+}
+
+/// Who won and how, in one sentence ("The battle is over: outright victory
+/// for the French, the enemy army broke"). Side names may be singular or
+/// plural ("Girard's division", "Prussians"), so no verb agrees with them.
+pub fn winner_sentence(winner: Option<&str>, decisive: bool, names: &dyn Names) -> String {
+    match (winner, decisive) {
+        (Some(w), true) => format!("The battle is over: outright victory for {}, the enemy army broke", names.side(w)),
+        (Some(w), false) => format!("The battle is over: victory for {} on points", names.side(w)),
+        (None, _) => "The battle is over: a draw".to_owned(),
+    }
+}
+
+/// The game-over card's title and body: the winner (or a draw), outright or
+/// on points, each side's points (`sides` are the display names in scenario
+/// order, matching `points`), how they were made, then the end-of-game
+/// summary if there is one.
+pub fn game_over_card(
+    winner: Option<&str>,
+    decisive: bool,
+    points: &[u32],
+    detail: &[String],
+    sides: &[String],
+    names: &dyn Names,
+    summary: Option<&str>,
+) -> (String, String) {
+    let title = match winner {
+        Some(w) => format!("Victory: {}", names.side(w)),
+        None => "A draw".to_owned(),
+    };
+    let how = match (winner, decisive) {
+        (Some(_), true) => "Won outright — the enemy army broke.",
+        (Some(_), false) => "Won on points.",
+        (None, _) => "Neither side ahead on points.",
+    };
+    let mut body = format!("{how}\n");
+    for (k, p) in points.iter().enumerate() {
+        let side = sides.get(k).map_or_else(|| format!("side {}", k + 1), Clone::clone);
+        body += &format!("\n{side}: {}", plural(*p as usize, "point"));
+    }
+    if !detail.is_empty() {
+        body += "\n";
+        for d in detail {
+            body += &format!("\n  {d}");
+        }
+    }
+    if let Some(s) = summary.map(str::trim_end).filter(|s| !s.is_empty()) {
+        body += &format!("\n\n{s}");
+    }
+    (title, body)
 }
 
 /// A sentence for any event, read from its JSON form: the kind, the unit's
@@ -247,7 +315,12 @@ pub fn unit_id(e: &Event) -> Option<String> {
         | EventKind::Exited { unit, .. } => Some(unit.clone()),
         EventKind::Fire { target, .. } => Some(target.clone()),
         EventKind::Melee { defenders, .. } => defenders.first().cloned(),
-        EventKind::PhaseStart {} | EventKind::ReplayError { .. } | EventKind::Final { .. } => None,
+        EventKind::LeaderJoined { unit, .. } => Some(unit.clone()),
+        EventKind::PhaseStart {}
+        | EventKind::ReplayError { .. }
+        | EventKind::Final { .. }
+        | EventKind::CorpsBroken { .. }
+        | EventKind::GameOver { .. } => None,
         #[allow(unreachable_patterns)]
         _ => serde_json::to_value(&e.kind).ok()?.get("unit")?.as_str().map(str::to_owned),
     }
@@ -298,7 +371,17 @@ mod tests {
             }
         }
         fn side(&self, id: &str) -> String {
-            if id == "fr" { "French".into() } else { id.into() }
+            match id {
+                "fr" => "French".into(),
+                "ru" => "Russians".into(),
+                other => other.into(),
+            }
+        }
+        fn corps(&self, id: &str) -> String {
+            if id == "fr-3" { "III Corps".into() } else { id.into() }
+        }
+        fn leader(&self, id: &str) -> String {
+            if id == "ney" { "Marshal Ney".into() } else { id.into() }
         }
     }
 
@@ -403,5 +486,51 @@ mod tests {
             Some("1st Bn 9e Léger marches off the map by the north edge with 1 increment")
         );
         assert_eq!(unit_id(&x).as_deref(), Some("fr-9L"));
+    }
+
+    #[test]
+    fn a_corps_breaks_and_a_leader_rides_by_name() {
+        let b = ev(EventKind::CorpsBroken { corps: "fr-3".into(), side: "fr".into(), gone: 4, routed: 2 });
+        assert_eq!(
+            sentence(&b, &Ids),
+            Some((Category::Failure, "III Corps breaks: 4 battalions gone, 2 routed".into()))
+        );
+        let one = ev(EventKind::CorpsBroken { corps: "ru-x".into(), side: "ru".into(), gone: 1, routed: 0 });
+        assert_eq!(sentence(&one, &Ids).map(|x| x.1).as_deref(), Some("ru-x breaks: 1 battalion gone, 0 routed"));
+        let j = ev(EventKind::LeaderJoined { leader: "ney".into(), unit: "fr-9L".into() });
+        assert_eq!(sentence(&j, &Ids).map(|x| x.1).as_deref(), Some("Marshal Ney rides to 1st Bn 9e Léger"));
+        assert_eq!(unit_id(&j).as_deref(), Some("fr-9L"));
+    }
+
+    #[test]
+    fn the_game_over_says_who_won_and_how() {
+        let won = |winner: Option<&str>, decisive| {
+            ev(EventKind::GameOver { winner: winner.map(Into::into), decisive, points: vec![3, 1], detail: vec![] })
+        };
+        let say = |e: &Event| sentence(e, &Ids).map(|x| x.1).unwrap_or_default();
+        assert_eq!(
+            say(&won(Some("fr"), true)),
+            "The battle is over: outright victory for French, the enemy army broke"
+        );
+        assert_eq!(say(&won(Some("ru"), false)), "The battle is over: victory for Russians on points");
+        assert_eq!(say(&won(None, false)), "The battle is over: a draw");
+    }
+
+    #[test]
+    fn the_game_over_card_lists_points_detail_and_summary() {
+        let sides = ["French".to_owned(), "Russians".to_owned()];
+        let detail = vec!["French: 2 for the village".to_owned()];
+        let (title, body) =
+            game_over_card(Some("fr"), false, &[2, 1], &detail, &sides, &Ids, Some("Losses\n  French: 1 lost\n"));
+        assert_eq!(title, "Victory: French");
+        assert_eq!(
+            body,
+            "Won on points.\n\nFrench: 2 points\nRussians: 1 point\n\n  French: 2 for the village\n\nLosses\n  French: 1 lost"
+        );
+        let (title, body) = game_over_card(Some("ru"), true, &[0, 0], &[], &sides, &Ids, None);
+        assert_eq!(title, "Victory: Russians");
+        assert!(body.starts_with("Won outright — the enemy army broke.\n"), "{body}");
+        let (title, _) = game_over_card(None, false, &[1, 1], &[], &sides, &Ids, None);
+        assert_eq!(title, "A draw");
     }
 }

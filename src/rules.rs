@@ -1,6 +1,7 @@
 //! The scenario's `rules` block: every number the rules use, with the house
 //! defaults of RULES.md as the shipped defaults. docs/rules.md explains each.
 
+pub mod ai;
 pub mod combat;
 
 use std::collections::BTreeMap;
@@ -110,6 +111,8 @@ pub struct Rules {
     pub combat: combat::CombatRules,
     /// Free-space (Belle Alliance) numbers.
     pub belle_alliance: BelleAllianceRules,
+    /// The hex-mode AI's thresholds and distances (docs/rules.md, The AI).
+    pub ai: ai::AiRules,
 }
 
 impl Default for Rules {
@@ -128,6 +131,7 @@ impl Default for Rules {
             off_map_recovery: Vec::new(),
             combat: combat::CombatRules::default(),
             belle_alliance: BelleAllianceRules::default(),
+            ai: ai::AiRules::default(),
         }
     }
 }
@@ -184,6 +188,7 @@ impl Rules {
         }
         out.extend(self.combat.problems());
         out.extend(self.belle_alliance.problems());
+        out.extend(self.ai.problems());
         out
     }
 }

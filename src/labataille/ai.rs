@@ -43,6 +43,7 @@ use crate::labataille::grid::{BLOCKED, Grid};
 use crate::labataille::movement::{self, Centi};
 use crate::labataille::orders::{Order, OrderPhase, Orders};
 use crate::labataille::{Board, HexState};
+use crate::rules::ai::{AiRules, Standoff};
 use crate::scenario::{Formation, Readiness};
 use crate::terrain::Arm;
 
@@ -69,53 +70,37 @@ impl AiGoals {
     }
 }
 
-/// Enemy cavalry this close (hexes) makes infantry in the open form square.
-pub const SQUARE_RADIUS: u32 = 3;
-/// Infantry farther than this (hexes) from the enemy marches in column;
-/// nearer, it deploys into line.
-pub const COLUMN_BEYOND: u16 = 4;
-/// An objective with an enemy this close (hexes) is threatened.
-pub const THREAT_RADIUS: u16 = 4;
-/// The reserve closes up to this distance (hexes) from the enemy, no nearer.
-pub const RESERVE_FOLLOW: u16 = 8;
-/// Limbered guns this close (hexes) to the enemy unlimber where they stand.
-pub const UNLIMBER_WITHIN: u16 = 5;
-/// Charge candidates whose odds are worked out in full, per charger.
-const CHARGE_CANDIDATES: usize = 4;
-
-/// Score units (hundredths of an MP of field distance) for the placement
-/// penalties: they dwarf any field difference a unit can make in one move.
-const TOO_CLOSE: i64 = 10_000;
-const CAVALRY_ZONE: i64 = 5_000;
-/// A covered hex near the enemy is worth one clear hex of distance.
-const COVER: i64 = 100;
-
-/// The AI's thresholds, all derived from the side's aggression.
+/// The AI's thresholds for one side: the scenario's `rules.ai` numbers
+/// (distances, weights and the thresholds' ranges, docs/rules.md "The AI")
+/// at the side's aggression.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {
-    /// Least chance of a favourable result for a charge: 0.65 - 0.4 a.
+    /// Least chance of a favourable result for a charge: 0.65 - 0.4 a by default.
     pub charge_threshold: f32,
-    /// Least chance of a favourable result for a melee: 0.6 - 0.3 a.
+    /// Least chance of a favourable result for a melee: 0.6 - 0.3 a by default.
     pub melee_threshold: f32,
-    /// Share of the good-order units kept in reserve: 0.5 (1 - a).
+    /// Share of the good-order units kept in reserve: 0.5 (1 - a) by default.
     pub reserve_share: f32,
     /// How far behind the objectives (hundredths of MP) the enemy counts as
-    /// a goal: 200 + 1000 (1 - a), so the cautious keep to the objectives.
+    /// a goal: 200 + 1000 (1 - a) by default, so the cautious keep to the
+    /// objectives.
     pub objective_bias: u32,
-    /// Hexes kept from the nearest enemy, per arm (infantry 1 from a = 0.5,
-    /// else 2; cavalry 2 from a = 0.75, else 3; artillery 3).
+    /// Hexes kept from the nearest enemy, per arm (by default infantry 1
+    /// from a = 0.5, else 2; cavalry 2 from a = 0.75, else 3; artillery 3).
     pub standoff: [u16; 3],
 }
 
 impl Tuning {
-    pub fn new(aggression: f32) -> Self {
+    pub fn new(aggression: f32, r: &AiRules) -> Self {
         let a = if aggression.is_finite() { aggression.clamp(0.0, 1.0) } else { 0.5 };
+        let s = &r.standoff;
+        let standoff = |arm: &Standoff| if a >= arm.bold_from { arm.bold } else { arm.cautious };
         Self {
-            charge_threshold: 0.65 - 0.4 * a,
-            melee_threshold: 0.6 - 0.3 * a,
-            reserve_share: 0.5 * (1.0 - a),
-            objective_bias: 200 + (1000.0 * (1.0 - a)).round() as u32,
-            standoff: [if a >= 0.5 { 1 } else { 2 }, if a >= 0.75 { 2 } else { 3 }, 3],
+            charge_threshold: r.charge_threshold - r.charge_threshold_drop * a,
+            melee_threshold: r.melee_threshold - r.melee_threshold_drop * a,
+            reserve_share: r.reserve_share * (1.0 - a),
+            objective_bias: r.objective_bias + (r.objective_bias_span * (1.0 - a)).round() as u32,
+            standoff: [standoff(&s.infantry), standoff(&s.cavalry), standoff(&s.artillery)],
         }
     }
 
@@ -149,7 +134,7 @@ pub fn play_phase(
         phase,
         side,
         goals,
-        tuning: Tuning::new(goals.aggression),
+        tuning: Tuning::new(goals.aggression, &bf.ctx.rules.ai),
         done: Vec::new(),
     };
     match phase {
@@ -343,7 +328,7 @@ impl Ai<'_, '_, '_> {
                 screened.push((self.charge_screen(i, grid.idx(e)), t, stop));
             }
             screened.sort_by_key(|&(s, t, _)| (Reverse(s), t));
-            screened.truncate(CHARGE_CANDIDATES);
+            screened.truncate(ctx.rules.ai.charge_candidates as usize);
             let mut best: Option<(i64, usize)> = None;
             for (_, t, stop) in screened {
                 let win = self.charge_win(i, stop, t);
@@ -353,10 +338,10 @@ impl Ai<'_, '_, '_> {
                 let tu = &self.board.units[t];
                 let mut score = win;
                 if tu.state == HexState::Disordered {
-                    score += 0.1;
+                    score += ctx.rules.ai.charge_disordered_bonus;
                 }
                 if tu.arm == Arm::Artillery {
-                    score += 0.1;
+                    score += ctx.rules.ai.charge_guns_bonus;
                 }
                 let key = (score * 10_000.0) as i64;
                 if best.is_none_or(|(k, _)| key > k) {
@@ -456,7 +441,7 @@ impl Ai<'_, '_, '_> {
             let cell = grid.idx(at);
             objectives.push(cell);
             let held = holder == Some(side) || self.engine.occupancy.count(cell, side) > 0;
-            let threat = sight.dist[cell] <= THREAT_RADIUS;
+            let threat = sight.dist[cell] <= ctx.rules.ai.threat_radius;
             if !held || threat {
                 take.push((cell, 0));
             }
@@ -512,6 +497,8 @@ impl Ai<'_, '_, '_> {
 
     fn move_unit(&mut self, plan: &Plan, i: usize, role: Role) {
         let grid = self.bf.ctx.grid;
+        let ai = &self.bf.ctx.rules.ai;
+        let (column_beyond, reserve_follow) = (ai.column_beyond, ai.reserve_follow);
         let u = &self.board.units[i];
         let Some(at) = u.at else { return };
         match u.state {
@@ -532,7 +519,7 @@ impl Ai<'_, '_, '_> {
             Role::Attack => Some((&plan.attack, standoff)),
             Role::Reserve => match &plan.defend {
                 Some(f) => Some((f, standoff)),
-                None if d != FAR && d > RESERVE_FOLLOW => Some((&plan.attack, RESERVE_FOLLOW)),
+                None if d != FAR && d > reserve_follow => Some((&plan.attack, reserve_follow)),
                 None => None,
             },
         };
@@ -544,35 +531,35 @@ impl Ai<'_, '_, '_> {
                     return;
                 }
                 if formation == Formation::Square {
-                    self.formation(i, if d <= COLUMN_BEYOND { Formation::Line } else { Formation::Column });
+                    self.formation(i, if d <= column_beyond { Formation::Line } else { Formation::Column });
                 }
                 let Some((field, standoff)) = goal else {
-                    if !close && d <= COLUMN_BEYOND {
+                    if !close && d <= column_beyond {
                         self.formation(i, Formation::Line);
                     }
                     return;
                 };
-                if !close && d > COLUMN_BEYOND && self.board.units[i].formation == Formation::Line {
+                if !close && d > column_beyond && self.board.units[i].formation == Formation::Line {
                     self.formation(i, Formation::Column);
                 }
                 self.advance(plan, i, field, standoff);
                 if let Some(now) = self.board.units[i].at {
                     let c = grid.idx(now);
-                    if !grid.close[c] && plan.sight.dist[c] <= COLUMN_BEYOND {
+                    if !grid.close[c] && plan.sight.dist[c] <= column_beyond {
                         self.formation(i, Formation::Line);
                     }
                 }
             }
             Arm::Cavalry => {
                 let Some((field, standoff)) = goal else { return };
-                if d > COLUMN_BEYOND && formation == Formation::Line {
+                if d > column_beyond && formation == Formation::Line {
                     self.formation(i, Formation::Column);
                 }
                 self.advance(plan, i, field, standoff);
             }
             Arm::Artillery => {
                 let range = self.bf.ctx.rules.combat.fire_range.artillery.floor().max(0.0) as u16;
-                if limbered && d <= UNLIMBER_WITHIN.min(range) {
+                if limbered && d <= ai.unlimber_within.min(range) {
                     self.limber(i, false);
                     return;
                 }
@@ -600,14 +587,15 @@ impl Ai<'_, '_, '_> {
         }
     }
 
-    /// Some enemy cavalry able to charge stands within [`SQUARE_RADIUS`].
+    /// Some enemy cavalry able to charge stands within `rules.ai.square_radius`.
     fn enemy_cavalry_near(&self, sight: &SideFields, at: Offset) -> bool {
         let grid = self.bf.ctx.grid;
-        if sight.dist[grid.idx(at)] as u32 > SQUARE_RADIUS {
+        let radius = self.bf.ctx.rules.ai.square_radius;
+        if sight.dist[grid.idx(at)] as u32 > radius {
             return false;
         }
         let mut near = false;
-        sight.enemies_within(at, SQUARE_RADIUS, |e| {
+        sight.enemies_within(at, radius, |e| {
             near |= self.engine.occupancy.at(grid.idx(e)).iter().any(|&v| {
                 let v = &self.board.units[v as usize];
                 v.side != self.side
@@ -662,16 +650,17 @@ impl Ai<'_, '_, '_> {
         if f == UNREACHED {
             return i64::MAX / 4;
         }
+        let ai = &self.bf.ctx.rules.ai;
         let mut s = f as i64;
         let d = plan.sight.dist[cell];
         if d < standoff && plan.objectives.binary_search(&cell).is_err() {
-            s += (standoff - d) as i64 * TOO_CLOSE;
+            s += (standoff - d) as i64 * ai.too_close_penalty as i64;
         }
         if arm == Arm::Infantry && plan.sight.cav_zone[cell] {
-            s += CAVALRY_ZONE;
+            s += ai.cavalry_zone_penalty as i64;
         }
-        if d <= 3 && self.bf.ctx.grid.refuge[cell] {
-            s -= COVER;
+        if d <= ai.cover_within && self.bf.ctx.grid.refuge[cell] {
+            s -= ai.cover_bonus as i64;
         }
         s
     }
@@ -853,12 +842,13 @@ impl Ai<'_, '_, '_> {
     /// routs it) and on a weakened one (losses may finish it).
     fn volley_value(&self, odds: &FireOdds, t: usize) -> f32 {
         let u = &self.board.units[t];
+        let ai = &self.bf.ctx.rules.ai;
         let mut value = odds.expected_losses() + odds.check_chance();
         if u.state == HexState::Disordered {
-            value *= 1.5;
+            value *= ai.volley_disordered_factor;
         }
-        if u.strength <= 2 {
-            value *= 1.25;
+        if u.strength <= ai.volley_weak_strength {
+            value *= ai.volley_weak_factor;
         }
         value
     }

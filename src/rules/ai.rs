@@ -1,0 +1,260 @@
+//! The `rules.ai` block: the hex-mode AI's thresholds, distances and score
+//! weights (docs/rules.md, "The AI"). A side's temper, its `aggression`
+//! (a, 0 cautious ..= 1 reckless), stays with the side in the scenario; the
+//! numbers here say how the thresholds follow from it.
+
+use serde::{Deserialize, Serialize};
+
+/// How close one arm goes to the enemy by choice (hexes): `cautious` below
+/// aggression `bold_from`, `bold` from it on.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Standoff {
+    /// Hexes kept from the nearest enemy below `bold_from`.
+    pub cautious: u16,
+    /// Hexes kept from the nearest enemy at or above `bold_from`.
+    pub bold: u16,
+    /// Aggression (0..=1) from which the arm keeps only `bold`.
+    pub bold_from: f32,
+}
+
+/// Stand-off per arm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StandoffByArm {
+    /// Infantry: 2 hexes, 1 from a = 0.5.
+    pub infantry: Standoff,
+    /// Cavalry: 3 hexes, 2 from a = 0.75.
+    pub cavalry: Standoff,
+    /// Artillery: 3 hexes whatever its temper.
+    pub artillery: Standoff,
+}
+
+impl Default for StandoffByArm {
+    fn default() -> Self {
+        Self {
+            infantry: Standoff { cautious: 2, bold: 1, bold_from: 0.5 },
+            cavalry: Standoff { cautious: 3, bold: 2, bold_from: 0.75 },
+            artillery: Standoff { cautious: 3, bold: 3, bold_from: 1.0 },
+        }
+    }
+}
+
+/// The AI's numbers. Every field has a default; a scenario names only what
+/// it changes: `rules: (ai: (threat_radius: 6))`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AiRules {
+    /// Least chance of a favourable result for a charge at aggression 0; the
+    /// threshold is `charge_threshold - charge_threshold_drop * a`.
+    pub charge_threshold: f32,
+    /// How far the charge threshold falls from aggression 0 to 1.
+    pub charge_threshold_drop: f32,
+    /// Least chance of a favourable result for an ordinary melee at
+    /// aggression 0; the threshold is `melee_threshold - melee_threshold_drop * a`.
+    pub melee_threshold: f32,
+    /// How far the melee threshold falls from aggression 0 to 1.
+    pub melee_threshold_drop: f32,
+    /// Share of the good-order units kept in reserve at aggression 0; the
+    /// share is `reserve_share * (1 - a)`.
+    pub reserve_share: f32,
+    /// How much farther than an objective (hundredths of MP) the enemy counts
+    /// as a goal at aggression 1: the bias is `objective_bias + objective_bias_span * (1 - a)`.
+    pub objective_bias: u32,
+    /// What the objective bias gains from aggression 1 down to 0 (hundredths of MP).
+    pub objective_bias_span: f32,
+    /// Hexes each arm keeps from the nearest enemy.
+    pub standoff: StandoffByArm,
+    /// Enemy cavalry able to charge this close (hexes) makes infantry in the
+    /// open form square.
+    pub square_radius: u32,
+    /// Infantry farther than this (hexes) from the enemy marches in column;
+    /// nearer, it deploys into line. Cavalry farther than this forms column.
+    pub column_beyond: u16,
+    /// An objective with an enemy this close (hexes) is threatened.
+    pub threat_radius: u16,
+    /// The reserve closes up to this distance (hexes) from the enemy, no nearer.
+    pub reserve_follow: u16,
+    /// Limbered guns this close (hexes) to the enemy, and in range, unlimber
+    /// where they stand.
+    pub unlimber_within: u16,
+    /// Charge targets per charger whose odds are worked out in full, after
+    /// the quick screen.
+    pub charge_candidates: u32,
+    /// Added to a charge's chance when ranking targets, for a disordered target.
+    pub charge_disordered_bonus: f32,
+    /// Added to a charge's chance when ranking targets, for guns.
+    pub charge_guns_bonus: f32,
+    /// Placement penalty (hundredths of MP of field distance) per hex nearer
+    /// the enemy than the arm's stand-off, except on an objective.
+    pub too_close_penalty: u32,
+    /// Placement penalty for infantry ending in an enemy cavalry zone.
+    pub cavalry_zone_penalty: u32,
+    /// Placement bonus for woods, village or town within `cover_within` of the enemy.
+    pub cover_bonus: u32,
+    /// Cover counts only this close (hexes) to the enemy.
+    pub cover_within: u16,
+    /// A volley's value is multiplied by this on a disordered target.
+    pub volley_disordered_factor: f32,
+    /// ... and by this on a target of `volley_weak_strength` increments or fewer.
+    pub volley_weak_factor: f32,
+    /// Strength (increments) at or below which a target counts as weak.
+    pub volley_weak_strength: u32,
+}
+
+impl Default for AiRules {
+    fn default() -> Self {
+        Self {
+            charge_threshold: 0.65,
+            charge_threshold_drop: 0.4,
+            melee_threshold: 0.6,
+            melee_threshold_drop: 0.3,
+            reserve_share: 0.5,
+            objective_bias: 200,
+            objective_bias_span: 1000.0,
+            standoff: StandoffByArm::default(),
+            square_radius: 3,
+            column_beyond: 4,
+            threat_radius: 4,
+            reserve_follow: 8,
+            unlimber_within: 5,
+            charge_candidates: 4,
+            charge_disordered_bonus: 0.1,
+            charge_guns_bonus: 0.1,
+            too_close_penalty: 10_000,
+            cavalry_zone_penalty: 5_000,
+            cover_bonus: 100,
+            cover_within: 3,
+            volley_disordered_factor: 1.5,
+            volley_weak_factor: 1.25,
+            volley_weak_strength: 2,
+        }
+    }
+}
+
+impl AiRules {
+    /// Problems with the numbers, as (field, message).
+    pub(crate) fn problems(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut add = |field: &str, msg: String| out.push((format!("rules.ai.{field}"), msg));
+        for (name, v) in [
+            ("charge_threshold", self.charge_threshold),
+            ("charge_threshold_drop", self.charge_threshold_drop),
+            ("melee_threshold", self.melee_threshold),
+            ("melee_threshold_drop", self.melee_threshold_drop),
+            ("reserve_share", self.reserve_share),
+            ("charge_disordered_bonus", self.charge_disordered_bonus),
+            ("charge_guns_bonus", self.charge_guns_bonus),
+            ("standoff.infantry.bold_from", self.standoff.infantry.bold_from),
+            ("standoff.cavalry.bold_from", self.standoff.cavalry.bold_from),
+            ("standoff.artillery.bold_from", self.standoff.artillery.bold_from),
+        ] {
+            if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                add(name, format!("{v} must be 0..=1"));
+            }
+        }
+        for (name, v) in [
+            ("objective_bias_span", self.objective_bias_span),
+            ("volley_disordered_factor", self.volley_disordered_factor),
+            ("volley_weak_factor", self.volley_weak_factor),
+        ] {
+            let max = if name == "objective_bias_span" { 100_000.0 } else { 10.0 };
+            if !(v.is_finite() && (0.0..=max).contains(&v)) {
+                add(name, format!("{v} must be 0..={max}"));
+            }
+        }
+        for (name, v) in [
+            ("standoff.infantry.cautious", self.standoff.infantry.cautious),
+            ("standoff.infantry.bold", self.standoff.infantry.bold),
+            ("standoff.cavalry.cautious", self.standoff.cavalry.cautious),
+            ("standoff.cavalry.bold", self.standoff.cavalry.bold),
+            ("standoff.artillery.cautious", self.standoff.artillery.cautious),
+            ("standoff.artillery.bold", self.standoff.artillery.bold),
+            ("column_beyond", self.column_beyond),
+            ("threat_radius", self.threat_radius),
+            ("reserve_follow", self.reserve_follow),
+            ("unlimber_within", self.unlimber_within),
+            ("cover_within", self.cover_within),
+        ] {
+            if v > 100 {
+                add(name, format!("{v} must be 0..=100"));
+            }
+        }
+        if self.square_radius > 100 {
+            add("square_radius", format!("{} must be 0..=100", self.square_radius));
+        }
+        if !(1..=100).contains(&self.charge_candidates) {
+            add("charge_candidates", format!("{} must be 1..=100", self.charge_candidates));
+        }
+        if self.volley_weak_strength > 100 {
+            add("volley_weak_strength", format!("{} must be 0..=100", self.volley_weak_strength));
+        }
+        for (name, v) in [
+            ("objective_bias", self.objective_bias),
+            ("too_close_penalty", self.too_close_penalty),
+            ("cavalry_zone_penalty", self.cavalry_zone_penalty),
+            ("cover_bonus", self.cover_bonus),
+        ] {
+            if v > 100_000 {
+                add(name, format!("{v} must be 0..=100000"));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn the_defaults_are_sound() {
+        assert!(AiRules::default().problems().is_empty());
+    }
+
+    #[test]
+    fn a_scenario_may_override_one_ai_number() {
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(ai: (threat_radius: 6, standoff: (cavalry: (cautious: 4, bold: 2, bold_from: 0.5))))")
+            .expect("parses");
+        assert_eq!(r.ai.threat_radius, 6);
+        assert_eq!(r.ai.standoff.cavalry.cautious, 4);
+        assert_eq!(r.ai.standoff.infantry, StandoffByArm::default().infantry, "the rest keep their defaults");
+        assert_eq!(r.ai.column_beyond, AiRules::default().column_beyond);
+        assert!(r.problems().is_empty(), "{:?}", r.problems());
+    }
+
+    #[test]
+    fn a_bad_ai_number_is_named() {
+        let r: Rules = crate::scenario::ron_options().from_str("(ai: (melee_threshold: 1.5))").expect("parses");
+        let p = r.problems();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].0, "rules.ai.melee_threshold");
+        assert!(p[0].1.contains("1.5"), "{p:?}");
+
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(ai: (standoff: (infantry: (cautious: 2, bold: 1, bold_from: -1.0))))")
+            .expect("parses");
+        assert_eq!(r.problems()[0].0, "rules.ai.standoff.infantry.bold_from");
+
+        let e = crate::scenario::ron_options().from_str::<Rules>("(ai: (treat_radius: 6))");
+        assert!(e.is_err_and(|e| e.to_string().contains("treat_radius")));
+    }
+    #[test]
+    fn a_scenario_file_with_an_ai_override_loads_and_a_bad_one_is_named() {
+        let text = include_str!("../../scenarios/grossbeeren-1813.ron");
+        let good = text.replace("off_map_recovery: [South],", "off_map_recovery: [South], ai: (reserve_follow: 6),");
+        assert_ne!(good, text);
+        let s = crate::scenario::parse(&good, "g.ron").expect("loads");
+        assert_eq!(s.rules.ai.reserve_follow, 6);
+
+        let bad = text.replace("off_map_recovery: [South],", "off_map_recovery: [South], ai: (charge_candidates: 0),");
+        match crate::scenario::parse(&bad, "g.ron") {
+            Err(crate::scenario::LoadError::Invalid { problems, .. }) => {
+                assert!(problems.iter().any(|p| p.subject == "rules.ai.charge_candidates"), "{problems:?}")
+            }
+            other => panic!("expected a problem, got {:?}", other.map(|_| ())),
+        }
+    }
+}

@@ -346,8 +346,10 @@ pub struct SideSummary {
 /// descending from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cascade {
-    /// The unit whose failure started it.
+    /// The unit whose failure started it (its id).
     pub root: String,
+    /// That unit's name, for the summary.
+    pub root_name: String,
     /// What made the root fail.
     pub cause: Cause,
     pub turn: u32,
@@ -406,8 +408,16 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
                 let c = match parent {
                     Some(c) => c,
                     None => {
-                        cascades
-                            .push((Cascade { root: unit.clone(), cause: *cause, turn: e.turn, size: 0 }, Vec::new()));
+                        cascades.push((
+                            Cascade {
+                                root: unit.clone(),
+                                root_name: scenario.units.get(u).map_or_else(|| unit.clone(), |s| s.name.clone()),
+                                cause: *cause,
+                                turn: e.turn,
+                                size: 0,
+                            },
+                            Vec::new(),
+                        ));
                         cascades.len() - 1
                     }
                 };
@@ -476,7 +486,7 @@ impl fmt::Display for Summary {
             writeln!(f, "  no failure spread to a second unit")?;
         }
         for c in &self.cascades {
-            writeln!(f, "  {} units, from {} ({:?}) on turn {}", c.size, c.root, c.cause, c.turn)?;
+            writeln!(f, "  {} units, from {} ({:?}) on turn {}", c.size, c.root_name, c.cause, c.turn)?;
         }
         Ok(())
     }

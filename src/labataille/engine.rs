@@ -12,7 +12,10 @@ use std::collections::VecDeque;
 use crate::dice::{Dice, morale_check};
 use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
 use crate::hex::{Edge, Offset};
-use crate::labataille::fields::{FAR, SideFields};
+use crate::labataille::fields::{FAR, Mark, SideFields};
+
+/// Above this many changed enemy units, the fields are built afresh.
+const MEND_AT_MOST: usize = 16;
 use crate::labataille::grid::{Grid, Occupancy};
 use crate::labataille::retreat::{RetreatQuery, plan_refuge, plan_retreat};
 use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
@@ -66,6 +69,8 @@ pub struct Engine {
     /// Position and state of every unit as the engine last left them, to
     /// notice changes made outside the engine (orders, the editor).
     known: Vec<(Option<Offset>, HexState, Formation)>,
+    /// Per side, every unit as that side's fields last saw it.
+    seen: Vec<Vec<Mark>>,
     /// Each unit's leader bonus to morale checks (set by the caller from
     /// the scenario's leaders before a phase; empty means none).
     pub bonus: Vec<i32>,
@@ -93,6 +98,7 @@ impl Engine {
             field_builds: 0,
             known: board.units.iter().map(|u| (u.at, u.state, u.formation)).collect(),
             bonus: Vec::new(),
+            seen: vec![Vec::new(), Vec::new()],
         }
     }
 
@@ -128,11 +134,40 @@ impl Engine {
     /// Rebuilds `side`'s fields if an enemy has moved since they were built.
     pub fn ensure_fields(&mut self, ctx: &Ctx, board: &Board, side: usize) {
         let enemy_gen = self.generation[other(side)];
-        if self.fields[side].is_none() || self.built_from[side] != enemy_gen {
-            self.fields[side] = Some(SideFields::build(ctx.grid, board, side, ctx.enemy_rear(side)));
-            self.built_from[side] = enemy_gen;
-            self.field_builds += 1;
+        if self.fields[side].is_some() && self.built_from[side] == enemy_gen {
+            return;
         }
+        // A few enemies changed since the fields were made (a charge and the
+        // retreat it caused): mend them where those units were and are,
+        // rather than walk the whole map again.
+        let seen = &self.seen[side];
+        let changed: Vec<usize> = if self.fields[side].is_some() && seen.len() == board.units.len() {
+            (0..board.units.len())
+                .filter(|&i| board.units[i].side != side && seen[i] != Mark::of(&board.units[i]))
+                .take(MEND_AT_MOST + 1)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        match self.fields[side].as_mut() {
+            // On a small map a fresh build is cheaper than mending.
+            Some(f)
+                if !changed.is_empty() && changed.len() <= MEND_AT_MOST && changed.len() * 512 <= ctx.grid.len() =>
+            {
+                for &i in &changed {
+                    let now = Mark::of(&board.units[i]);
+                    f.apply_change(ctx.grid, self.seen[side][i], now);
+                    self.seen[side][i] = now;
+                }
+            }
+            Some(_) if changed.is_empty() && self.seen[side].len() == board.units.len() => {}
+            _ => {
+                self.fields[side] = Some(SideFields::build(ctx.grid, board, side, ctx.enemy_rear(side)));
+                self.seen[side] = board.units.iter().map(Mark::of).collect();
+                self.field_builds += 1;
+            }
+        }
+        self.built_from[side] = enemy_gen;
     }
 
     /// The side's fields, rebuilt first if stale.

@@ -56,6 +56,41 @@ pub struct SideFields {
     /// Enemy positions, bucketed for "every enemy within N hexes" queries.
     buckets: Vec<Vec<Offset>>,
     bw: i32,
+    /// What [`SideFields::apply_change`] needs beside the public fields: the
+    /// nearest enemy's depth, enemy units and cavalry zones per cell, and
+    /// the enemy's rear edge.
+    depth: Vec<i32>,
+    enemy_n: Vec<u16>,
+    cav_n: Vec<u8>,
+    enemy_rear: Edge,
+}
+
+/// One enemy unit as the fields see it, before or after a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub at: Option<Offset>,
+    pub cavalry: bool,
+    pub facing: Dir,
+    pub exerts: bool,
+}
+
+impl Mark {
+    pub fn of(u: &crate::labataille::HexUnit) -> Self {
+        Mark { at: u.at, cavalry: u.arm == Arm::Cavalry, facing: u.facing, exerts: exerts_zone(u.state, u.formation) }
+    }
+}
+
+/// Cube x and z of an offset hex.
+#[inline]
+fn cube(o: Offset) -> (i32, i32) {
+    (o.c, o.r - (o.c - (o.c & 1)) / 2)
+}
+
+#[inline]
+fn hex_distance(a: Offset, b: Offset) -> i32 {
+    let ((ax, az), (bx, bz)) = (cube(a), cube(b));
+    let (dx, dz) = (ax - bx, az - bz);
+    dx.abs().max(dz.abs()).max((dx + dz).abs())
 }
 
 /// The front hexsides of a unit facing `facing`: that side and its two
@@ -84,6 +119,10 @@ impl SideFields {
             cells: Vec::new(),
             buckets: Vec::new(),
             bw: (grid.pw + BUCKET - 1) / BUCKET,
+            depth: Vec::new(),
+            enemy_n: vec![0; n],
+            cav_n: vec![0; n],
+            enemy_rear,
         };
         let bh = (grid.ph + BUCKET - 1) / BUCKET;
         f.buckets = vec![Vec::new(); (f.bw * bh) as usize];
@@ -101,6 +140,7 @@ impl SideFields {
             }
             depth[i] = depth[i].max(d);
             f.enemy[i] = true;
+            f.enemy_n[i] = f.enemy_n[i].saturating_add(1);
             let b = f.bucket_of(at);
             f.buckets[b].push(at);
             if exerts_zone(u.state, u.formation) {
@@ -109,6 +149,7 @@ impl SideFields {
                         f.zone[j] = f.zone[j].saturating_add(1);
                         if u.arm == Arm::Cavalry {
                             f.cav_zone[j] = true;
+                            f.cav_n[j] = f.cav_n[j].saturating_add(1);
                         }
                     }
                 }
@@ -138,19 +179,196 @@ impl SideFields {
                 *behind = grid.edge_distance(enemy_rear, grid.offset(i)) < depth[i];
             }
         }
-        f.cells = (0..n)
-            .map(|i| {
-                let bit = |on: bool, b: u8| if on { b } else { 0 };
-                CellFacts {
-                    dist: f.dist[i],
-                    bits: bit(grid.on_map[i], CellFacts::ON_MAP)
-                        | bit(f.enemy[i], CellFacts::ENEMY)
-                        | bit(f.behind[i], CellFacts::BEHIND)
-                        | bit(f.zone[i] > 0, CellFacts::ZONE),
-                }
-            })
-            .collect();
+        f.cells = (0..n).map(|i| f.pack(grid, i)).collect();
+        f.depth = depth;
         f
+    }
+
+    fn pack(&self, grid: &Grid, i: usize) -> CellFacts {
+        let bit = |on: bool, b: u8| if on { b } else { 0 };
+        CellFacts {
+            dist: self.dist[i],
+            bits: bit(grid.on_map[i], CellFacts::ON_MAP)
+                | bit(self.enemy[i], CellFacts::ENEMY)
+                | bit(self.behind[i], CellFacts::BEHIND)
+                | bit(self.zone[i] > 0, CellFacts::ZONE),
+        }
+    }
+
+    fn refresh(&mut self, grid: &Grid, i: usize) {
+        self.behind[i] =
+            self.depth[i] != i32::MIN && grid.edge_distance(self.enemy_rear, grid.offset(i)) < self.depth[i];
+        self.cells[i] = self.pack(grid, i);
+    }
+
+    /// Brings the fields up to date after one enemy unit changed from
+    /// `old` to `new` (moved, left the board, routed, formed square), the
+    /// same as a fresh [`SideFields::build`] would give, without walking the
+    /// whole map: zones and counts change at the two hexes, and the distance
+    /// field is mended only where the old hex was a nearest enemy and around
+    /// the new one.
+    pub fn apply_change(&mut self, grid: &Grid, old: Mark, new: Mark) {
+        if old == new {
+            return;
+        }
+        if let Some(a) = old.at {
+            let i = grid.idx(a);
+            self.zones(grid, i, old, false);
+            self.enemy_n[i] = self.enemy_n[i].saturating_sub(1);
+            self.enemy[i] = self.enemy_n[i] > 0;
+            let b = self.bucket_of(a);
+            if let Some(k) = self.buckets[b].iter().position(|&e| e == a) {
+                self.buckets[b].swap_remove(k);
+            }
+            if self.enemy_n[i] == 0 {
+                self.remove_source(grid, a);
+            }
+            self.refresh(grid, i);
+        }
+        if let Some(b) = new.at {
+            let i = grid.idx(b);
+            self.zones(grid, i, new, true);
+            self.enemy_n[i] = self.enemy_n[i].saturating_add(1);
+            self.enemy[i] = true;
+            let k = self.bucket_of(b);
+            self.buckets[k].push(b);
+            if self.enemy_n[i] == 1 {
+                self.add_source(grid, b);
+            }
+            self.refresh(grid, i);
+        }
+    }
+
+    fn zones(&mut self, grid: &Grid, i: usize, m: Mark, add: bool) {
+        if !m.exerts {
+            return;
+        }
+        for dir in front_sides(m.facing) {
+            let Some(j) = grid.neighbour(i, dir) else { continue };
+            if add {
+                self.zone[j] = self.zone[j].saturating_add(1);
+                if m.cavalry {
+                    self.cav_n[j] = self.cav_n[j].saturating_add(1);
+                }
+            } else {
+                self.zone[j] = self.zone[j].saturating_sub(1);
+                if m.cavalry {
+                    self.cav_n[j] = self.cav_n[j].saturating_sub(1);
+                }
+            }
+            self.cav_zone[j] = self.cav_n[j] > 0;
+            self.refresh(grid, j);
+        }
+    }
+
+    /// The hex `a` holds no enemy any more: every hex for which it was a
+    /// nearest enemy (those at exactly their distance from it, a region
+    /// joined to `a` along shortest lines) is cleared and filled again from
+    /// the hexes around that region, in order of distance, by the same rule
+    /// as the build (the smallest distance, the deepest enemy among ties).
+    fn remove_source(&mut self, grid: &Grid, a: Offset) {
+        let start = grid.idx(a);
+        let mut region = vec![start];
+        let mut inside = std::collections::HashSet::new();
+        inside.insert(start);
+        let mut k = 0;
+        while k < region.len() {
+            let i = region[k];
+            k += 1;
+            for dir in Dir::ALL {
+                let Some(j) = grid.neighbour(i, dir) else { continue };
+                if !inside.contains(&j) && self.dist[j] != FAR && self.dist[j] as i32 == hex_distance(a, grid.offset(j))
+                {
+                    inside.insert(j);
+                    region.push(j);
+                }
+            }
+        }
+        for &i in &region {
+            self.dist[i] = FAR;
+            self.depth[i] = i32::MIN;
+        }
+        // Seeds: the hexes bordering the region, by distance.
+        let mut layers: Vec<Vec<usize>> = Vec::new();
+        for &i in &region {
+            for dir in Dir::ALL {
+                let Some(j) = grid.neighbour(i, dir) else { continue };
+                if !inside.contains(&j) && self.dist[j] != FAR {
+                    let d = self.dist[j] as usize;
+                    if layers.len() <= d {
+                        layers.resize(d + 1, Vec::new());
+                    }
+                    layers[d].push(j);
+                }
+            }
+        }
+        let mut d = 0;
+        while d < layers.len() {
+            let mut layer = std::mem::take(&mut layers[d]);
+            layer.sort_unstable();
+            layer.dedup();
+            for &i in &layer {
+                for dir in Dir::ALL {
+                    let Some(j) = grid.neighbour(i, dir) else { continue };
+                    if !inside.contains(&j) {
+                        continue;
+                    }
+                    let next = self.dist[i] + 1;
+                    if self.dist[j] == FAR || next < self.dist[j] {
+                        self.dist[j] = next;
+                        self.depth[j] = self.depth[i];
+                        if layers.len() <= next as usize {
+                            layers.resize(next as usize + 1, Vec::new());
+                        }
+                        layers[next as usize].push(j);
+                    } else if next == self.dist[j] && self.depth[i] > self.depth[j] {
+                        self.depth[j] = self.depth[i];
+                    }
+                }
+            }
+            d += 1;
+        }
+        for &i in &region {
+            self.refresh(grid, i);
+        }
+    }
+
+    /// The hex `b` now holds an enemy: distances fall (and depths rise on
+    /// ties) outwards from it, as far as they change.
+    fn add_source(&mut self, grid: &Grid, b: Offset) {
+        let start = grid.idx(b);
+        self.dist[start] = 0;
+        // A source's depth is its own edge distance, whatever its neighbours'.
+        self.depth[start] = grid.edge_distance(self.enemy_rear, b);
+        let mut queue = std::collections::VecDeque::from([start]);
+        self.refresh(grid, start);
+        while let Some(i) = queue.pop_front() {
+            let next = self.dist[i] + 1;
+            for dir in Dir::ALL {
+                let Some(j) = grid.neighbour(i, dir) else { continue };
+                if self.dist[j] == FAR || next < self.dist[j] {
+                    self.dist[j] = next;
+                    // Its depth is the deepest of all its neighbours now one
+                    // nearer, not only the one the wave came through.
+                    let mut deepest = self.depth[i];
+                    for d2 in Dir::ALL {
+                        if let Some(k) = grid.neighbour(j, d2)
+                            && self.dist[k] != FAR
+                            && self.dist[k] + 1 == next
+                        {
+                            deepest = deepest.max(self.depth[k]);
+                        }
+                    }
+                    self.depth[j] = deepest;
+                    self.refresh(grid, j);
+                    queue.push_back(j);
+                } else if next == self.dist[j] && self.depth[i] > self.depth[j] {
+                    self.depth[j] = self.depth[i];
+                    self.refresh(grid, j);
+                    queue.push_back(j);
+                }
+            }
+        }
     }
 
     /// Adds one enemy zone of influence to a cell (what a new enemy front
@@ -194,6 +412,80 @@ mod tests {
     use crate::map::TerrainMap;
     use crate::rules::Rules;
     use crate::scenario::Readiness;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    fn same(a: &SideFields, b: &SideFields, what: &str) {
+        assert_eq!(a.dist, b.dist, "dist after {what}");
+        assert_eq!(a.zone, b.zone, "zone after {what}");
+        assert_eq!(a.cav_zone, b.cav_zone, "cav_zone after {what}");
+        assert_eq!(a.enemy, b.enemy, "enemy after {what}");
+        assert_eq!(a.behind, b.behind, "behind after {what}");
+        assert_eq!(a.cells, b.cells, "cells after {what}");
+        let sorted = |f: &SideFields| {
+            f.buckets
+                .iter()
+                .map(|v| {
+                    let mut v = v.clone();
+                    v.sort();
+                    v
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sorted(a), sorted(b), "buckets after {what}");
+    }
+
+    #[test]
+    fn mending_the_fields_after_each_change_equals_building_them_afresh() {
+        let map = TerrainMap::from_rows(&["........................"; 20]);
+        let grid = Grid::new(&map, &Rules::default());
+        for seed in 1..=4 {
+            mend_and_compare(&grid, seed);
+        }
+    }
+
+    fn mend_and_compare(grid: &Grid, seed: u64) {
+        let grid = grid.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut board = Board { units: Vec::new() };
+        for k in 0..40 {
+            let side = usize::from(k >= 6);
+            let arm = Arm::ALL[k % 3];
+            let at = (rng.random_range(0..24), rng.random_range(0..20));
+            board.units.push(unit(side, arm, at, Dir::ALL[k % 6]));
+        }
+        let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
+        for step in 0..600 {
+            let u = rng.random_range(6..40);
+            let before = Mark::of(&board.units[u]);
+            let unit = &mut board.units[u];
+            let what = match rng.random_range(0..10) {
+                0 => {
+                    unit.at = None;
+                    "leaving the board"
+                }
+                1 => {
+                    unit.state = HexState::Routed;
+                    "a rout"
+                }
+                2 => {
+                    unit.formation =
+                        if unit.formation == Formation::Square { Formation::Line } else { Formation::Square };
+                    "a change of formation"
+                }
+                3 => {
+                    unit.state = HexState::GoodOrder;
+                    "a rally"
+                }
+                _ => {
+                    unit.at = Some(Offset::new(rng.random_range(0..24), rng.random_range(0..20)));
+                    "a move"
+                }
+            };
+            fields.apply_change(&grid, before, Mark::of(&board.units[u]));
+            same(&fields, &SideFields::build(&grid, &board, 0, Edge::North), &format!("{what} (step {step})"));
+        }
+    }
 
     fn unit(side: usize, arm: Arm, at: (i32, i32), facing: Dir) -> HexUnit {
         HexUnit {

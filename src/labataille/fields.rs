@@ -63,6 +63,9 @@ pub struct SideFields {
     enemy_n: Vec<u16>,
     cav_n: Vec<u8>,
     enemy_rear: Edge,
+    /// Scratch for mending: the cells of the region being refilled (all
+    /// false between mends).
+    inside: Vec<bool>,
 }
 
 /// One enemy unit as the fields see it, before or after a change.
@@ -123,6 +126,7 @@ impl SideFields {
             enemy_n: vec![0; n],
             cav_n: vec![0; n],
             enemy_rear,
+            inside: vec![false; n],
         };
         let bh = (grid.ph + BUCKET - 1) / BUCKET;
         f.buckets = vec![Vec::new(); (f.bw * bh) as usize];
@@ -269,17 +273,16 @@ impl SideFields {
     fn remove_source(&mut self, grid: &Grid, a: Offset) {
         let start = grid.idx(a);
         let mut region = vec![start];
-        let mut inside = std::collections::HashSet::new();
-        inside.insert(start);
+        let mut inside = std::mem::take(&mut self.inside);
+        inside[start] = true;
         let mut k = 0;
         while k < region.len() {
             let i = region[k];
             k += 1;
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour(i, dir) else { continue };
-                if !inside.contains(&j) && self.dist[j] != FAR && self.dist[j] as i32 == hex_distance(a, grid.offset(j))
-                {
-                    inside.insert(j);
+                if !inside[j] && self.dist[j] != FAR && self.dist[j] as i32 == hex_distance(a, grid.offset(j)) {
+                    inside[j] = true;
                     region.push(j);
                 }
             }
@@ -293,7 +296,7 @@ impl SideFields {
         for &i in &region {
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour(i, dir) else { continue };
-                if !inside.contains(&j) && self.dist[j] != FAR {
+                if !inside[j] && self.dist[j] != FAR {
                     let d = self.dist[j] as usize;
                     if layers.len() <= d {
                         layers.resize(d + 1, Vec::new());
@@ -310,7 +313,7 @@ impl SideFields {
             for &i in &layer {
                 for dir in Dir::ALL {
                     let Some(j) = grid.neighbour(i, dir) else { continue };
-                    if !inside.contains(&j) {
+                    if !inside[j] {
                         continue;
                     }
                     let next = self.dist[i] + 1;
@@ -329,8 +332,10 @@ impl SideFields {
             d += 1;
         }
         for &i in &region {
+            inside[i] = false;
             self.refresh(grid, i);
         }
+        self.inside = inside;
     }
 
     /// The hex `b` now holds an enemy: distances fall (and depths rise on

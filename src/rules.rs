@@ -107,6 +107,11 @@ pub struct Rules {
     /// Map edges across which a router leaves the map without being
     /// eliminated (RULES.md 1.3, off-map recovery).
     pub off_map_recovery: Vec<Edge>,
+    /// Victory points a side earns for each increment the enemy loses.
+    pub points_per_increment: u32,
+    /// The first turn whose command segment checks corps morale (RULES.md
+    /// 1.6); earlier turns keep the opening position the author set.
+    pub first_command_turn: u32,
     /// Movement allowances, formations, fire and melee tables, stacking.
     pub combat: combat::CombatRules,
     /// Free-space (Belle Alliance) numbers.
@@ -129,6 +134,8 @@ impl Default for Rules {
             far_router_hexes: 10,
             contagion_stack: StackContagion::TopThenAll,
             off_map_recovery: Vec::new(),
+            points_per_increment: 1,
+            first_command_turn: 2,
             combat: combat::CombatRules::default(),
             belle_alliance: BelleAllianceRules::default(),
             ai: ai::AiRules::default(),
@@ -185,6 +192,12 @@ impl Rules {
         }
         if self.safe_distance > 1000 || self.rout_enemy_radius > 1000 || self.far_router_hexes > 1000 {
             out.push(("rules".into(), "distances must be at most 1000 hexes".into()));
+        }
+        if self.points_per_increment > 100 {
+            out.push(("rules.points_per_increment".into(), format!("{} must be 0..=100", self.points_per_increment)));
+        }
+        if !(1..=1000).contains(&self.first_command_turn) {
+            out.push(("rules.first_command_turn".into(), format!("{} must be 1..=1000", self.first_command_turn)));
         }
         out.extend(self.combat.problems());
         out.extend(self.belle_alliance.problems());

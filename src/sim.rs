@@ -781,12 +781,13 @@ pub fn step_phase(world: &mut World) -> bool {
         }
         world.resource_mut::<PlayState>().begun = true;
         refresh_leaders(world);
-        // The first command segment comes at the start of turn 2: the
-        // opening position is the scenario author's to set.
+        // Corps are first checked on `rules.first_command_turn` (house
+        // default 2): the opening position is the scenario author's to set.
         // With nobody giving orders (`--ai none`) the battle is a study of
         // morale alone and runs all its turns; a played battle ends here.
         let played = world.resource::<Controls>().0.iter().any(|&c| c != SideControl::Idle);
-        if clock.phase == Phase::Shocks && clock.turn > 1 && command_segment(world) && played {
+        let first = world.resource::<Battle>().scenario.rules.first_command_turn;
+        if clock.phase == Phase::Shocks && clock.turn >= first && command_segment(world) && played {
             // An army has broken: the battle is over.
             world.resource_mut::<PlayState>().begun = false;
             write_final(world);
@@ -1034,8 +1035,10 @@ fn tally(world: &mut World) {
     if !is_hex(world) {
         return;
     }
-    let board = board_of(world);
     let scenario = world.resource::<Battle>().scenario.clone();
+    // Copying every unit out of the world after each phase is only worth it
+    // when there are objectives to hold.
+    let board = (!scenario.objectives.is_empty()).then(|| board_of(world));
     let new: Vec<(usize, crate::hex::Edge, u32)> = {
         let seen = world.resource::<Victory>().seen;
         world.resource::<EventLog>().events[seen.min(world.resource::<EventLog>().events.len())..]
@@ -1054,7 +1057,9 @@ fn tally(world: &mut World) {
         let side = scenario.units[u].side;
         victory::record_exit(&scenario, &mut v.exited, side, edge, HexState::GoodOrder, increments);
     }
-    victory::update_holders(&scenario, &board, &mut v.holders);
+    if let Some(board) = board {
+        victory::update_holders(&scenario, &board, &mut v.holders);
+    }
     v.seen = len;
 }
 

@@ -292,3 +292,30 @@ fn an_enemy_forming_square_drops_its_zone_from_the_cached_fields() {
     engine.sync(&grid, &board);
     assert!(engine.fields(&ctx, &board, 0).is_some_and(|f| f.zone[front] == 0), "a square exerts no zone");
 }
+
+/// Plays to the end, ending every phase that waits for orders.
+fn play_out(sim: &mut Simulation) {
+    let w = sim.app.world_mut();
+    while sim::step_phase(w) {
+        if sim::awaiting_orders(w).is_some() {
+            sim::end_phase(w);
+        }
+    }
+}
+
+#[test]
+fn corps_are_first_checked_on_the_rules_block_command_turn() {
+    // The lone Russian battalion starts routed and fails its recovery (11):
+    // its corps is broken, and a played battle ends at the first command
+    // segment that sees it.
+    let ended_in = |rules_line: &str| {
+        let text = duel((3, 1), &[], ", state: Routed").replace("rules: ()", &format!("rules: ({rules_line})"));
+        let mut sim = human_battle(&text, &[11, 11, 11, 11]);
+        play_out(&mut sim);
+        let log = events(&sim);
+        let broken = log.iter().find(|e| e["kind"] == "CorpsBroken").map(|e| e["turn"].as_u64());
+        (broken, last(&log, "Final")["turn"].as_u64())
+    };
+    assert_eq!(ended_in(""), (Some(Some(2)), Some(2)), "default: checked from turn 2");
+    assert_eq!(ended_in("first_command_turn: 3"), (None, Some(2)), "never checked in a 2-turn battle");
+}

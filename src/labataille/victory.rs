@@ -13,9 +13,6 @@ use crate::scenario::Scenario;
 
 use super::{Board, HexState};
 
-/// Victory points for each enemy increment lost (house default).
-pub const POINTS_PER_INCREMENT: u32 = 1;
-
 // ---------------------------------------------------------------------------
 // Leaders.
 // ---------------------------------------------------------------------------
@@ -246,7 +243,7 @@ fn increments_lost(board: &Board, unit: usize, start: u32) -> u32 {
 ///   with [`update_holders`]).
 /// - Each exit pays its points for every increment counted in `exited`
 ///   (indexed like [`Scenario::exits`], kept with [`record_exit`]).
-/// - A side earns [`POINTS_PER_INCREMENT`] for each increment the enemy lost
+/// - A side earns `rules.points_per_increment` for each increment the enemy lost
 ///   since the start (`start_strength`, per unit).
 /// - An army that has broken ([`army_broken`]) loses outright to an army that
 ///   has not; otherwise more points win and equal points are a draw (as is
@@ -288,8 +285,9 @@ pub fn score(
         // Every other side gains from this side's losses (there are two).
         for (t, pts) in points.iter_mut().enumerate() {
             if t != s && l > 0 {
-                *pts += l * POINTS_PER_INCREMENT;
-                detail.push(format!("{}: {l} enemy increments lost (+{})", side_name(t), l * POINTS_PER_INCREMENT));
+                let per = scenario.rules.points_per_increment;
+                *pts += l * per;
+                detail.push(format!("{}: {l} enemy increments lost (+{})", side_name(t), l * per));
             }
         }
     }
@@ -719,6 +717,17 @@ mod tests {
         let sc = score(&s, &b, &initial_holders(&s), &exited, &start);
         assert_eq!(sc.points, [8 + 3, 3]);
         assert_eq!((sc.winner, sc.decisive), (Some(0), false));
+    }
+
+    #[test]
+    fn enemy_losses_are_worth_the_rules_block_points_per_increment() {
+        let mut s = scenario(2, 2, "");
+        s.rules.points_per_increment = 3;
+        let mut b = Board::from_scenario(&s);
+        let start: Vec<u32> = s.units.iter().map(|u| u.strength).collect();
+        b.units[2].strength = start[2] - 2; // a Russian unit lost 2 increments
+        let sc = score(&s, &b, &[], &[], &start);
+        assert_eq!(sc.points, [6, 0]);
     }
 
     #[test]

@@ -20,11 +20,9 @@ use sauve::labataille::engine::{Ctx, Engine};
 use sauve::labataille::grid::Grid;
 use sauve::labataille::movement::MoveSearch;
 use sauve::labataille::orders::{Activity, OrderPhase, Orders};
-use sauve::labataille::{Board, HexState, HexUnit};
+use sauve::labataille::{Board, HexUnit};
 use sauve::map::TerrainMap;
 use sauve::rules::Rules;
-use sauve::scenario::{Formation, Readiness};
-use sauve::terrain::Arm;
 
 /// Two armies of 1,000 units facing each other across the middle, all in
 /// good order, in column (guns limbered), with morale and strength varied
@@ -33,19 +31,12 @@ fn armies(map: &TerrainMap, units: usize) -> Board {
     let units = generate::deployment(map, units, 1815)
         .into_iter()
         .enumerate()
-        .map(|(i, (side, arm, at))| HexUnit {
-            id: format!("{}-{i}", if side == 0 { "blue" } else { "red" }),
-            side,
-            arm,
-            at: Some(at),
-            morale: [33, 43, 44, 53][i % 4],
-            strength: 3 + (i % 8) as u32,
-            state: HexState::GoodOrder,
-            readiness: Readiness::Fresh,
-            formation: Formation::Column,
-            facing: if side == 0 { Dir::N } else { Dir::S },
-            limbered: arm == Arm::Artillery,
-            rested: true,
+        .map(|(i, (side, arm, at))| {
+            let id = format!("{}-{i}", if side == 0 { "blue" } else { "red" });
+            let mut u = HexUnit::marching(id, side, arm, at, if side == 0 { Dir::N } else { Dir::S });
+            u.morale = [33, 43, 44, 53][i % 4];
+            u.strength = 3 + (i % 8) as u32;
+            u
         })
         .collect();
     Board { units }

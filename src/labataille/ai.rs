@@ -974,20 +974,7 @@ mod tests {
 
     /// Side 0 has its rear south and faces north; side 1 the reverse.
     fn unit(id: &str, side: usize, arm: Arm, at: (i32, i32)) -> HexUnit {
-        HexUnit {
-            id: id.into(),
-            side,
-            arm,
-            at: Some(Offset::new(at.0, at.1)),
-            morale: 43,
-            strength: 6,
-            state: HexState::GoodOrder,
-            readiness: Readiness::Fresh,
-            formation: Formation::Column,
-            facing: if side == 0 { Dir::N } else { Dir::S },
-            limbered: arm == Arm::Artillery,
-            rested: true,
-        }
+        HexUnit::marching(id, side, arm, Offset::new(at.0, at.1), if side == 0 { Dir::N } else { Dir::S })
     }
 
     /// Plays the phases in turn on a map drawn as rows; returns the orders.

@@ -262,31 +262,15 @@ mod tests {
     use crate::labataille::HexUnit;
     use crate::labataille::fields::SideFields;
     use crate::map::TerrainMap;
-    use crate::scenario::Readiness;
 
-    pub(crate) fn unit(side: usize, arm: Arm, at: (i32, i32), facing: Dir) -> HexUnit {
-        HexUnit {
-            id: format!("u{side}-{}-{}", at.0, at.1),
-            side,
-            arm,
-            at: Some(Offset::new(at.0, at.1)),
-            morale: 43,
-            strength: 6,
-            state: HexState::GoodOrder,
-            readiness: Readiness::Fresh,
-            formation: Formation::Column,
-            facing,
-            limbered: arm == Arm::Artillery,
-            rested: true,
-        }
+    fn unit(side: usize, arm: Arm, at: (i32, i32), facing: Dir) -> HexUnit {
+        HexUnit::marching(format!("u{side}-{}-{}", at.0, at.1), side, arm, Offset::new(at.0, at.1), facing)
     }
 
     fn search(rows: &[&str], board: &Board, unit: usize, budget_mp: f32) -> (Grid, Reach) {
         let map = TerrainMap::from_rows(rows);
         let rules = Rules::default();
         let grid = Grid::new(&map, &rules);
-        let side = board.units[unit].side;
-        let _ = side;
         let mut occ = Occupancy::new(&grid);
         for (i, u) in board.units.iter().enumerate() {
             if let Some(at) = u.at {

@@ -894,6 +894,7 @@ pub fn undo(world: &mut World) -> bool {
         log.events.truncate(s.log_len);
         *dice = s.dice;
         *o.activity = s.activity;
+        o.search.forget();
         pb.book.truncate(s.book_len);
         true
     })

@@ -591,8 +591,10 @@ pub fn charge_path(
     let ctx = bf.ctx;
     let budget = allowance(ctx.rules, u.arm, bf.movement.get(unit).copied().flatten(), u.formation, u.limbered);
     let occupancy = &engine.occupancy;
-    let r =
-        reach(search, &MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh: false });
+    let r = reach(
+        search,
+        &MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh: false, fields: None },
+    );
     // A neighbour of the target from which the charger may cross into it.
     let best = Dir::ALL
         .iter()

@@ -183,6 +183,21 @@ impl Engine {
         self.fields[side].as_ref().map(|f| (f, &self.occupancy))
     }
 
+    /// Per side (0 and 1), how many times its units have moved or changed
+    /// state or formation as far as the engine knows.
+    pub fn generations(&self) -> [u64; 2] {
+        [self.generation[0], self.generation[1]]
+    }
+
+    /// The side's fields if no enemy has changed since they were made (no
+    /// rebuild, no mending: for searches that can read the board instead).
+    pub fn fresh_fields(&self, side: usize) -> Option<&SideFields> {
+        if side > 1 {
+            return None;
+        }
+        (self.built_from[side] == self.generation[other(side)]).then_some(self.fields[side].as_ref()).flatten()
+    }
+
     /// Marks that a unit of `side` moved, changed state or changed
     /// formation (a square exerts no zone), so the enemy's fields go stale.
     pub fn touched(&mut self, side: usize) {

@@ -210,6 +210,13 @@ impl Occupancy {
         })
     }
 
+    /// Whether any unit stands in `cell` (from the tallies, without a look
+    /// at the stack).
+    #[inline]
+    pub fn occupied(&self, cell: usize) -> bool {
+        self.counts[cell] != [0; 3]
+    }
+
     #[inline]
     pub fn at(&self, cell: usize) -> &[u32] {
         &self.cells[cell]

@@ -9,7 +9,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::hex::{Dir, Offset};
-use crate::labataille::fields::{exerts_zone, front_sides};
+use crate::labataille::fields::{CellFacts, SideFields, exerts_zone, front_sides};
 use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
 use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
@@ -56,6 +56,9 @@ pub fn stacked(board: &Board, occupancy: &Occupancy, cell: usize, side: usize, e
 pub fn zone_stops(grid: &Grid, occupancy: &Occupancy, board: &Board, side: usize, arm: Arm, cell: usize) -> bool {
     for dir in Dir::ALL {
         let Some(n) = grid.neighbour(cell, dir) else { continue };
+        if !occupancy.occupied(n) {
+            continue;
+        }
         for &u in occupancy.at(n) {
             let e = &board.units[u as usize];
             if e.side != side
@@ -71,8 +74,9 @@ pub fn zone_stops(grid: &Grid, occupancy: &Occupancy, board: &Board, side: usize
 }
 
 /// Whether a unit not of `side` stands in `cell`.
+#[inline]
 pub fn enemy_in(occupancy: &Occupancy, board: &Board, side: usize, cell: usize) -> bool {
-    occupancy.at(cell).iter().any(|&u| board.units[u as usize].side != side)
+    occupancy.occupied(cell) && occupancy.at(cell).iter().any(|&u| board.units[u as usize].side != side)
 }
 
 /// Calls `f` with every hex within `radius` of `at` (on the map) holding a
@@ -142,6 +146,35 @@ pub struct MoveSearch {
     zone: Vec<u8>,
     zone_stamp: Vec<u32>,
     heap: BinaryHeap<Reverse<(Centi, u32)>>,
+    /// The last reach worked out, and what it was worked out for.
+    memo: Option<(ReachKey, Reach)>,
+}
+
+/// What a remembered reach holds for: the unit, its MP and minimum-move
+/// right, where it stood, and the engine's generations of both sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReachKey {
+    pub unit: usize,
+    pub budget: Centi,
+    pub fresh: bool,
+    pub at: Option<Offset>,
+    pub generations: [u64; 2],
+}
+
+impl MoveSearch {
+    /// The reach remembered for exactly this key, if any.
+    pub fn remembered(&self, key: &ReachKey) -> Option<Reach> {
+        self.memo.as_ref().filter(|(k, _)| k == key).map(|(_, r)| r.clone())
+    }
+
+    pub fn remember(&mut self, key: ReachKey, reach: &Reach) {
+        self.memo = Some((key, reach.clone()));
+    }
+
+    /// Forgets the remembered reach (after any order).
+    pub fn forget(&mut self) {
+        self.memo = None;
+    }
 }
 
 /// What a movement search needs to know.
@@ -155,6 +188,9 @@ pub struct MoveQuery<'a> {
     pub budget: Centi,
     /// The unit has not moved yet this phase (the one-hex minimum move).
     pub fresh: bool,
+    /// The unit's side's fields, if up to date: then enemy hexes and zones
+    /// are read from them instead of from the neighbours' stacks.
+    pub fields: Option<&'a SideFields>,
 }
 
 /// Rule 1.7/1.8 movement: a Dijkstra over step costs out to the budget.
@@ -177,6 +213,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
             zone: vec![0; n],
             zone_stamp: vec![0; n],
             heap: BinaryHeap::new(),
+            memo: None,
         };
     }
     s.epoch = s.epoch.wrapping_add(1);
@@ -191,6 +228,9 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     let start_cell = g.idx(start);
     let side = u.side;
     let stops = |s: &mut MoveSearch, cell: usize| -> bool {
+        if let Some(f) = q.fields {
+            return if arm == Arm::Cavalry { f.cav_zone[cell] } else { f.zone[cell] > 0 };
+        }
         if s.zone_stamp[cell] != s.epoch {
             s.zone_stamp[cell] = s.epoch;
             s.zone[cell] = u8::from(zone_stops(g, q.occupancy, q.board, side, arm, cell));
@@ -228,7 +268,11 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
                 continue;
             }
             let Some(next) = g.neighbour(cell, dir) else { continue };
-            if !g.on_map[next] || enemy_in(q.occupancy, q.board, side, next) || (disordered && stops(s, next)) {
+            let enemy = match q.fields {
+                Some(f) => f.cells[next].has(CellFacts::ENEMY),
+                None => enemy_in(q.occupancy, q.board, side, next),
+            };
+            if !g.on_map[next] || enemy || (disordered && stops(s, next)) {
                 continue;
             }
             let total = cost + step as Centi;
@@ -285,8 +329,15 @@ mod tests {
             unit,
             budget: (budget_mp * 100.0) as Centi,
             fresh: true,
+            fields: None,
         };
         let r = reach(&mut MoveSearch::default(), &q);
+        // Read from the side's fields instead of the stacks, the search
+        // must find the same.
+        let side = board.units[unit].side;
+        let fields = SideFields::build(&grid, board, side, Edge::North);
+        let with_fields = reach(&mut MoveSearch::default(), &MoveQuery { fields: Some(&fields), ..q });
+        assert_eq!(with_fields.ends, r.ends, "reach read from the fields");
         (grid, r)
     }
 

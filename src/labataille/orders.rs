@@ -13,7 +13,7 @@ use crate::events::{EventKind, EventLog, MoveReason};
 use crate::hex::{Edge, Offset};
 use crate::labataille::combat::{Battlefield, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
-use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, allowance, reach};
+use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, ReachKey, allowance, reach};
 use crate::labataille::{Board, HexState};
 use crate::scenario::Formation;
 use crate::terrain::Arm;
@@ -198,14 +198,43 @@ impl Orders<'_, '_> {
         if budget == 0 {
             return Reach::default();
         }
+        // The AI looks at a unit's reach and then orders the move, which
+        // looks again: the second look is the first's, if nothing moved or
+        // changed state in between and no order came between them.
+        let key = ReachKey { unit, budget, fresh, at: u.at, generations: engine.generations() };
+        if let Some(known) = self.search.remembered(&key) {
+            return known;
+        }
         let ctx = self.bf.ctx;
         let occupancy = &engine.occupancy;
-        reach(self.search, &MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh })
+        let fields = engine.fresh_fields(u.side);
+        let q = MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh, fields };
+        let r = reach(self.search, &q);
+        self.search.remember(key, &r);
+        r
     }
 
     /// Checks and carries out one order for `side` in `phase`.
     #[allow(clippy::too_many_arguments)] // the engine's state, the phase and the order, each needed
     pub fn apply(
+        &mut self,
+        engine: &mut Engine,
+        board: &mut Board,
+        dice: &mut Dice,
+        log: &mut EventLog,
+        phase: OrderPhase,
+        side: usize,
+        order: &Order,
+    ) -> Result<(), OrderError> {
+        let result = self.carry_out(engine, board, dice, log, phase, side, order);
+        // Whatever the order changed, a remembered reach is not trusted
+        // past it.
+        self.search.forget();
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn carry_out(
         &mut self,
         engine: &mut Engine,
         board: &mut Board,

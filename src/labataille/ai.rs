@@ -36,7 +36,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 use crate::dice::{D66, Dice, morale_check};
 use crate::events::EventLog;
 use crate::hex::{Dir, Offset};
-use crate::labataille::combat::{Battlefield, FireOdds, fire_odds, line_of_sight, melee_odds};
+use crate::labataille::combat::{Battlefield, FireOdds, charge_reach, fire_odds, line_of_sight, melee_odds};
 use crate::labataille::engine::Engine;
 use crate::labataille::fields::{FAR, SideFields};
 use crate::labataille::grid::{BLOCKED, Grid};
@@ -301,7 +301,7 @@ impl Ai<'_, '_, '_> {
             }
             hexes.sort();
             hexes.dedup();
-            let reach = self.orders.reach(self.engine, self.board, i);
+            let reach = charge_reach(self.bf, self.engine, self.board, self.orders.search, i);
             let mut ends: Vec<(usize, Centi)> = reach.ends.iter().map(|&(o, c)| (grid.idx(o), c)).collect();
             ends.sort_unstable();
             let cost_to = |cell: usize| ends.binary_search_by_key(&cell, |e| e.0).ok().map(|k| ends[k].1);

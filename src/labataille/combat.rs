@@ -8,7 +8,7 @@ use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Offset};
 use crate::labataille::engine::{Ctx, Engine, Forced};
-use crate::labataille::movement::{MoveQuery, MoveSearch, allowance, reach, stacked, stacking_limit};
+use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, ReachKey, allowance, reach, stacked, stacking_limit};
 use crate::labataille::orders::OrderError;
 use crate::labataille::{Board, HexState};
 use crate::map::TerrainMap;
@@ -559,6 +559,34 @@ fn advance(
     engine.relocate(bf.ctx, board, lead, Some(hex));
 }
 
+/// Where a charger may ride on its approach: its whole allowance, and no
+/// minimum move (a charge ends next to its target or not at all). The
+/// answer is remembered in `search`, so that the AI's look before ordering
+/// a charge and the order itself search the map once.
+pub fn charge_reach(bf: &Battlefield, engine: &Engine, board: &Board, search: &mut MoveSearch, unit: usize) -> Reach {
+    let u = &board.units[unit];
+    let ctx = bf.ctx;
+    let budget = allowance(ctx.rules, u.arm, bf.movement.get(unit).copied().flatten(), u.formation, u.limbered);
+    let key = ReachKey { unit, budget, fresh: false, at: u.at, generations: engine.generations() };
+    if let Some(known) = search.remembered(&key) {
+        return known;
+    }
+    let fields = engine.fresh_fields(u.side);
+    let q = MoveQuery {
+        grid: ctx.grid,
+        rules: ctx.rules,
+        occupancy: &engine.occupancy,
+        board,
+        unit,
+        budget,
+        fresh: false,
+        fields,
+    };
+    let r = reach(search, &q);
+    search.remember(key, &r);
+    r
+}
+
 /// The hex a charging cavalry unit stops in next to its target, with the
 /// path there: the cheapest reachable neighbour of the target.
 pub fn charge_path(
@@ -589,12 +617,7 @@ pub fn charge_path(
         return Ok(vec![start]);
     }
     let ctx = bf.ctx;
-    let budget = allowance(ctx.rules, u.arm, bf.movement.get(unit).copied().flatten(), u.formation, u.limbered);
-    let occupancy = &engine.occupancy;
-    let r = reach(
-        search,
-        &MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh: false, fields: None },
-    );
+    let r = charge_reach(bf, engine, board, search, unit);
     // A neighbour of the target from which the charger may cross into it.
     let best = Dir::ALL
         .iter()

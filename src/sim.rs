@@ -517,6 +517,7 @@ fn order_phase_system(world: &mut World) {
             objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
             aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
             broken: v.broken_units(&scenario),
+            exits: scenario.exits.iter().filter(|e| e.side == acting).map(|e| (e.edge, e.points)).collect(),
         }
     });
     with_orders(world, |o, engine, board, dice, log, pb| {

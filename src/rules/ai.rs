@@ -100,6 +100,13 @@ pub struct AiRules {
     pub volley_weak_factor: f32,
     /// Strength (increments) at or below which a target counts as weak.
     pub volley_weak_strength: u32,
+    /// Share of the attacking units (those neither holding an objective nor
+    /// in reserve) that make for the side's exits, nearest an exit first;
+    /// only when the scenario gives the side exits.
+    pub exit_share: f32,
+    /// Least points a unit's leaving must earn (its increments times the
+    /// exit's points) for it to make for that exit or leave by it.
+    pub exit_min_points: u32,
 }
 
 impl Default for AiRules {
@@ -128,6 +135,8 @@ impl Default for AiRules {
             volley_disordered_factor: 1.5,
             volley_weak_factor: 1.25,
             volley_weak_strength: 2,
+            exit_share: 0.25,
+            exit_min_points: 1,
         }
     }
 }
@@ -145,6 +154,7 @@ impl AiRules {
             ("reserve_share", self.reserve_share),
             ("charge_disordered_bonus", self.charge_disordered_bonus),
             ("charge_guns_bonus", self.charge_guns_bonus),
+            ("exit_share", self.exit_share),
             ("standoff.infantry.bold_from", self.standoff.infantry.bold_from),
             ("standoff.cavalry.bold_from", self.standoff.cavalry.bold_from),
             ("standoff.artillery.bold_from", self.standoff.artillery.bold_from),
@@ -188,6 +198,9 @@ impl AiRules {
         }
         if self.volley_weak_strength > 100 {
             add("volley_weak_strength", format!("{} must be 0..=100", self.volley_weak_strength));
+        }
+        if self.exit_min_points > 10_000 {
+            add("exit_min_points", format!("{} must be 0..=10000", self.exit_min_points));
         }
         for (name, v) in [
             ("objective_bias", self.objective_bias),
@@ -237,6 +250,11 @@ mod tests {
             .from_str("(ai: (standoff: (infantry: (cautious: 2, bold: 1, bold_from: -1.0))))")
             .expect("parses");
         assert_eq!(r.problems()[0].0, "rules.ai.standoff.infantry.bold_from");
+
+        let r: Rules =
+            crate::scenario::ron_options().from_str("(ai: (exit_share: 2.0, exit_min_points: 20000))").expect("parses");
+        let p: Vec<String> = r.problems().into_iter().map(|p| p.0).collect();
+        assert_eq!(p, ["rules.ai.exit_share", "rules.ai.exit_min_points"]);
 
         let e = crate::scenario::ron_options().from_str::<Rules>("(ai: (treat_radius: 6))");
         assert!(e.is_err_and(|e| e.to_string().contains("treat_radius")));

@@ -373,9 +373,10 @@ impl Ai<'_, '_, '_> {
 
     /// A cheap ranking of charge targets before their odds: strength ratio,
     /// with bonuses for shaken, gun and open-ground targets, and a large
-    /// penalty for squares.
+    /// penalty for squares (the `rules.ai.charge_screen_*` points).
     fn charge_screen(&self, unit: usize, cell: usize) -> i64 {
         let grid = self.bf.ctx.grid;
+        let ai = &self.bf.ctx.rules.ai;
         let mut defence = 0;
         let mut score = 0i64;
         for &v in self.engine.occupancy.at(cell) {
@@ -384,25 +385,25 @@ impl Ai<'_, '_, '_> {
                 continue;
             }
             match v.state {
-                HexState::Routed => score += 2_000,
-                HexState::Disordered => score += 500,
+                HexState::Routed => score += ai.charge_screen_routed as i64,
+                HexState::Disordered => score += ai.charge_screen_disordered as i64,
                 _ => {}
             }
             if v.state != HexState::Routed {
                 defence += v.strength;
             }
             if v.formation == Formation::Square {
-                score -= 2_000;
+                score -= ai.charge_screen_square as i64;
             }
             if v.arm == Arm::Artillery {
-                score += 300;
+                score += ai.charge_screen_guns as i64;
             }
         }
         if !grid.close[cell] {
-            score += 200;
+            score += ai.charge_screen_open as i64;
         }
         let attack = self.board.units[unit].strength as i64;
-        score + attack * 1_000 / (defence as i64).max(1)
+        score + attack * ai.charge_screen_ratio as i64 / (defence as i64).max(1)
     }
 
     /// Chance a charge from `stop` at `target` ends favourably: infantry in
@@ -1230,6 +1231,36 @@ mod tests {
         board.units[1].formation = Formation::Square;
         let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
         assert!(orders.is_empty(), "no charge at a square: {orders:?}");
+    }
+
+    #[test]
+    fn the_charge_screen_weights_come_from_the_rules_block() {
+        // Two targets in reach; with one candidate let through, the screen
+        // alone decides which is charged. By default the strength ratio
+        // (6 against 2) puts the small battalion first; weighting disorder
+        // heavily puts the disordered one first instead.
+        let board = || {
+            let mut b = Board {
+                units: vec![
+                    unit("fr-cav", 0, Arm::Cavalry, (5, 8)),
+                    unit("ru-shaken", 1, Arm::Infantry, (3, 4)),
+                    unit("ru-small", 1, Arm::Infantry, (7, 4)),
+                ],
+            };
+            b.units[1].state = HexState::Disordered;
+            b.units[2].strength = 2;
+            b.units[2].formation = Formation::Line;
+            b
+        };
+        let mut rules = Rules::default();
+        rules.ai.charge_candidates = 1;
+        let charged = |rules: &Rules| {
+            let mut b = board();
+            play_with(&OPEN, &mut b, &[(OrderPhase::Charge, 0)], &AiGoals::default(), rules)
+        };
+        assert_eq!(charged(&rules), vec![Order::Charge { unit: "fr-cav".into(), target: "ru-small".into() }]);
+        rules.ai.charge_screen_disordered = 5_000;
+        assert_eq!(charged(&rules), vec![Order::Charge { unit: "fr-cav".into(), target: "ru-shaken".into() }]);
     }
 
     #[test]

@@ -81,6 +81,20 @@ pub struct AiRules {
     /// Charge targets per charger whose odds are worked out in full, after
     /// the quick screen.
     pub charge_candidates: u32,
+    /// The quick screen of charge targets, before their odds: points for a
+    /// routed target in the hex.
+    pub charge_screen_routed: u32,
+    /// ... for a disordered target in the hex.
+    pub charge_screen_disordered: u32,
+    /// ... taken off for a square in the hex.
+    pub charge_screen_square: u32,
+    /// ... for guns in the hex.
+    pub charge_screen_guns: u32,
+    /// ... for a target in the open (not woods or built-up).
+    pub charge_screen_open: u32,
+    /// ... for each whole strength ratio (charger's increments over the
+    /// hex's increments not routed), pro rata.
+    pub charge_screen_ratio: u32,
     /// Added to a charge's chance when ranking targets, for a disordered target.
     pub charge_disordered_bonus: f32,
     /// Added to a charge's chance when ranking targets, for guns.
@@ -126,6 +140,12 @@ impl Default for AiRules {
             reserve_follow: 8,
             unlimber_within: 5,
             charge_candidates: 4,
+            charge_screen_routed: 2_000,
+            charge_screen_disordered: 500,
+            charge_screen_square: 2_000,
+            charge_screen_guns: 300,
+            charge_screen_open: 200,
+            charge_screen_ratio: 1_000,
             charge_disordered_bonus: 0.1,
             charge_guns_bonus: 0.1,
             too_close_penalty: 10_000,
@@ -207,6 +227,12 @@ impl AiRules {
             ("too_close_penalty", self.too_close_penalty),
             ("cavalry_zone_penalty", self.cavalry_zone_penalty),
             ("cover_bonus", self.cover_bonus),
+            ("charge_screen_routed", self.charge_screen_routed),
+            ("charge_screen_disordered", self.charge_screen_disordered),
+            ("charge_screen_square", self.charge_screen_square),
+            ("charge_screen_guns", self.charge_screen_guns),
+            ("charge_screen_open", self.charge_screen_open),
+            ("charge_screen_ratio", self.charge_screen_ratio),
         ] {
             if v > 100_000 {
                 add(name, format!("{v} must be 0..=100000"));
@@ -250,6 +276,9 @@ mod tests {
             .from_str("(ai: (standoff: (infantry: (cautious: 2, bold: 1, bold_from: -1.0))))")
             .expect("parses");
         assert_eq!(r.problems()[0].0, "rules.ai.standoff.infantry.bold_from");
+
+        let r: Rules = crate::scenario::ron_options().from_str("(ai: (charge_screen_guns: 200000))").expect("parses");
+        assert_eq!(r.problems()[0].0, "rules.ai.charge_screen_guns");
 
         let r: Rules =
             crate::scenario::ron_options().from_str("(ai: (exit_share: 2.0, exit_min_points: 20000))").expect("parses");

@@ -778,6 +778,8 @@ fn spawn_card(mut commands: Commands) {
         },
         BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.9)),
         GlobalZIndex(3),
+        // Its End phase and Undo buttons are not clicks on the map.
+        super::camera::ShieldsMap,
         children![
             (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
             (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),

@@ -927,6 +927,20 @@ pub fn fire_odds(
     })
 }
 
+/// The approach of a charge, shown before the player commits: every hex
+/// from the charger to where it stops next to its target (only its own
+/// hex when it stands next to it already), as the charge would ride it.
+pub fn charge_path(world: &mut World, unit: usize, target: usize) -> Result<Vec<crate::hex::Offset>, OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        for i in [unit, target] {
+            if i >= board.units.len() {
+                return Err(OrderError::UnknownUnit(format!("#{i}")));
+            }
+        }
+        crate::labataille::combat::charge_path(o.bf, engine, board, o.search, unit, target)
+    })
+}
+
 /// The odds of a melee (or a charge's melee), shown before the player commits.
 pub fn melee_odds(
     world: &mut World,

@@ -97,7 +97,8 @@ fn ai_turn(c: &mut Criterion) {
     // Five objectives along the middle, none held yet.
     let objectives: Vec<(Offset, u32, Option<usize>)> =
         (0..5).map(|k| (Offset::new(20 + 40 * k, 100), 10, None)).collect();
-    let goals = |aggression| AiGoals { objectives: objectives.clone(), aggression, broken: Vec::new() };
+    let goals =
+        |aggression| AiGoals { objectives: objectives.clone(), aggression, broken: Vec::new(), exits: Vec::new() };
     let t = Turn { bf: &bf, index: &index, goals: [goals(0.5), goals(0.7)] };
     let mut search = MoveSearch::default();
     // A breakdown by phase, the quickest of five turns (less noise from a

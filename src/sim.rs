@@ -517,6 +517,7 @@ fn order_phase_system(world: &mut World) {
             objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
             aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
             broken: v.broken_units(&scenario),
+            exits: scenario.exits.iter().filter(|e| e.side == acting).map(|e| (e.edge, e.points)).collect(),
         }
     });
     with_orders(world, |o, engine, board, dice, log, pb| {
@@ -924,6 +925,20 @@ pub fn fire_odds(
 ) -> Result<crate::labataille::combat::FireOdds, OrderError> {
     with_orders(world, |o, engine, board, _, _, _| {
         crate::labataille::combat::fire_odds(o.bf, board, engine, firers, target)
+    })
+}
+
+/// The approach of a charge, shown before the player commits: every hex
+/// from the charger to where it stops next to its target (only its own
+/// hex when it stands next to it already), as the charge would ride it.
+pub fn charge_path(world: &mut World, unit: usize, target: usize) -> Result<Vec<crate::hex::Offset>, OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        for i in [unit, target] {
+            if i >= board.units.len() {
+                return Err(OrderError::UnknownUnit(format!("#{i}")));
+            }
+        }
+        crate::labataille::combat::charge_path(o.bf, engine, board, o.search, unit, target)
     })
 }
 

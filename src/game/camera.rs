@@ -1,9 +1,12 @@
 //! The camera and the pointer: the map fitted to the window when a battle
 //! opens, panned by dragging or the arrow keys, zoomed by the wheel about
 //! the cursor; the hex under the cursor, and the unit selected by clicking.
+//! Panels drawn over the map ([`ShieldsMap`]) keep the pointer to
+//! themselves.
 
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::ui::RelativeCursorPosition;
 use bevy::window::PrimaryWindow;
 
 use super::layout::{Layout, fit_scale};
@@ -25,8 +28,27 @@ pub struct Pointer {
     /// A click on the map this frame, left for the orders feature while a
     /// phase waits for the player (then it does not select here).
     pub clicked: Option<(Offset, super::orders::Button)>,
+    /// Where the button went down, if on the map (not on a panel over it).
     press: Option<Vec2>,
     dragged: bool,
+}
+
+/// A panel over the map with buttons or text to click (the orders banner,
+/// the game-over card, the menu): while the cursor is over it, the map
+/// under it shows no hex, takes no click and does not pan or zoom; and a
+/// press that began on it (a button that closes the panel, say) is no click
+/// on the map when it is released. The map is drawn by sprites and read by
+/// the cursor's position, not by Bevy's picking, so UI nodes do not block
+/// it by themselves; Bevy's UI focus system (PreUpdate) keeps the required
+/// [`RelativeCursorPosition`] up to date.
+#[derive(Component, Default)]
+#[require(RelativeCursorPosition)]
+pub struct ShieldsMap;
+
+/// Whether the cursor is over a shown [`ShieldsMap`] panel (a hidden one,
+/// `Display::None`, has no size and never holds it).
+fn over_panel(panels: &Query<&RelativeCursorPosition, With<ShieldsMap>>) -> bool {
+    panels.iter().any(RelativeCursorPosition::cursor_over)
 }
 
 #[derive(Component)]
@@ -67,7 +89,7 @@ fn fit(
     }
 }
 
-fn pan_zoom(
+pub(super) fn pan_zoom(
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
     scroll: Res<AccumulatedMouseScroll>,
@@ -77,11 +99,13 @@ fn pan_zoom(
     mut pointer: ResMut<Pointer>,
     mut last_cursor: Local<Option<Vec2>>,
     opened: Res<Opened>,
+    panels: Query<&RelativeCursorPosition, With<ShieldsMap>>,
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((mut t, mut p, camera, gt)) = cam.single_mut() else { return };
     let Projection::Orthographic(o) = p.as_mut() else { return };
     let cursor = window.cursor_position();
+    let shielded = over_panel(&panels);
     // Arrow keys: a third of the view per second.
     let mut dir = Vec2::ZERO;
     for (k, d) in [
@@ -106,7 +130,7 @@ fn pan_zoom(
     // Drag with any button; a press that does not move is a click.
     let any = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
     if buttons.any_just_pressed(any) {
-        pointer.press = cursor;
+        pointer.press = cursor.filter(|_| !shielded);
         pointer.dragged = false;
     }
     if let (Some(now), Some(before)) = (cursor, *last_cursor)
@@ -129,6 +153,7 @@ fn pan_zoom(
         MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
     };
     if lines != 0.0
+        && !shielded
         && let Some(c) = cursor
         && c.x < window.width() - PANEL_W
     {
@@ -145,8 +170,9 @@ fn pan_zoom(
 }
 
 /// The hex under the cursor, and clicks that select a unit there (again to
-/// go down the stack).
-fn point(
+/// go down the stack). A click is a press and release on the map, without
+/// a drag, neither on a panel over it.
+pub(super) fn point(
     windows: Query<&Window, With<PrimaryWindow>>,
     cam: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
     buttons: Res<ButtonInput<MouseButton>>,
@@ -155,11 +181,12 @@ fn point(
     mut pointer: ResMut<Pointer>,
     req: Res<super::Request>,
     turn: Res<super::orders::PlayerTurn>,
+    panels: Query<&RelativeCursorPosition, With<ShieldsMap>>,
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((camera, gt)) = cam.single() else { return };
     // A screenshot is not about wherever the display's pointer happens to be.
-    let live = req.0.shot.is_none();
+    let live = req.0.shot.is_none() && !over_panel(&panels);
     let cursor = window.cursor_position().filter(|c| live && c.x < window.width() - PANEL_W && c.y > BAR_H);
     pointer.world = cursor.and_then(|c| camera.viewport_to_world_2d(gt, c).ok());
     pointer.hex = pointer.world.and_then(|w| opened.layout.hex_at(w));
@@ -170,14 +197,15 @@ fn point(
     } else {
         None
     };
+    let on_map = cursor.is_some() && pointer.press.is_some();
     if let (Some(button), false, Some(hex)) = (released, pointer.dragged, pointer.hex)
-        && cursor.is_some()
+        && on_map
         && turn.awaiting.is_some()
     {
         pointer.clicked = Some((hex, button));
         return;
     }
-    if buttons.just_released(MouseButton::Left) && !pointer.dragged && cursor.is_some() {
+    if buttons.just_released(MouseButton::Left) && !pointer.dragged && on_map {
         let here = units_at(&opened, &shown, pointer.world, pointer.hex);
         pointer.selected = match pointer.selected.and_then(|s| here.iter().position(|&u| u == s)) {
             Some(k) => here.get((k + 1) % here.len()).copied(),

@@ -1,8 +1,9 @@
 //! The player's orders in hex mode: who sits at the window (the scenario's
 //! player against the AI, both sides at one window, or nobody), the banner
 //! of a phase that waits for orders, clicks and keys turned into
-//! [`Order`]s, the movement range and path preview, the odds of a volley,
-//! melee or charge before it is committed, undo and end of phase.
+//! [`Order`]s, the movement range and path preview (a distant charge's
+//! approach too), the odds of a volley, melee or charge before it is
+//! committed, undo and end of phase.
 //!
 //! The decisions are plain functions ([`order_for_click`],
 //! [`order_for_key`], [`fire_odds_text`], ...) over [`UnitView`]s read from
@@ -696,20 +697,29 @@ fn refresh(world: &mut World, turn: &mut PlayerTurn) {
                     Err(e) => format!("Cannot charge {name}: {e}"),
                 }
             } else {
-                let d = from.zip(target.at).map_or(0, |(a, b)| a.distance(b));
-                format!(
-                    "Charge {name} ({:?}, {}, {d} hexes away): the odds are worked out on contact",
-                    target.arm,
-                    format!("{:?}", target.formation).to_lowercase()
-                )
+                // The approach the charge would ride, drawn like a march.
+                match sim::charge_path(world, turn.group[0], target.index) {
+                    Ok(path) => {
+                        let d = from.zip(target.at).map_or(0, |(a, b)| a.distance(b));
+                        let text = format!(
+                            "Charge {name} ({:?}, {}, {d} hexes away) by the path drawn: the odds are worked out \
+                             on contact",
+                            target.arm,
+                            format!("{:?}", target.formation).to_lowercase()
+                        );
+                        turn.preview = Some(path);
+                        text
+                    }
+                    Err(e) => format!("Cannot charge {name}: {e}"),
+                }
             }
         }
         OrderPhase::Movement => return,
     });
 }
 
-/// The march under the pointer, the picked units and the line to the enemy
-/// they would fire at.
+/// The march (or a charge's approach) under the pointer, the picked units
+/// and the line to the enemy they would fire at or charge.
 fn draw_orders(
     turn: Res<PlayerTurn>,
     opened: Res<Opened>,
@@ -744,8 +754,15 @@ fn draw_orders(
         && let Some(h) = pointer.hex
     {
         let to = layout.world(h);
+        // A charge's approach ends next to the target: the arrow goes on
+        // from there.
+        let approach = turn.preview.as_ref().filter(|p| phase == OrderPhase::Charge && p.len() > 1);
         for &g in &turn.group {
-            if let Some(p) = pos(g) {
+            let from = match approach.and_then(|p| p.last()) {
+                Some(&stop) => Some(layout.world(stop)),
+                None => pos(g),
+            };
+            if let Some(p) = from {
                 lines.arrow(p, to, 2.5, Color::srgba(1.0, 0.8, 0.2, 0.9), z);
             }
         }
@@ -778,6 +795,8 @@ fn spawn_card(mut commands: Commands) {
         },
         BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.9)),
         GlobalZIndex(3),
+        // Its End phase and Undo buttons are not clicks on the map.
+        super::camera::ShieldsMap,
         children![
             (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
             (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),
@@ -1141,6 +1160,57 @@ mod tests {
         let m = give(w, &order);
         assert!(!m.error, "{}", m.text);
         assert!(m.text.contains("close with"), "the player reads what happened: {}", m.text);
+    }
+
+    #[test]
+    fn a_distant_charge_shows_the_approach_it_then_rides() {
+        // French hussars five hexes south of a Russian battalion.
+        let rows: Vec<String> = (0..9).map(|_| format!("\"{}\"", ".".repeat(8))).collect();
+        let text = format!(
+            "Scenario(format: 1, name: \"charge\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-hus\", side: \"fr\", arm: Cavalry, at: (3, 7), morale: 44, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: (3, 2), morale: 32, strength: 4)])",
+            rows.join(",\n ")
+        );
+        let mut sim = Simulation::new(parse(&text), 7, vec![], AiMode::None);
+        let w = sim.app.world_mut();
+        seat(w, Seats::HotSeat);
+        assert_eq!(go_to(w, OrderPhase::Charge), 0);
+        let target = Offset::new(3, 2);
+        let mut pointer = Pointer::default();
+        (pointer.hex, pointer.selected) = (Some(target), Some(0));
+        w.insert_resource(pointer);
+        let mut turn = PlayerTurn { awaiting: sim::awaiting_orders(w), group: vec![0], ..default() };
+        refresh(w, &mut turn);
+        let path = turn.preview.clone().expect("the approach is drawn");
+        assert_eq!(path.first(), Some(&Offset::new(3, 7)), "{path:?}");
+        assert_eq!(path.last().map(|h| h.distance(target)), Some(1), "it stops next to the target: {path:?}");
+        assert!(path.windows(2).all(|p| p[0].distance(p[1]) == 1), "hex by hex: {path:?}");
+        assert!(turn.odds.as_ref().is_some_and(|t| t.contains("5 hexes away) by the path drawn")), "{:?}", turn.odds);
+
+        // The charge rides exactly that path.
+        let before = w.resource::<crate::events::EventLog>().events.len();
+        let m = give(w, &Order::Charge { unit: "fr-hus".into(), target: "ru-a".into() });
+        assert!(!m.error, "{}", m.text);
+        let ridden = w.resource::<crate::events::EventLog>().events[before..].iter().find_map(|e| match &e.kind {
+            crate::events::EventKind::Move { reason: crate::events::MoveReason::Charge, path, .. } => {
+                Some(path.clone())
+            }
+            _ => None,
+        });
+        let drawn: Vec<crate::events::Pos> = path.iter().map(|h| crate::events::Pos::Hex([h.c, h.r])).collect();
+        assert_eq!(ridden, Some(drawn));
+
+        // Next to the target there is no approach to draw: the odds say it all.
+        let mut sim = Simulation::new(parse(&text.replace("at: (3, 7)", "at: (3, 3)")), 7, vec![], AiMode::None);
+        let w = sim.app.world_mut();
+        seat(w, Seats::HotSeat);
+        go_to(w, OrderPhase::Charge);
+        let mut pointer = Pointer::default();
+        (pointer.hex, pointer.selected) = (Some(target), Some(0));
+        w.insert_resource(pointer);
+        let mut turn = PlayerTurn { awaiting: sim::awaiting_orders(w), group: vec![0], ..default() };
+        refresh(w, &mut turn);
+        assert_eq!(turn.preview, None);
+        assert!(turn.odds.as_ref().is_some_and(|t| t.starts_with("Charge ")), "{:?}", turn.odds);
     }
 
     #[test]

@@ -316,6 +316,7 @@ fn draw_menu(
             },
             BackgroundColor(Color::srgba(0.08, 0.08, 0.1, 0.95)),
             GlobalZIndex(10),
+            super::camera::ShieldsMap,
         ))
         .id();
     commands.entity(root).with_child((

@@ -17,7 +17,9 @@
 //!   back as a reserve; a unit on an objective holds it. Infantry forms
 //!   square near enemy cavalry, marches in column far from the enemy and
 //!   deploys into line near it; guns limber to move and unlimber in range.
-//!   Disordered units and units of a broken corps fall back instead.
+//!   Disordered units and units of a broken corps fall back instead. When
+//!   the scenario gives the side exits, a share of the attackers makes for
+//!   them, and attackers standing on a paying exit's edge leave by it.
 //! - **Fire phases:** concentrated fire: the target with the best expected
 //!   effect for the volley all its firers could make goes first, then the
 //!   next (a lazy greedy over a heap, rescoring a target only when its turn
@@ -35,7 +37,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 
 use crate::dice::{D66, Dice, morale_check};
 use crate::events::EventLog;
-use crate::hex::{Dir, Offset};
+use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, FireOdds, charge_reach, fire_odds, line_of_sight, melee_odds};
 use crate::labataille::engine::Engine;
 use crate::labataille::fields::{FAR, SideFields};
@@ -56,11 +58,14 @@ pub struct AiGoals {
     pub aggression: f32,
     /// Units whose corps has broken: they should withdraw, not attack.
     pub broken: Vec<bool>,
+    /// The side's exits (scenario `exits`): the edge and its points per
+    /// increment that leaves the map across it.
+    pub exits: Vec<(Edge, u32)>,
 }
 
 impl Default for AiGoals {
     fn default() -> Self {
-        Self { objectives: Vec::new(), aggression: 0.5, broken: Vec::new() }
+        Self { objectives: Vec::new(), aggression: 0.5, broken: Vec::new(), exits: Vec::new() }
     }
 }
 
@@ -219,6 +224,15 @@ enum Role {
     Reserve,
     /// Goes for the objectives and the enemy.
     Attack,
+    /// Makes for an exit (index into [`Plan::exits`]) and leaves by it.
+    Exit(usize),
+}
+
+/// One of the side's exits the AI may use, with the goal field towards its edge.
+struct ExitRoute {
+    edge: Edge,
+    points: u32,
+    field: Vec<u32>,
 }
 
 /// The movement phase's shared facts for one side.
@@ -230,6 +244,8 @@ struct Plan {
     defend: Option<Vec<u32>>,
     /// Cells of every objective, sorted.
     objectives: Vec<usize>,
+    /// The exits the side may leave by, best paying first.
+    exits: Vec<ExitRoute>,
 }
 
 struct Ai<'x, 'a, 'b> {
@@ -357,9 +373,10 @@ impl Ai<'_, '_, '_> {
 
     /// A cheap ranking of charge targets before their odds: strength ratio,
     /// with bonuses for shaken, gun and open-ground targets, and a large
-    /// penalty for squares.
+    /// penalty for squares (the `rules.ai.charge_screen_*` points).
     fn charge_screen(&self, unit: usize, cell: usize) -> i64 {
         let grid = self.bf.ctx.grid;
+        let ai = &self.bf.ctx.rules.ai;
         let mut defence = 0;
         let mut score = 0i64;
         for &v in self.engine.occupancy.at(cell) {
@@ -368,25 +385,25 @@ impl Ai<'_, '_, '_> {
                 continue;
             }
             match v.state {
-                HexState::Routed => score += 2_000,
-                HexState::Disordered => score += 500,
+                HexState::Routed => score += ai.charge_screen_routed as i64,
+                HexState::Disordered => score += ai.charge_screen_disordered as i64,
                 _ => {}
             }
             if v.state != HexState::Routed {
                 defence += v.strength;
             }
             if v.formation == Formation::Square {
-                score -= 2_000;
+                score -= ai.charge_screen_square as i64;
             }
             if v.arm == Arm::Artillery {
-                score += 300;
+                score += ai.charge_screen_guns as i64;
             }
         }
         if !grid.close[cell] {
-            score += 200;
+            score += ai.charge_screen_open as i64;
         }
         let attack = self.board.units[unit].strength as i64;
-        score + attack * 1_000 / (defence as i64).max(1)
+        score + attack * ai.charge_screen_ratio as i64 / (defence as i64).max(1)
     }
 
     /// Chance a charge from `stop` at `target` ends favourably: infantry in
@@ -462,7 +479,8 @@ impl Ai<'_, '_, '_> {
         }
         let attack = goal_field(grid, Arm::Infantry, &sources);
         let defend = (!threatened.is_empty()).then(|| goal_field(grid, Arm::Infantry, &threatened));
-        let plan = Plan { sight, attack, defend, objectives };
+        let exits = self.exit_routes();
+        let plan = Plan { sight, attack, defend, objectives, exits };
 
         // Roles: the first good-order unit on an objective holds it; the
         // rearmost share of the rest is the reserve.
@@ -487,6 +505,27 @@ impl Ai<'_, '_, '_> {
         let reserves = (eligible.len() as f32 * self.tuning.reserve_share).floor() as usize;
         for &(_, i) in eligible.iter().take(reserves) {
             role[i] = Role::Reserve;
+        }
+        // Of the attackers, the share nearest an exit that pays makes for it.
+        let attackers = &eligible[reserves.min(eligible.len())..];
+        let sent = (attackers.len() as f32 * ctx.rules.ai.exit_share).floor() as usize;
+        if sent > 0 && !plan.exits.is_empty() {
+            let mut nearest: Vec<(u32, usize, usize)> = attackers
+                .iter()
+                .filter_map(|&(_, i)| {
+                    let cell = grid.idx(self.board.units[i].at?);
+                    plan.exits
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, e)| self.exit_pays(i, e) && e.field[cell] != UNREACHED)
+                        .map(|(k, e)| (e.field[cell], i, k))
+                        .min()
+                })
+                .collect();
+            nearest.sort_unstable();
+            for &(_, i, k) in nearest.iter().take(sent) {
+                role[i] = Role::Exit(k);
+            }
         }
         for (i, &r) in role.iter().enumerate() {
             if self.ours(i) {
@@ -513,10 +552,17 @@ impl Ai<'_, '_, '_> {
         let cell = grid.idx(at);
         let d = plan.sight.dist[cell];
         let standoff = self.tuning.standoff(arm);
+        // Garrisons and the reserve are needed where they are; the rest
+        // leave by an exit that pays once they stand on its edge.
+        let may_exit = matches!(role, Role::Attack | Role::Exit(_));
+        if may_exit && self.leave(plan, i) {
+            return;
+        }
         // Where the unit is headed, if anywhere.
         let goal: Option<(&[u32], u16)> = match role {
             Role::Garrison => None,
             Role::Attack => Some((&plan.attack, standoff)),
+            Role::Exit(k) => Some((&plan.exits[k].field, standoff)),
             Role::Reserve => match &plan.defend {
                 Some(f) => Some((f, standoff)),
                 None if d != FAR && d > reserve_follow => Some((&plan.attack, reserve_follow)),
@@ -543,6 +589,9 @@ impl Ai<'_, '_, '_> {
                     self.formation(i, Formation::Column);
                 }
                 self.advance(plan, i, field, standoff);
+                if may_exit && self.leave(plan, i) {
+                    return;
+                }
                 if let Some(now) = self.board.units[i].at {
                     let c = grid.idx(now);
                     if !grid.close[c] && plan.sight.dist[c] <= column_beyond {
@@ -556,6 +605,9 @@ impl Ai<'_, '_, '_> {
                     self.formation(i, Formation::Column);
                 }
                 self.advance(plan, i, field, standoff);
+                if may_exit {
+                    self.leave(plan, i);
+                }
             }
             Arm::Artillery => {
                 let range = self.bf.ctx.rules.combat.fire_range.artillery.floor().max(0.0) as u16;
@@ -578,6 +630,9 @@ impl Ai<'_, '_, '_> {
                     }
                 }
                 self.advance(plan, i, field, standoff);
+                if may_exit && self.leave(plan, i) {
+                    return;
+                }
                 if let Some(now) = self.board.units[i].at
                     && plan.sight.dist[grid.idx(now)] <= range
                 {
@@ -585,6 +640,56 @@ impl Ai<'_, '_, '_> {
                 }
             }
         }
+    }
+
+    /// The side's exits that the orders allow and that pay, best paying
+    /// first, each with its goal field (cheapest walk to any hex of its
+    /// edge). Empty, and no field built, when the scenario gives none.
+    fn exit_routes(&self) -> Vec<ExitRoute> {
+        let grid = self.bf.ctx.grid;
+        let mut exits: Vec<(Edge, u32)> = self
+            .goals
+            .exits
+            .iter()
+            .copied()
+            .filter(|&(edge, points)| points > 0 && self.orders.activity.exits.contains(&(self.side, edge)))
+            .collect();
+        exits.sort_unstable_by_key(|&(edge, points)| (Reverse(points), edge));
+        exits.dedup_by_key(|e| e.0);
+        exits
+            .into_iter()
+            .map(|(edge, points)| {
+                let sources: Vec<(usize, u32)> = (0..grid.len())
+                    .filter(|&c| grid.on_map[c] && grid.edge_distance(edge, grid.offset(c)) == 0)
+                    .map(|c| (c, 0))
+                    .collect();
+                ExitRoute { edge, points, field: goal_field(grid, Arm::Infantry, &sources) }
+            })
+            .collect()
+    }
+
+    /// Whether `unit` leaving by `exit` would earn `rules.ai.exit_min_points`.
+    fn exit_pays(&self, unit: usize, exit: &ExitRoute) -> bool {
+        self.board.units[unit].strength.saturating_mul(exit.points) >= self.bf.ctx.rules.ai.exit_min_points
+    }
+
+    /// Leaves the map if the unit stands in good order on the edge of an
+    /// exit that pays for it and has movement left (as `Orders::apply`
+    /// asks), by the best paying such exit.
+    fn leave(&mut self, plan: &Plan, i: usize) -> bool {
+        let grid = self.bf.ctx.grid;
+        let u = &self.board.units[i];
+        let Some(at) = u.at else { return false };
+        if u.state != HexState::GoodOrder || self.goals.broken(i) || self.orders.budget(self.board, i) == 0 {
+            return false;
+        }
+        let Some(edge) =
+            plan.exits.iter().find(|e| grid.edge_distance(e.edge, at) == 0 && self.exit_pays(i, e)).map(|e| e.edge)
+        else {
+            return false;
+        };
+        let order = Order::Exit { unit: self.id(i), edge };
+        self.give(order)
     }
 
     /// Some enemy cavalry able to charge stands within `rules.ai.square_radius`.
@@ -979,7 +1084,18 @@ mod tests {
 
     /// Plays the phases in turn on a map drawn as rows; returns the orders.
     fn play(rows: &[&str], board: &mut Board, phases: &[(OrderPhase, usize)], goals: &AiGoals) -> Vec<Order> {
-        let (orders, _) = play_logged(rows, board, phases, goals, 7);
+        play_with(rows, board, phases, goals, &Rules::default())
+    }
+
+    /// As [`play`], under other rules (a changed `rules.ai` number).
+    fn play_with(
+        rows: &[&str],
+        board: &mut Board,
+        phases: &[(OrderPhase, usize)],
+        goals: &AiGoals,
+        rules: &Rules,
+    ) -> Vec<Order> {
+        let (orders, _) = play_logged(rows, board, phases, goals, 7, rules);
         orders
     }
 
@@ -989,17 +1105,21 @@ mod tests {
         phases: &[(OrderPhase, usize)],
         goals: &AiGoals,
         seed: u64,
+        rules: &Rules,
     ) -> (Vec<Order>, String) {
         let map = TerrainMap::from_rows(rows);
-        let rules = Rules::default();
-        let grid = Grid::new(&map, &rules);
+        let grid = Grid::new(&map, rules);
         let sides = crate::generate::sides();
-        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let ctx = Ctx { grid: &grid, rules, sides: &sides };
         let tables = rules.combat.tables();
         let bf = Battlefield { ctx: &ctx, map: &map, tables: &tables, movement: &[] };
         let index: HashMap<String, usize> = board.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
         let mut search = MoveSearch::default();
         let mut activity = Activity::new(board.units.len());
+        // The scenario's exits, as the simulation hands them to the orders.
+        for &(_, side) in phases {
+            activity.exits.extend(goals.exits.iter().map(|&(edge, _)| (side, edge)));
+        }
         let mut engine = Engine::new(&grid, board);
         let mut dice = Dice::new(seed, Vec::new());
         let mut log = EventLog::default();
@@ -1111,6 +1231,36 @@ mod tests {
         board.units[1].formation = Formation::Square;
         let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
         assert!(orders.is_empty(), "no charge at a square: {orders:?}");
+    }
+
+    #[test]
+    fn the_charge_screen_weights_come_from_the_rules_block() {
+        // Two targets in reach; with one candidate let through, the screen
+        // alone decides which is charged. By default the strength ratio
+        // (6 against 2) puts the small battalion first; weighting disorder
+        // heavily puts the disordered one first instead.
+        let board = || {
+            let mut b = Board {
+                units: vec![
+                    unit("fr-cav", 0, Arm::Cavalry, (5, 8)),
+                    unit("ru-shaken", 1, Arm::Infantry, (3, 4)),
+                    unit("ru-small", 1, Arm::Infantry, (7, 4)),
+                ],
+            };
+            b.units[1].state = HexState::Disordered;
+            b.units[2].strength = 2;
+            b.units[2].formation = Formation::Line;
+            b
+        };
+        let mut rules = Rules::default();
+        rules.ai.charge_candidates = 1;
+        let charged = |rules: &Rules| {
+            let mut b = board();
+            play_with(&OPEN, &mut b, &[(OrderPhase::Charge, 0)], &AiGoals::default(), rules)
+        };
+        assert_eq!(charged(&rules), vec![Order::Charge { unit: "fr-cav".into(), target: "ru-small".into() }]);
+        rules.ai.charge_screen_disordered = 5_000;
+        assert_eq!(charged(&rules), vec![Order::Charge { unit: "fr-cav".into(), target: "ru-shaken".into() }]);
     }
 
     #[test]
@@ -1244,6 +1394,86 @@ mod tests {
         assert_eq!(orders, vec![Order::Melee { units: vec!["fr-a".into(), "fr-b".into()], target: "ru".into() }]);
     }
 
+    #[test]
+    fn ai_leaves_by_an_exit_that_pays_when_nothing_holds_it_back() {
+        let goals = AiGoals { exits: vec![(Edge::North, 1)], ..AiGoals::default() };
+        let board =
+            || Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 0)), unit("ru", 1, Arm::Infantry, (5, 11))] };
+        let mut b = board();
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        assert_eq!(orders, vec![Order::Exit { unit: "fr".into(), edge: Edge::North }]);
+        assert_eq!(b.units[0].at, None, "left the map");
+
+        // No exit for the side, or one across another edge: it stays on the map.
+        for exits in [vec![], vec![(Edge::South, 1)]] {
+            let mut b = board();
+            let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &AiGoals { exits, ..AiGoals::default() });
+            assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+            assert!(b.units[0].at.is_some());
+        }
+
+        // Needed to hold an objective on the edge: it holds.
+        let mut b = board();
+        let held = AiGoals { objectives: vec![(Offset::new(5, 0), 3, Some(0))], ..goals.clone() };
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &held);
+        assert!(orders.is_empty(), "the garrison stays: {orders:?}");
+        assert_eq!(at(&b, "fr"), Offset::new(5, 0));
+
+        // Disordered: it falls back instead.
+        let mut b = board();
+        b.units[0].state = HexState::Disordered;
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+
+        // Worth less than `rules.ai.exit_min_points`: 2 increments at 1
+        // point earn 2, not the 3 asked for.
+        let mut b = board();
+        b.units[0].strength = 2;
+        let mut rules = Rules::default();
+        rules.ai.exit_min_points = 3;
+        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals, &rules);
+        assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+        // At 2 points an increment they earn 4 and go.
+        let mut b = board();
+        b.units[0].strength = 2;
+        let dear = AiGoals { exits: vec![(Edge::North, 2)], ..AiGoals::default() };
+        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &dear, &rules);
+        assert_eq!(orders, vec![Order::Exit { unit: "fr".into(), edge: Edge::North }]);
+    }
+
+    #[test]
+    fn ai_sends_a_share_of_its_attackers_to_the_exits() {
+        // Four battalions face an enemy to the south; the exit is the north
+        // edge. A reckless side keeps no reserve, and a quarter of four
+        // attackers is one: the one nearest the exit, which marches there
+        // and leaves in the same phase.
+        let units = || Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (2, 5)),
+                unit("fr-b", 0, Arm::Infantry, (4, 5)),
+                unit("fr-c", 0, Arm::Infantry, (6, 5)),
+                unit("fr-north", 0, Arm::Infantry, (8, 1)),
+                unit("ru", 1, Arm::Infantry, (5, 11)),
+            ],
+        };
+        let goals = AiGoals { exits: vec![(Edge::North, 1)], aggression: 1.0, ..AiGoals::default() };
+        let mut b = units();
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        let exits: Vec<&Order> = orders.iter().filter(|o| matches!(o, Order::Exit { .. })).collect();
+        assert_eq!(exits, [&Order::Exit { unit: "fr-north".into(), edge: Edge::North }], "{orders:?}");
+        for id in ["fr-a", "fr-b", "fr-c"] {
+            assert!(at(&b, id).r > 5, "{id} went for the enemy: {}", at(&b, id));
+        }
+
+        // With no share for the exits, it goes for the enemy like the rest.
+        let mut rules = Rules::default();
+        rules.ai.exit_share = 0.0;
+        let mut b = units();
+        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals, &rules);
+        assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+        assert!(at(&b, "fr-north").r > 1, "{}", at(&b, "fr-north"));
+    }
+
     fn generated() -> (Vec<String>, Board) {
         let map = crate::generate::terrain(40, 40, 5);
         let rows = crate::generate::map_rows(&map);
@@ -1270,8 +1500,9 @@ mod tests {
         let goals = AiGoals { objectives: vec![(Offset::new(20, 20), 10, None)], ..AiGoals::default() };
         let mut a = board.clone();
         let mut b = board.clone();
-        let (oa, la) = play_logged(&rows, &mut a, &TURN, &goals, 11);
-        let (ob, lb) = play_logged(&rows, &mut b, &TURN, &goals, 11);
+        let rules = Rules::default();
+        let (oa, la) = play_logged(&rows, &mut a, &TURN, &goals, 11, &rules);
+        let (ob, lb) = play_logged(&rows, &mut b, &TURN, &goals, 11, &rules);
         assert!(oa.len() > 50, "a generated battle gives plenty of orders: {}", oa.len());
         assert_eq!(oa, ob);
         assert_eq!(la, lb);

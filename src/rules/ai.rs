@@ -81,6 +81,20 @@ pub struct AiRules {
     /// Charge targets per charger whose odds are worked out in full, after
     /// the quick screen.
     pub charge_candidates: u32,
+    /// The quick screen of charge targets, before their odds: points for a
+    /// routed target in the hex.
+    pub charge_screen_routed: u32,
+    /// ... for a disordered target in the hex.
+    pub charge_screen_disordered: u32,
+    /// ... taken off for a square in the hex.
+    pub charge_screen_square: u32,
+    /// ... for guns in the hex.
+    pub charge_screen_guns: u32,
+    /// ... for a target in the open (not woods or built-up).
+    pub charge_screen_open: u32,
+    /// ... for each whole strength ratio (charger's increments over the
+    /// hex's increments not routed), pro rata.
+    pub charge_screen_ratio: u32,
     /// Added to a charge's chance when ranking targets, for a disordered target.
     pub charge_disordered_bonus: f32,
     /// Added to a charge's chance when ranking targets, for guns.
@@ -100,6 +114,13 @@ pub struct AiRules {
     pub volley_weak_factor: f32,
     /// Strength (increments) at or below which a target counts as weak.
     pub volley_weak_strength: u32,
+    /// Share of the attacking units (those neither holding an objective nor
+    /// in reserve) that make for the side's exits, nearest an exit first;
+    /// only when the scenario gives the side exits.
+    pub exit_share: f32,
+    /// Least points a unit's leaving must earn (its increments times the
+    /// exit's points) for it to make for that exit or leave by it.
+    pub exit_min_points: u32,
 }
 
 impl Default for AiRules {
@@ -119,6 +140,12 @@ impl Default for AiRules {
             reserve_follow: 8,
             unlimber_within: 5,
             charge_candidates: 4,
+            charge_screen_routed: 2_000,
+            charge_screen_disordered: 500,
+            charge_screen_square: 2_000,
+            charge_screen_guns: 300,
+            charge_screen_open: 200,
+            charge_screen_ratio: 1_000,
             charge_disordered_bonus: 0.1,
             charge_guns_bonus: 0.1,
             too_close_penalty: 10_000,
@@ -128,6 +155,8 @@ impl Default for AiRules {
             volley_disordered_factor: 1.5,
             volley_weak_factor: 1.25,
             volley_weak_strength: 2,
+            exit_share: 0.25,
+            exit_min_points: 1,
         }
     }
 }
@@ -145,6 +174,7 @@ impl AiRules {
             ("reserve_share", self.reserve_share),
             ("charge_disordered_bonus", self.charge_disordered_bonus),
             ("charge_guns_bonus", self.charge_guns_bonus),
+            ("exit_share", self.exit_share),
             ("standoff.infantry.bold_from", self.standoff.infantry.bold_from),
             ("standoff.cavalry.bold_from", self.standoff.cavalry.bold_from),
             ("standoff.artillery.bold_from", self.standoff.artillery.bold_from),
@@ -189,11 +219,20 @@ impl AiRules {
         if self.volley_weak_strength > 100 {
             add("volley_weak_strength", format!("{} must be 0..=100", self.volley_weak_strength));
         }
+        if self.exit_min_points > 10_000 {
+            add("exit_min_points", format!("{} must be 0..=10000", self.exit_min_points));
+        }
         for (name, v) in [
             ("objective_bias", self.objective_bias),
             ("too_close_penalty", self.too_close_penalty),
             ("cavalry_zone_penalty", self.cavalry_zone_penalty),
             ("cover_bonus", self.cover_bonus),
+            ("charge_screen_routed", self.charge_screen_routed),
+            ("charge_screen_disordered", self.charge_screen_disordered),
+            ("charge_screen_square", self.charge_screen_square),
+            ("charge_screen_guns", self.charge_screen_guns),
+            ("charge_screen_open", self.charge_screen_open),
+            ("charge_screen_ratio", self.charge_screen_ratio),
         ] {
             if v > 100_000 {
                 add(name, format!("{v} must be 0..=100000"));
@@ -237,6 +276,14 @@ mod tests {
             .from_str("(ai: (standoff: (infantry: (cautious: 2, bold: 1, bold_from: -1.0))))")
             .expect("parses");
         assert_eq!(r.problems()[0].0, "rules.ai.standoff.infantry.bold_from");
+
+        let r: Rules = crate::scenario::ron_options().from_str("(ai: (charge_screen_guns: 200000))").expect("parses");
+        assert_eq!(r.problems()[0].0, "rules.ai.charge_screen_guns");
+
+        let r: Rules =
+            crate::scenario::ron_options().from_str("(ai: (exit_share: 2.0, exit_min_points: 20000))").expect("parses");
+        let p: Vec<String> = r.problems().into_iter().map(|p| p.0).collect();
+        assert_eq!(p, ["rules.ai.exit_share", "rules.ai.exit_min_points"]);
 
         let e = crate::scenario::ron_options().from_str::<Rules>("(ai: (treat_radius: 6))");
         assert!(e.is_err_and(|e| e.to_string().contains("treat_radius")));

@@ -6,9 +6,9 @@
 //!
 //! | scenario | seeds 1..=10 | seeds 1..=40 |
 //! |---|---|---|
-//! | grossbeeren-1813 | Prussians 6, French 4 | Prussians 27, French 13 |
-//! | hagelberg-1813 | Allies 5, French 5 | Allies 21, French 19 |
-//! | dennewitz-1813 | Allies 4, French 6 | Allies 18, French 22 |
+//! | grossbeeren-1813 | Prussians 6, French 4 | Prussians 29, French 11 |
+//! | hagelberg-1813 | Allies 7, French 3 | Allies 21, French 19 |
+//! | dennewitz-1813 | Allies 6, French 4 | Allies 15, French 25 |
 
 use std::path::Path;
 use std::sync::Arc;

@@ -24,11 +24,19 @@
 //!
 //! Technique: priorities 1 and 3 are hard filters, 4-6 an additive cost, 2
 //! and 7 depend only on the end hex. So a layered dynamic programme over
-//! (hex, hexes moved) inside the 21x21 window around the start finds the best
-//! path to every possible end hex at once, reading the shared per-side
-//! [`SideFields`] instead of searching the map per unit. Paths never revisit
-//! a hex; in the rare case the layered search finds no full move, an exact
-//! depth-first search over simple paths confirms it before surrender.
+//! (hexes moved, hex) inside the 21x21 window around the start finds the
+//! cheapest walks to every possible end hex at once, reading the shared
+//! per-side [`SideFields`] instead of searching the map per unit.
+//!
+//! A path may not visit a hex twice, but the programme counts walks, which
+//! may (only along hexes at one enemy distance, since a step never brings the
+//! router closer). It keeps, per state, the two cheapest walks that arrive
+//! from different hexes, so no walk steps straight back where it came from;
+//! its costs are lower bounds on every simple path's. When the best end's
+//! walk is itself a simple path, it is the exact answer. Otherwise (a walk
+//! round a triangle of hexes, say) a branch-and-bound search over simple
+//! paths, backwards from the ends in order and cut by those bounds, finds the
+//! exact best. A test checks the planner against brute force.
 
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
@@ -278,9 +286,9 @@ struct Out {
     exits: u8,
 }
 
-/// State budget of the exact search of one move. No battle we generate
-/// comes near it (a test checks); past it the best path found so far
-/// stands.
+/// State budget of the exact search of one move, a guard against a
+/// pathological map: the generated battles of the tests stay far below it
+/// (a test checks); past it the best path found so far stands.
 const SEARCH_BUDGET: usize = 2_000_000;
 
 /// The exact search: depth-first over simple paths, backwards from a
@@ -883,6 +891,27 @@ mod tests {
         assert!(plans > 300, "{plans}");
         // The exact search ran on some of them (else this checks little).
         assert!(searched > 0);
+    }
+
+    /// Full-length moves on crowded battles never come near the exact
+    /// search's budget, so its guard never decides a move.
+    #[test]
+    fn the_exact_search_stays_far_below_its_budget() {
+        let mut planner = RoutPlanner::new();
+        let (mut most, mut searched) = (0, 0);
+        for seed in 20..26 {
+            let (grid, board) = battle(60, 50, 300, seed);
+            let fields = SideFields::build(&grid, &board, 0, Edge::North);
+            let occ = occupancy(&grid, &board);
+            for unit in 0..board.units.len() {
+                let Some(q) = query(&grid, &fields, &occ, &board, unit, 10) else { continue };
+                planner.plan(&q);
+                most = most.max(planner.searched);
+                searched += (planner.searched > 0) as usize;
+            }
+        }
+        assert!(searched > 0, "no move needed the exact search");
+        assert!(most * 20 < SEARCH_BUDGET, "{most} states in one move");
     }
 
     /// End keys are packed into one integer; its order must be the

@@ -162,7 +162,10 @@ impl Engine {
             }
             Some(_) if changed.is_empty() && self.seen[side].len() == board.units.len() => {}
             _ => {
-                self.fields[side] = Some(SideFields::build(ctx.grid, board, side, ctx.enemy_rear(side)));
+                match self.fields[side].as_mut() {
+                    Some(f) => f.rebuild(ctx.grid, board, side, ctx.enemy_rear(side)),
+                    None => self.fields[side] = Some(SideFields::build(ctx.grid, board, side, ctx.enemy_rear(side))),
+                }
                 self.seen[side] = board.units.iter().map(Mark::of).collect();
                 self.field_builds += 1;
             }

@@ -66,6 +66,8 @@ pub struct SideFields {
     /// Scratch for mending: the cells of the region being refilled (all
     /// false between mends).
     inside: Vec<bool>,
+    /// Scratch for building: the breadth-first queue.
+    queue: Vec<u32>,
 }
 
 /// One enemy unit as the fields see it, before or after a change.
@@ -111,29 +113,57 @@ pub fn exerts_zone(state: HexState, formation: Formation) -> bool {
 impl SideFields {
     /// Builds every field for `side`, whose enemies have `enemy_rear` as rear.
     pub fn build(grid: &Grid, board: &Board, side: usize, enemy_rear: Edge) -> Self {
-        let n = grid.len();
         let mut f = SideFields {
             side,
-            dist: vec![FAR; n],
-            zone: vec![0; n],
-            cav_zone: vec![false; n],
-            enemy: vec![false; n],
-            behind: vec![false; n],
+            dist: Vec::new(),
+            zone: Vec::new(),
+            cav_zone: Vec::new(),
+            enemy: Vec::new(),
+            behind: Vec::new(),
             cells: Vec::new(),
             buckets: Vec::new(),
-            bw: (grid.pw + BUCKET - 1) / BUCKET,
+            bw: 0,
             depth: Vec::new(),
-            enemy_n: vec![0; n],
-            cav_n: vec![0; n],
+            enemy_n: Vec::new(),
+            cav_n: Vec::new(),
             enemy_rear,
-            inside: vec![false; n],
+            inside: Vec::new(),
+            queue: Vec::new(),
         };
-        let bh = (grid.ph + BUCKET - 1) / BUCKET;
-        f.buckets = vec![Vec::new(); (f.bw * bh) as usize];
+        f.rebuild(grid, board, side, enemy_rear);
+        f
+    }
+
+    /// Builds every field afresh, as [`SideFields::build`] does, in the
+    /// arrays already held (no allocation once they have the map's size).
+    pub fn rebuild(&mut self, grid: &Grid, board: &Board, side: usize, enemy_rear: Edge) {
+        fn reset<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
+            v.clear();
+            v.resize(n, x);
+        }
+        let n = grid.len();
+        let f = self;
+        f.side = side;
+        f.enemy_rear = enemy_rear;
+        reset(&mut f.dist, n, FAR);
+        reset(&mut f.zone, n, 0);
+        reset(&mut f.cav_zone, n, false);
+        reset(&mut f.enemy, n, false);
+        reset(&mut f.behind, n, false);
+        reset(&mut f.enemy_n, n, 0);
+        reset(&mut f.cav_n, n, 0);
+        reset(&mut f.inside, n, false);
         // The nearest enemy's depth (its distance from its own rear edge):
         // a hex nearer that edge than the nearest enemy is behind the lines.
-        let mut depth = vec![i32::MIN; n];
-        let mut queue: Vec<u32> = Vec::with_capacity(n);
+        reset(&mut f.depth, n, i32::MIN);
+        f.bw = (grid.pw + BUCKET - 1) / BUCKET;
+        let bh = (grid.ph + BUCKET - 1) / BUCKET;
+        f.buckets.resize((f.bw * bh) as usize, Vec::new());
+        f.buckets.truncate((f.bw * bh) as usize);
+        f.buckets.iter_mut().for_each(Vec::clear);
+        let mut queue = std::mem::take(&mut f.queue);
+        queue.clear();
+        let depth = &mut f.depth;
         for u in board.units.iter().filter(|u| u.side != side) {
             let Some(at) = u.at else { continue };
             let i = grid.idx(at);
@@ -145,7 +175,7 @@ impl SideFields {
             depth[i] = depth[i].max(d);
             f.enemy[i] = true;
             f.enemy_n[i] = f.enemy_n[i].saturating_add(1);
-            let b = f.bucket_of(at);
+            let b = (((at.r + 1) / BUCKET) * f.bw + (at.c + 1) / BUCKET) as usize;
             f.buckets[b].push(at);
             if exerts_zone(u.state, u.formation) {
                 for dir in front_sides(u.facing) {
@@ -178,14 +208,21 @@ impl SideFields {
                 }
             }
         }
-        for (i, behind) in f.behind.iter_mut().enumerate() {
-            if depth[i] != i32::MIN {
-                *behind = grid.edge_distance(enemy_rear, grid.offset(i)) < depth[i];
+        // Row by row, so no cell's place needs a division.
+        let mut i = 0;
+        for r in -1..grid.ph - 1 {
+            for c in -1..grid.pw - 1 {
+                if depth[i] != i32::MIN {
+                    f.behind[i] = grid.edge_distance(enemy_rear, Offset::new(c, r)) < depth[i];
+                }
+                i += 1;
             }
         }
-        f.cells = (0..n).map(|i| f.pack(grid, i)).collect();
-        f.depth = depth;
-        f
+        let mut cells = std::mem::take(&mut f.cells);
+        cells.clear();
+        cells.extend((0..n).map(|i| f.pack(grid, i)));
+        f.cells = cells;
+        f.queue = queue;
     }
 
     fn pack(&self, grid: &Grid, i: usize) -> CellFacts {
@@ -427,6 +464,10 @@ mod tests {
         assert_eq!(a.enemy, b.enemy, "enemy after {what}");
         assert_eq!(a.behind, b.behind, "behind after {what}");
         assert_eq!(a.cells, b.cells, "cells after {what}");
+        assert_eq!(a.depth, b.depth, "depth after {what}");
+        assert_eq!(a.enemy_n, b.enemy_n, "enemy counts after {what}");
+        assert_eq!(a.cav_n, b.cav_n, "cavalry zone counts after {what}");
+        assert!(!a.inside.contains(&true), "mending scratch left set after {what}");
         let sorted = |f: &SideFields| {
             f.buckets
                 .iter()
@@ -446,6 +487,39 @@ mod tests {
         let grid = Grid::new(&map, &Rules::default());
         for seed in 1..=4 {
             mend_and_compare(&grid, seed);
+        }
+    }
+
+    /// Rebuilt in place, over arrays left by another board on another map
+    /// (a bigger one, then a smaller one), the fields equal fresh ones.
+    #[test]
+    fn rebuilding_in_place_equals_building_afresh() {
+        let rules = Rules::default();
+        let grids = [
+            Grid::new(&TerrainMap::from_rows(&["........................"; 20]), &rules),
+            Grid::new(&TerrainMap::from_rows(&["..............."; 12]), &rules),
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut kept = SideFields::build(&grids[0], &Board { units: Vec::new() }, 1, Edge::South);
+        for round in 0..40 {
+            let grid = &grids[round % 2];
+            let (w, h) = (grid.width, grid.height);
+            let units = (0..30)
+                .map(|k| {
+                    let mut u = unit(
+                        usize::from(k >= 8),
+                        Arm::ALL[k % 3],
+                        (rng.random_range(0..w), rng.random_range(0..h)),
+                        Dir::ALL[k % 6],
+                    );
+                    u.state = [HexState::GoodOrder, HexState::Routed, HexState::Disordered][rng.random_range(0..3)];
+                    u
+                })
+                .collect();
+            let board = Board { units };
+            let edge = [Edge::North, Edge::South, Edge::East, Edge::West][round % 4];
+            kept.rebuild(grid, &board, 0, edge);
+            same(&kept, &SideFields::build(grid, &board, 0, edge), &format!("rebuild {round}"));
         }
     }
 

@@ -39,6 +39,9 @@ pub fn stacking_limit(rules: &Rules, grid: &Grid, cell: usize) -> u32 {
 
 /// Increments of `side` standing in `cell`, leaving out `except`.
 pub fn stacked(board: &Board, occupancy: &Occupancy, cell: usize, side: usize, except: usize) -> u32 {
+    if !occupancy.occupied(cell) {
+        return 0;
+    }
     occupancy
         .at(cell)
         .iter()

@@ -557,6 +557,7 @@ impl RoutPlanner {
             let (done, later) = self.nodes.split_at_mut((k + 1) * row);
             let frontier = &done[k * row..][..self.count[k]];
             let next = &mut later[..row];
+            let last = k + 1 == hexes;
             let mut reached = 0;
             for &u in frontier {
                 let ci = u as usize;
@@ -603,6 +604,24 @@ impl RoutPlanner {
                 // Then the legal steps, by bit mask rather than by testing
                 // all six sides.
                 let mut legal = o.legal;
+                if last {
+                    // The end layer: only the cheapest walk to each end is
+                    // ever read (no walk goes on from it).
+                    while legal != 0 {
+                        let d = legal.trailing_zeros() as usize;
+                        legal &= legal - 1;
+                        let lv = o.to[d];
+                        let cost_v = here.avoiding(lv).0.saturating_add(o.key[d]);
+                        let there = &mut nxt[lv as usize];
+                        if cost_v >= there.cost {
+                            continue;
+                        }
+                        next[reached] = lv;
+                        reached += (there.cost == NONE) as usize;
+                        (there.cost, there.from) = (cost_v, u);
+                    }
+                    continue;
+                }
                 while legal != 0 {
                     let d = legal.trailing_zeros() as usize;
                     legal &= legal - 1;

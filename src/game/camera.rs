@@ -198,11 +198,16 @@ pub(super) fn point(
         None
     };
     let on_map = cursor.is_some() && pointer.press.is_some();
+    // While orders are awaited a click is the orders' to read; while the
+    // player looks back at the log it does nothing (the selection and the
+    // units picked stay as they were on the present board).
     if let (Some(button), false, Some(hex)) = (released, pointer.dragged, pointer.hex)
         && on_map
         && turn.awaiting.is_some()
     {
-        pointer.clicked = Some((hex, button));
+        if !turn.reviewing {
+            pointer.clicked = Some((hex, button));
+        }
         return;
     }
     if buttons.just_released(MouseButton::Left) && !pointer.dragged && on_map {

@@ -359,6 +359,12 @@ pub struct Message {
 pub struct PlayerTurn {
     /// The phase waiting for orders, and the side that gives them.
     pub awaiting: Option<(OrderPhase, usize)>,
+    /// A phase waits for orders but the player stepped the shown log back
+    /// ([`Playback::reviewing`]): the counters stand where they stood in the
+    /// past, so no range, path or odds (worked out on the present board) are
+    /// shown, and clicks and order keys give, undo and end nothing until the
+    /// shown log is back at the present.
+    pub reviewing: bool,
     /// The units that give the next order together (firers, attackers).
     pub group: Vec<usize>,
     /// The selected unit's movement range (movement phase only).
@@ -380,19 +386,32 @@ pub struct PlayerTurn {
 
 impl PlayerTurn {
     /// What the screen shows of it, to tell whether it changed.
-    fn summary(&self) -> (Option<CacheKey>, Vec<usize>, Option<String>, Option<Message>, Option<Vec<Offset>>) {
-        (self.key.clone(), self.group.clone(), self.odds.clone(), self.message.clone(), self.preview.clone())
+    #[allow(clippy::type_complexity)]
+    fn summary(&self) -> (Option<CacheKey>, Vec<usize>, Option<String>, Option<Message>, Option<Vec<Offset>>, bool) {
+        (
+            self.key.clone(),
+            self.group.clone(),
+            self.odds.clone(),
+            self.message.clone(),
+            self.preview.clone(),
+            self.reviewing,
+        )
     }
 }
 
 #[derive(Clone, PartialEq)]
 struct CacheKey {
     awaiting: Option<(OrderPhase, usize)>,
+    reviewing: bool,
     selected: Option<usize>,
     group: Vec<usize>,
     hex: Option<Offset>,
     events: usize,
 }
+
+/// The banner's words while the player looks back at the log.
+pub const REVIEWING_HINT: &str = "Looking back at the log: the counters stand where they stood then, and no order \
+                                  can be given.\n. steps forward, Space plays on, End returns to the present.";
 
 /// How long a message stays up when no phase waits for orders.
 const MESSAGE_SECONDS: f32 = 5.0;
@@ -528,9 +547,15 @@ fn player_input(world: &mut World) {
         turn.group.clear();
         world.resource_mut::<Playback>().playing = true;
     }
+    let len = world.resource::<crate::events::EventLog>().events.len();
+    let cursor = world.get_resource::<super::playback::Shown>().map_or(len, |s| s.cursor);
+    // The present board cannot change while the player looks back (no
+    // order can be given): what was picked stays picked for the return.
+    turn.reviewing = turn.awaiting.is_some() && world.resource::<Playback>().reviewing(cursor, len);
 
     if let Some((phase, side)) = turn.awaiting
         && !menu_open
+        && !turn.reviewing
     {
         let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
         let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
@@ -606,7 +631,8 @@ fn player_input(world: &mut World) {
             }
         }
     }
-    // A click while nobody's orders are awaited only selects (camera).
+    // A click while nobody's orders are awaited only selects (camera), and
+    // one while looking back gives no order.
     world.resource_mut::<Pointer>().clicked = None;
     if turn.message != before.3 {
         turn.message_age = 0.0;
@@ -635,6 +661,7 @@ fn refresh(world: &mut World, turn: &mut PlayerTurn) {
     let pointer = world.resource::<Pointer>();
     let key = CacheKey {
         awaiting: turn.awaiting,
+        reviewing: turn.reviewing,
         selected: pointer.selected,
         group: turn.group.clone(),
         hex: pointer.hex,
@@ -643,12 +670,12 @@ fn refresh(world: &mut World, turn: &mut PlayerTurn) {
     if turn.key.as_ref() == Some(&key) {
         return;
     }
-    let reach_key = turn.key.as_ref().map(|k| (k.awaiting, k.selected, k.events));
-    let same_reach = reach_key == Some((key.awaiting, key.selected, key.events));
+    let reach_key = turn.key.as_ref().map(|k| (k.awaiting, k.reviewing, k.selected, k.events));
+    let same_reach = reach_key == Some((key.awaiting, key.reviewing, key.selected, key.events));
     turn.key = Some(key.clone());
     turn.preview = None;
     turn.odds = None;
-    let Some((phase, side)) = key.awaiting else {
+    let Some((phase, side)) = key.awaiting.filter(|_| !key.reviewing) else {
         turn.reach = None;
         turn.mp_left = None;
         return;
@@ -727,7 +754,7 @@ fn draw_orders(
     counters: Query<(&super::units::Counter, &GlobalTransform)>,
     mut lines: ResMut<Lines>,
 ) {
-    let Some((phase, _)) = turn.awaiting else { return };
+    let Some((phase, _)) = turn.awaiting.filter(|_| !turn.reviewing) else { return };
     let layout: Layout = opened.layout;
     let z = super::map::z::FLASH - 3.0;
     if let Some(path) = &turn.preview
@@ -859,8 +886,9 @@ fn show_card(
         return;
     };
     node.display = Display::Flex;
+    // Looking back, End phase and Undo would do nothing: hidden.
     for mut b in &mut buttons {
-        b.display = Display::Flex;
+        b.display = if turn.reviewing { Display::None } else { Display::Flex };
     }
     let side_name = s.sides.get(side).map_or("?", |x| x.name.as_str());
     let whose = if *seats == Seats::HotSeat { "Orders for" } else { "Your orders:" };
@@ -868,7 +896,11 @@ fn show_card(
     if let Ok(mut t) = texts.p0().single_mut() {
         t.0 = title;
     }
-    if let Ok(mut t) = texts.p1().single_mut() {
+    if let Ok(mut t) = texts.p1().single_mut()
+        && turn.reviewing
+    {
+        t.0 = REVIEWING_HINT.to_owned();
+    } else if let Ok(mut t) = texts.p1().single_mut() {
         let mut out = String::new();
         if phase == OrderPhase::Movement
             && let Some((i, left)) = turn.mp_left
@@ -881,7 +913,8 @@ fn show_card(
         if phase == OrderPhase::Movement && !edges.is_empty() {
             out += &format!("\nX: march the selected unit off the map (it must stand on the {}).", edge_words(&edges));
         }
-        out += "\nE or Enter: end the phase;  U: undo (until dice are rolled);  , and .: step the log";
+        out +=
+            "\nE or Enter: end the phase;  U: undo (until dice are rolled);  , and .: step the log (End: the present)";
         t.0 = out;
     }
     if let Ok(mut t) = texts.p2().single_mut() {
@@ -1211,6 +1244,116 @@ mod tests {
         refresh(w, &mut turn);
         assert_eq!(turn.preview, None);
         assert!(turn.odds.as_ref().is_some_and(|t| t.starts_with("Charge ")), "{:?}", turn.odds);
+    }
+
+    /// The battle at the window: its world with the playback's systems and
+    /// the orders' input, in the game's order (no window or renderer).
+    fn window_app(sim: Simulation) -> App {
+        let mut app = sim.app;
+        let s = app.world().resource::<sim::Battle>().scenario.clone();
+        let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+        let layout = super::super::scenarios::layout_of(&s);
+        app.configure_sets(Update, (GameSet::Build, GameSet::Input, GameSet::Playback).chain());
+        app.init_resource::<ButtonInput<KeyCode>>()
+            .init_resource::<Pointer>()
+            .init_resource::<PlayerTurn>()
+            .init_resource::<HeldButtons>()
+            .init_resource::<super::super::scenarios::Menu>()
+            .insert_resource(super::super::Request(crate::cli::WindowRequest { file: None, shot: None }))
+            .insert_resource(Opened {
+                source: super::super::Source::Bundled(0),
+                scenario: Some(s),
+                errors: Vec::new(),
+                layout,
+                ids,
+            });
+        super::super::playback::plugin(&mut app);
+        app.add_systems(Update, player_input.in_set(GameSet::Input));
+        app
+    }
+
+    /// One frame with `key` down, then one with it up.
+    fn press(app: &mut App, key: KeyCode) {
+        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
+        app.update();
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.release(key);
+        keys.clear();
+        app.update();
+    }
+
+    fn click_at(app: &mut App, hex: Offset) {
+        app.world_mut().resource_mut::<Pointer>().clicked = Some((hex, Button::Primary));
+        app.update();
+    }
+
+    #[test]
+    fn looking_back_at_the_log_shows_no_odds_and_gives_no_orders_until_back_at_the_present() {
+        use super::super::playback::Shown;
+        let mut sim = duel();
+        assert_eq!(go_to(sim.app.world_mut(), OrderPhase::Movement), 0);
+        let mut app = window_app(sim);
+        app.update();
+        let len = |app: &App| app.world().resource::<crate::events::EventLog>().events.len();
+        let cursor = |app: &App| app.world().resource::<Shown>().cursor;
+        let french = |app: &mut App| unit_views(app.world_mut())[0].clone();
+        assert_eq!(cursor(&app), len(&app), "the log so far is shown at once");
+
+        // In the present: select the battalion, form column, point at a hex
+        // in range for the path and its cost.
+        let home = Offset::new(3, 5);
+        click_at(&mut app, home);
+        assert_eq!(app.world().resource::<Pointer>().selected, Some(0));
+        press(&mut app, KeyCode::KeyC);
+        assert_eq!(french(&mut app).formation, Formation::Column);
+        assert_eq!(cursor(&app), len(&app), "the order is shown as it happens");
+        let to = Offset::new(3, 3);
+        app.world_mut().resource_mut::<Pointer>().hex = Some(to);
+        app.update();
+        let t = app.world().resource::<PlayerTurn>();
+        assert!(!t.reviewing && t.reach.is_some() && t.preview.is_some() && t.odds.is_some());
+
+        // One event back: the counter is in line again on the screen, and
+        // nothing is worked out on the present board.
+        press(&mut app, KeyCode::Comma);
+        assert!(cursor(&app) < len(&app), "the shown log is behind");
+        assert_eq!(app.world().resource::<Shown>().units[0].formation, "Line");
+        let t = app.world().resource::<PlayerTurn>();
+        assert!(t.reviewing, "looking back");
+        assert_eq!((t.reach.is_none(), &t.preview, &t.odds, t.mp_left), (true, &None, &None, None));
+
+        // Order keys, undo, end of phase and a click on the map do nothing.
+        let events = len(&app);
+        for key in [KeyCode::KeyL, KeyCode::KeyK, KeyCode::KeyX, KeyCode::KeyU, KeyCode::KeyE, KeyCode::Enter] {
+            press(&mut app, key);
+        }
+        click_at(&mut app, to);
+        assert_eq!(len(&app), events, "no order given, taken back or ended");
+        let u = french(&mut app);
+        assert_eq!((u.formation, u.at), (Formation::Column, Some(home)));
+        assert_eq!(sim::awaiting_orders(app.world_mut()), Some((OrderPhase::Movement, 0)));
+        assert!(app.world().resource::<PlayerTurn>().reviewing, "still looking back");
+
+        // End: back to the present, where the same click marches.
+        press(&mut app, KeyCode::End);
+        assert_eq!(cursor(&app), len(&app));
+        let t = app.world().resource::<PlayerTurn>();
+        assert!(!t.reviewing && t.preview.is_some() && t.odds.is_some(), "the path and cost are back");
+        click_at(&mut app, to);
+        assert_eq!(french(&mut app).at, Some(to), "the march is ordered");
+        assert!(len(&app) > events);
+        assert!(!app.world().resource::<PlayerTurn>().reviewing, "showing the march is no looking back");
+
+        // Stepping forward to the end is a return to the present too.
+        press(&mut app, KeyCode::Comma);
+        assert!(app.world().resource::<PlayerTurn>().reviewing);
+        while cursor(&app) < len(&app) {
+            press(&mut app, KeyCode::Period);
+        }
+        app.update();
+        assert!(!app.world().resource::<PlayerTurn>().reviewing);
+        press(&mut app, KeyCode::KeyU);
+        assert_eq!(french(&mut app).at, Some(home), "the march is taken back");
     }
 
     #[test]

@@ -96,6 +96,7 @@ struct ErrorText;
 pub const HELP: &str = "\
 Space: play or pause
 . (full stop), , (comma): show one event more, one fewer (step the log)
+End: back to the present (the battle as it stands, the log at its newest line)
 Enter or N: show the rest of this phase (or the next one with events)
 + and -: faster, slower
 Drag or arrow keys: pan;  wheel: zoom;  F: fit the map
@@ -104,7 +105,7 @@ Click: select a unit (again: the next one in the stack)
 2: enemy zones of influence
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
-V: log filter;  PgUp, PgDn, End: scroll the log
+V: log filter;  PgUp, PgDn: scroll the log
 Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
 

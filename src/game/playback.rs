@@ -151,6 +151,11 @@ pub struct Playback {
     steps: u32,
     /// Single events to take back (replay stepping).
     pub back: u32,
+    /// The player stepped the shown log back (`,`) and it has not caught
+    /// up with the live log since: see [`Playback::reviewing`].
+    pub looking_back: bool,
+    /// Show the live log's end at once (End).
+    to_end: bool,
     /// Showing events up to the end of the next phase that has any.
     to_phase_end: Option<usize>,
     /// Show everything at once, without animations (screenshots).
@@ -170,6 +175,8 @@ impl Default for Playback {
             budget: 0.0,
             steps: 0,
             back: 0,
+            looking_back: false,
+            to_end: false,
             to_phase_end: None,
             instant: false,
             follow: false,
@@ -181,6 +188,25 @@ impl Default for Playback {
 impl Playback {
     pub fn speed(&self) -> f32 {
         SPEEDS[self.speed.min(SPEEDS.len() - 1)]
+    }
+
+    /// The window shows the past: the player stepped back with `,` and the
+    /// shown log (`cursor` events) is still behind the live log (`len`).
+    /// Playing on towards the end after an order or an AI phase is not
+    /// looking back; only a step back by the player is, until the shown log
+    /// catches up again (`.`, Space, N or End).
+    pub fn reviewing(&self, cursor: usize, len: usize) -> bool {
+        self.looking_back && cursor < len
+    }
+
+    /// Asks for the live log's end to be shown at once (End).
+    pub fn jump_to_present(&mut self) {
+        self.playing = false;
+        self.back = 0;
+        self.steps = 0;
+        self.to_phase_end = None;
+        self.follow = false;
+        self.to_end = true;
     }
 }
 
@@ -335,6 +361,9 @@ fn controls(
         pb.follow = false;
         pb.back += 1;
     }
+    if keys.just_pressed(KeyCode::End) {
+        pb.jump_to_present();
+    }
     // While a phase waits for the player, Enter ends it (the orders feature).
     let waiting = turn.awaiting.is_some();
     if (keys.just_pressed(KeyCode::Enter) && !waiting) || keys.just_pressed(KeyCode::KeyN) {
@@ -349,8 +378,9 @@ fn controls(
     }
 }
 
-/// Steps back, and keeps the shown battle inside the log when an order was
-/// taken back (the log then got shorter than what was shown).
+/// Steps back, jumps to the present (End), and keeps the shown battle
+/// inside the log when an order was taken back (the log then got shorter
+/// than what was shown).
 fn rewind(
     mut pb: ResMut<Playback>,
     log: Option<Res<crate::events::EventLog>>,
@@ -360,12 +390,21 @@ fn rewind(
 ) {
     let (Some(log), Some(scenario)) = (log, opened.scenario.clone()) else { return };
     let len = log.events.len();
-    if pb.back == 0 && shown.cursor <= len {
+    let to_end = std::mem::take(&mut pb.to_end);
+    if pb.back == 0 && shown.cursor <= len && !to_end {
+        if shown.cursor == len {
+            pb.looking_back = false;
+        }
         return;
     }
+    let back = if to_end { 0 } else { pb.back };
+    pb.back = 0;
+    if back > 0 {
+        pb.looking_back = true;
+    }
     // Phase starts are free going forwards, so they are skipped going back.
-    let mut to = shown.cursor.min(len);
-    for _ in 0..std::mem::take(&mut pb.back) {
+    let mut to = if to_end { len } else { shown.cursor.min(len) };
+    for _ in 0..back {
         to = to.saturating_sub(1);
         while to > 0 && matches!(log.events[to].kind, EventKind::PhaseStart {}) {
             to -= 1;
@@ -374,6 +413,9 @@ fn rewind(
     let index = |id: &str| opened.ids.get(id).copied();
     *shown = shown_after(&scenario, &log.events, to, &index, &ScenarioNames(&scenario));
     *fx = Effects::default();
+    if to >= len {
+        pb.looking_back = false;
+    }
 }
 
 /// Shows the next events as time and the controls allow; asks the
@@ -481,6 +523,9 @@ fn tick(
             }
             _ => {}
         }
+    }
+    if shown.cursor >= log.events.len() {
+        pb.looking_back = false;
     }
 }
 

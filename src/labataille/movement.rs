@@ -148,7 +148,9 @@ pub struct MoveSearch {
     /// (bit 1 known, bit 0 stops), stamped like the costs.
     zone: Vec<u8>,
     zone_stamp: Vec<u32>,
-    heap: BinaryHeap<Reverse<(Centi, u32)>>,
+    /// Cost above cell, packed in one integer: the same order as the pair
+    /// (cost, cell), compared in one instruction.
+    heap: BinaryHeap<Reverse<u64>>,
     /// The last reach worked out, and what it was worked out for.
     memo: Option<(ReachKey, Reach)>,
 }
@@ -252,9 +254,10 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     };
     visit(s, start_cell, 0, start_cell);
     s.heap.clear();
-    s.heap.push(Reverse((0, start_cell as u32)));
+    s.heap.push(Reverse(start_cell as u64));
     let mut settled: Vec<(usize, Centi, usize)> = Vec::new();
-    while let Some(Reverse((cost, cell))) = s.heap.pop() {
+    while let Some(Reverse(packed)) = s.heap.pop() {
+        let (cost, cell) = ((packed >> 32) as Centi, packed as u32);
         let cell = cell as usize;
         if s.stamp[cell] != epoch || s.cost[cell] != cost {
             continue;
@@ -284,7 +287,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
                 continue;
             }
             if visit(s, next, total, cell) {
-                s.heap.push(Reverse((total, next as u32)));
+                s.heap.push(Reverse((total as u64) << 32 | next as u64));
             }
         }
     }

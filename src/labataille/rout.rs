@@ -280,8 +280,10 @@ impl Walks {
 /// and bit masks of the legal sides and of the sides off the map.
 #[derive(Clone, Copy, Debug, Default)]
 struct Out {
-    key: [u64; 6],
-    to: [u16; 6],
+    /// Eight slots for six sides, so that a side read off a bit mask of
+    /// eight bits needs no bounds check.
+    key: [u64; 8],
+    to: [u16; 8],
     legal: u8,
     exits: u8,
 }
@@ -608,7 +610,7 @@ impl RoutPlanner {
                     // The end layer: only the cheapest walk to each end is
                     // ever read (no walk goes on from it).
                     while legal != 0 {
-                        let d = legal.trailing_zeros() as usize;
+                        let d = legal.trailing_zeros() as usize & 7;
                         legal &= legal - 1;
                         let lv = o.to[d];
                         let cost_v = here.avoiding(lv).0.saturating_add(o.key[d]);
@@ -623,7 +625,7 @@ impl RoutPlanner {
                     continue;
                 }
                 while legal != 0 {
-                    let d = legal.trailing_zeros() as usize;
+                    let d = legal.trailing_zeros() as usize & 7;
                     legal &= legal - 1;
                     let lv = o.to[d];
                     let (base, _) = here.avoiding(lv);

@@ -84,16 +84,35 @@ pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
         p
     };
     let friends = |cell: usize| {
-        q.occupancy.at(cell).iter().any(|&u| u as usize != q.unit && q.board.units[u as usize].side == unit.side)
+        q.occupancy.occupied(cell)
+            && q.occupancy
+                .at(cell)
+                .iter()
+                .any(|&u| u as usize != q.unit && q.board.units[u as usize].side == unit.side)
     };
+    // Per reached hex, along its path from the start: whether the path
+    // touches an enemy cavalry zone (leaving one counts as retreating
+    // through it) and how many hexes after the start hold friends; worked
+    // out once per hex from its parent's, not by walking every path.
+    let mut along: BTreeMap<usize, (bool, usize)> = BTreeMap::new();
+    along.insert(start, (f.cav_zone[start], 0));
+    let mut chain = Vec::new();
+    for &i in seen.keys() {
+        let mut j = i;
+        while !along.contains_key(&j) {
+            chain.push(j);
+            j = seen[&j].1;
+        }
+        while let Some(c) = chain.pop() {
+            let (cav, past) = along[&seen[&c].1];
+            along.insert(c, (cav || f.cav_zone[c], past + usize::from(friends(c))));
+        }
+    }
     let best = seen
         .iter()
         .filter(|(i, _)| **i != start)
         .map(|(&i, &(cost, _))| {
-            let path = path_of(i);
-            // Leaving an enemy cavalry zone counts as retreating through it.
-            let cav = path.iter().any(|&c| f.cav_zone[c]);
-            let past_friends = path[1..].iter().filter(|&&c| friends(c)).count();
+            let (cav, past_friends) = along[&i];
             let key = (
                 Reverse(f.dist[i]),
                 cav,
@@ -103,9 +122,10 @@ pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
                 grid.edge_half_distance(q.own_rear, grid.offset(i)),
                 i,
             );
-            (key, path, cav)
+            (key, i, cav)
         })
         .min_by(|a, b| a.0.cmp(&b.0))?;
+    let best = (best.0, path_of(best.1), best.2);
     Some(RetreatPlan { path: best.1.iter().map(|&c| grid.offset(c)).collect(), through_cavalry_zone: best.2 })
 }
 

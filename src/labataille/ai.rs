@@ -305,13 +305,18 @@ impl Ai<'_, '_, '_> {
             let Some(at) = u.at else { continue };
             // Half-point roads can double the reach in hexes.
             let radius = self.orders.budget(self.board, i) / 50 + 1;
-            let mut hexes = Vec::new();
-            // Read from who stands where, not the side's fields: every
-            // charge moves units, and a field rebuild per charger would cost
-            // more than the whole phase.
-            movement::enemies_within(grid, &self.engine.occupancy, self.board, self.side, at, radius, |e| {
-                hexes.push(e)
-            });
+            // Read from where the enemy units stand, not the side's fields:
+            // every charge moves units, and a field rebuild per charger
+            // would cost more than the whole phase. (A pass over the units
+            // is cheaper than looking at every hex of so wide a circle.)
+            let mut hexes: Vec<Offset> = self
+                .board
+                .units
+                .iter()
+                .filter(|e| e.side != self.side)
+                .filter_map(|e| e.at)
+                .filter(|&e| at.distance(e) <= radius)
+                .collect();
             if hexes.is_empty() {
                 continue;
             }

@@ -85,10 +85,7 @@ pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
     };
     let friends = |cell: usize| {
         q.occupancy.occupied(cell)
-            && q.occupancy
-                .at(cell)
-                .iter()
-                .any(|&u| u as usize != q.unit && q.board.units[u as usize].side == unit.side)
+            && q.occupancy.at(cell).iter().any(|&u| u as usize != q.unit && q.board.units[u as usize].side == unit.side)
     };
     // Per reached hex, along its path from the start: whether the path
     // touches an enemy cavalry zone (leaving one counts as retreating

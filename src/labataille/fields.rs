@@ -302,11 +302,15 @@ impl SideFields {
         }
     }
 
-    /// The hex `a` holds no enemy any more: every hex for which it was a
+    /// The hex `a` holds no enemy any more. Only hexes for which it was a
     /// nearest enemy (those at exactly their distance from it, a region
-    /// joined to `a` along shortest lines) is cleared and filled again from
-    /// the hexes around that region, in order of distance, by the same rule
-    /// as the build (the smallest distance, the deepest enemy among ties).
+    /// joined to `a` along shortest lines) can change. Taken in order of
+    /// distance, such a hex keeps its distance if a neighbour one nearer
+    /// still keeps its own (another enemy is as near), and its depth becomes
+    /// the deepest of those neighbours'; the rest lose their distance, and
+    /// are filled again from the hexes around them, in order of distance,
+    /// by the same rule as the build (the smallest distance, the deepest
+    /// enemy among ties).
     fn remove_source(&mut self, grid: &Grid, a: Offset) {
         let start = grid.idx(a);
         let mut region = vec![start];
@@ -324,13 +328,36 @@ impl SideFields {
                 }
             }
         }
+        // The region was found breadth first from `a`, so in order of
+        // distance: a hex's nearer neighbours in it are settled before it.
+        // `inside` stays set only on the hexes that lose their distance.
+        let mut lost = Vec::new();
         for &i in &region {
+            let d = self.dist[i];
+            let mut deepest = None;
+            if i != start {
+                for dir in Dir::ALL {
+                    let Some(j) = grid.neighbour(i, dir) else { continue };
+                    if !inside[j] && self.dist[j] != FAR && self.dist[j] + 1 == d {
+                        deepest = deepest.max(Some(self.depth[j]));
+                    }
+                }
+            }
+            match deepest {
+                Some(depth) => {
+                    self.depth[i] = depth;
+                    inside[i] = false;
+                }
+                None => lost.push(i),
+            }
+        }
+        for &i in &lost {
             self.dist[i] = FAR;
             self.depth[i] = i32::MIN;
         }
-        // Seeds: the hexes bordering the region, by distance.
+        // Seeds: the hexes bordering the lost ones, by distance.
         let mut layers: Vec<Vec<usize>> = Vec::new();
-        for &i in &region {
+        for &i in &lost {
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour(i, dir) else { continue };
                 if !inside[j] && self.dist[j] != FAR {
@@ -368,8 +395,10 @@ impl SideFields {
             }
             d += 1;
         }
-        for &i in &region {
+        for &i in &lost {
             inside[i] = false;
+        }
+        for &i in &region {
             self.refresh(grid, i);
         }
         self.inside = inside;
@@ -486,7 +515,13 @@ mod tests {
         let map = TerrainMap::from_rows(&["........................"; 20]);
         let grid = Grid::new(&map, &Rules::default());
         for seed in 1..=4 {
-            mend_and_compare(&grid, seed);
+            mend_and_compare(&grid, seed, false);
+        }
+        // Lines of enemies moving a hex or two: hexes with many nearest
+        // enemies at once, where a removed enemy is mostly replaced by
+        // another as near.
+        for seed in 5..=8 {
+            mend_and_compare(&grid, seed, true);
         }
     }
 
@@ -523,14 +558,19 @@ mod tests {
         }
     }
 
-    fn mend_and_compare(grid: &Grid, seed: u64) {
+    fn mend_and_compare(grid: &Grid, seed: u64, lines: bool) {
         let grid = grid.clone();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut board = Board { units: Vec::new() };
         for k in 0..40 {
             let side = usize::from(k >= 6);
             let arm = Arm::ALL[k % 3];
-            let at = (rng.random_range(0..24), rng.random_range(0..20));
+            let at = if lines && k >= 6 {
+                // Two lines, every other hex of rows 6 and 13.
+                (((k - 6) % 12 * 2) as i32, if k < 18 { 6 } else { 13 })
+            } else {
+                (rng.random_range(0..24), rng.random_range(0..20))
+            };
             board.units.push(unit(side, arm, at, Dir::ALL[k % 6]));
         }
         let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
@@ -555,6 +595,12 @@ mod tests {
                 3 => {
                     unit.state = HexState::GoodOrder;
                     "a rally"
+                }
+                _ if lines => {
+                    let at = unit.at.unwrap_or(Offset::new(12, 10));
+                    let to = Offset::new(at.c + rng.random_range(-2..=2), at.r + rng.random_range(-2..=2));
+                    unit.at = Some(Offset::new(to.c.clamp(0, 23), to.r.clamp(0, 19)));
+                    "a short move"
                 }
                 _ => {
                     unit.at = Some(Offset::new(rng.random_range(0..24), rng.random_range(0..20)));

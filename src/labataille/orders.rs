@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, MoveReason};
-use crate::hex::{Edge, Offset};
+use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
 use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, ReachKey, allowance, reach};
@@ -27,6 +27,9 @@ pub enum Order {
     Move { unit: String, to: (i32, i32) },
     /// Movement phase: change formation (infantry and cavalry).
     Formation { unit: String, to: Formation },
+    /// Movement phase: turn to face another hexside (rule 1.7), which moves
+    /// the unit's zone of influence with it.
+    Face { unit: String, facing: Dir },
     /// Movement phase: limber or unlimber guns.
     Limber { unit: String, limbered: bool },
     /// Movement phase: leave the map across the side's exit edge (scenario
@@ -45,6 +48,7 @@ impl Order {
             Order::Charge { unit, .. }
             | Order::Move { unit, .. }
             | Order::Formation { unit, .. }
+            | Order::Face { unit, .. }
             | Order::Limber { unit, .. }
             | Order::Exit { unit, .. } => vec![unit.as_str()],
             Order::Fire { units, .. } | Order::Melee { units, .. } => units.iter().map(String::as_str).collect(),
@@ -61,6 +65,7 @@ impl Order {
             Order::Charge { .. } => "Charge",
             Order::Move { .. } => "Move",
             Order::Formation { .. } => "Formation",
+            Order::Face { .. } => "Face",
             Order::Limber { .. } => "Limber",
             Order::Exit { .. } => "Exit",
             Order::Fire { .. } => "Fire",
@@ -91,6 +96,7 @@ impl OrderPhase {
             (OrderPhase::Charge, Order::Charge { .. })
                 | (OrderPhase::Movement, Order::Move { .. })
                 | (OrderPhase::Movement, Order::Formation { .. })
+                | (OrderPhase::Movement, Order::Face { .. })
                 | (OrderPhase::Movement, Order::Limber { .. })
                 | (OrderPhase::Movement, Order::Exit { .. })
                 | (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, Order::Fire { .. })
@@ -292,6 +298,35 @@ impl Orders<'_, '_> {
                 board.units[i].rested = false;
                 engine.touched(side);
                 log.push(EventKind::Formation { unit: unit.clone(), from: format!("{from:?}"), to: format!("{to:?}") });
+            }
+            Order::Face { unit, facing } => {
+                let i = self.unit(board, unit, side)?;
+                let u = &board.units[i];
+                if u.at.is_none() {
+                    return Err(illegal(unit, "is not on the map"));
+                }
+                if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
+                    return Err(illegal(unit, "routed units do not turn by order"));
+                }
+                if self.activity.fought[i] {
+                    return Err(illegal(unit, "has already fought this turn"));
+                }
+                // A square faces every way: it exerts no zone to turn.
+                if u.formation == Formation::Square {
+                    return Err(illegal(unit, "is in square, which faces every way"));
+                }
+                if u.facing == *facing {
+                    return Err(illegal(unit, &format!("already faces {facing:?}")));
+                }
+                let cost = (bf.ctx.rules.combat.face_mp * 100.0).round() as Centi;
+                if self.budget(board, i) < cost {
+                    return Err(illegal(unit, "has too few movement points left to turn"));
+                }
+                self.activity.mp_used[i] = self.activity.mp_used[i].saturating_add(cost);
+                let from = board.units[i].facing;
+                board.units[i].facing = *facing;
+                engine.touched(side);
+                log.push(EventKind::Facing { unit: unit.clone(), from, to: *facing });
             }
             Order::Limber { unit, limbered } => {
                 let i = self.unit(board, unit, side)?;

@@ -1354,6 +1354,35 @@ mod tests {
     }
 
     #[test]
+    fn ai_turns_its_front_to_an_enemy_on_its_flank_or_rear() {
+        // A garrison on an objective faces north; the enemy comes from the
+        // south, then from the east.
+        let held = AiGoals { objectives: vec![(Offset::new(5, 3), 1, Some(0))], ..AiGoals::default() };
+        for (enemy, facing) in [((5, 7), Dir::S), ((9, 4), Dir::SE)] {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
+            let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held);
+            assert_eq!(at(&board, "fr"), Offset::new(5, 3), "the garrison stands");
+            assert_eq!(orders.last(), Some(&Order::Face { unit: "fr".into(), facing }), "{orders:?}");
+            assert_eq!(board.units[0].facing, facing);
+            let to = Offset::new(5, 3).bearing_to(Offset::new(enemy.0, enemy.1));
+            assert!(front_sides(board.units[0].facing).contains(&to));
+        }
+        // An enemy already in front, or beyond `face_within`: no turn.
+        for (enemy, rules) in [((6, 0), Rules::default()), ((5, 7), {
+            let mut r = Rules::default();
+            r.ai.face_within = 3;
+            r
+        })] {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
+            let orders = play_with(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held, &rules);
+            assert!(!orders.iter().any(|o| matches!(o, Order::Face { .. })), "{orders:?}");
+            assert_eq!(board.units[0].facing, Dir::N);
+        }
+    }
+
+    #[test]
     fn ai_disordered_units_fall_back() {
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };

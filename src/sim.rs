@@ -389,8 +389,21 @@ fn snapshot(q: &UnitQuery) -> Board {
 
 /// Writes what the rules changed back into the components.
 fn write_back(q: &mut UnitQuery, board: &Board) {
-    for (i, _, _, _, _, mut strength, mut facing, mut limbered, mut at, mut state, mut ready, mut formation, mut rested) in
-        q.iter_mut()
+    for (
+        i,
+        _,
+        _,
+        _,
+        _,
+        mut strength,
+        mut facing,
+        mut limbered,
+        mut at,
+        mut state,
+        mut ready,
+        mut formation,
+        mut rested,
+    ) in q.iter_mut()
     {
         let Some(u) = board.units.get(i.0) else { continue };
         strength.set_if_neq(Strength(u.strength));

@@ -155,7 +155,7 @@ pub fn hint(phase: OrderPhase, group: usize) -> &'static str {
         (OrderPhase::Movement, false) => "Click one of your units to see where it can march.",
         (OrderPhase::Movement, true) => {
             "Click a blue hex to march (right-click: onto friends too).\nL line, C column, S square, G general order, \
-             K limber or unlimber."
+             K limber or unlimber.\nT turn clockwise, Shift+T counter-clockwise."
         }
         (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, false) => {
             "Click a unit of yours to fire with it (shift-click adds more firers)."

@@ -1369,11 +1369,14 @@ mod tests {
             assert!(front_sides(board.units[0].facing).contains(&to));
         }
         // An enemy already in front, or beyond `face_within`: no turn.
-        for (enemy, rules) in [((6, 0), Rules::default()), ((5, 7), {
-            let mut r = Rules::default();
-            r.ai.face_within = 3;
-            r
-        })] {
+        for (enemy, rules) in [
+            ((6, 0), Rules::default()),
+            ((5, 7), {
+                let mut r = Rules::default();
+                r.ai.face_within = 3;
+                r
+            }),
+        ] {
             let mut board =
                 Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
             let orders = play_with(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held, &rules);

@@ -496,7 +496,8 @@ mod tests {
         let mut dice = Dice::new(1, Vec::new());
         let mut log = EventLog::default();
         let mut o = Orders { bf: &bf, index: &index, search: &mut search, activity: &mut activity };
-        let results = orders.iter().map(|x| o.apply(&mut engine, &mut board, &mut dice, &mut log, phase, 0, x)).collect();
+        let results =
+            orders.iter().map(|x| o.apply(&mut engine, &mut board, &mut dice, &mut log, phase, 0, x)).collect();
         (results, board, log)
     }
 
@@ -536,16 +537,19 @@ mod tests {
         assert!(matches!(r[0], Err(OrderError::WrongPhase { order: "Face", .. })), "{r:?}");
         let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &[face("ru", Dir::N)]);
         assert!(matches!(r[0], Err(OrderError::NotYours { .. })), "{r:?}");
-        let (r, ..) = give(&rules, |b, _| b.units[0].state = HexState::Routed, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        let (r, ..) =
+            give(&rules, |b, _| b.units[0].state = HexState::Routed, OrderPhase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("routed"), "{r:?}");
         let (r, ..) = give(&rules, |_, a| a.fought[0] = true, OrderPhase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("fought"), "{r:?}");
-        let (r, ..) = give(&rules, |b, _| b.units[0].formation = Formation::Square, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        let (r, ..) =
+            give(&rules, |b, _| b.units[0].formation = Formation::Square, OrderPhase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("square"), "{r:?}");
         let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &[face("fr", Dir::N)]);
         assert!(refusal(&r[0]).contains("already faces N"), "{r:?}");
         // A disordered unit may still turn.
-        let (r, ..) = give(&rules, |b, _| b.units[0].state = HexState::Disordered, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        let (r, ..) =
+            give(&rules, |b, _| b.units[0].state = HexState::Disordered, OrderPhase::Movement, &[face("fr", Dir::S)]);
         assert_eq!(r, vec![Ok(())]);
     }
 
@@ -562,9 +566,10 @@ mod tests {
 
     /// Whether some path of the reach goes on through `hex`.
     fn crossed(reach: &Reach, grid: &Grid, hex: Offset) -> bool {
-        reach.ends.iter().any(|&(end, _)| {
-            reach.path_to(grid, end).is_some_and(|p| p.len() > 2 && p[1..p.len() - 1].contains(&hex))
-        })
+        reach
+            .ends
+            .iter()
+            .any(|&(end, _)| reach.path_to(grid, end).is_some_and(|p| p.len() > 2 && p[1..p.len() - 1].contains(&hex)))
     }
 
     #[test]

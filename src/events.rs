@@ -206,6 +206,12 @@ pub enum EventKind {
         from: String,
         to: String,
     },
+    /// A unit turned to face another hexside (rule 1.7), by order.
+    Facing {
+        unit: String,
+        from: crate::hex::Dir,
+        to: crate::hex::Dir,
+    },
     Final {
         units: Vec<FinalUnit>,
     },

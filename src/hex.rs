@@ -57,6 +57,17 @@ impl Offset {
         Dir::ALL.map(|d| self.neighbour(d))
     }
 
+    /// The hexside of `self` whose normal points nearest the straight line
+    /// to `other`, however far (ties to the clockwise side); `self` itself
+    /// gives [`Dir::N`].
+    pub fn bearing_to(self, other: Offset) -> Dir {
+        // Flat-top centres: columns 1.5 apart, rows sqrt(3), odd columns
+        // half a row lower; y grows downwards.
+        let centre = |o: Offset| (1.5 * o.c as f32, 3f32.sqrt() * (o.r as f32 + 0.5 * (o.c & 1) as f32));
+        let ((x0, y0), (x1, y1)) = (centre(self), centre(other));
+        Dir::from_degrees((x1 - x0).atan2(y0 - y1).to_degrees())
+    }
+
     /// The hexside of `self` that `other` lies across, if they are adjacent.
     pub fn direction_to(self, other: Offset) -> Option<Dir> {
         Dir::ALL.into_iter().find(|&d| self.neighbour(d) == other)
@@ -170,6 +181,20 @@ mod tests {
         let (ax, ay, az) = cube(a);
         let (bx, by, bz) = cube(b);
         (ax - bx).abs().max((ay - by).abs()).max((az - bz).abs()) as u32
+    }
+
+    #[test]
+    fn bearing_to_a_neighbour_is_the_hexside_between() {
+        for at in [Offset::new(4, 4), Offset::new(5, 4)] {
+            for d in Dir::ALL {
+                assert_eq!(at.bearing_to(at.neighbour(d)), d, "{at} {d:?}");
+                // Two hexes straight out along a hexside too.
+                assert_eq!(at.bearing_to(at.neighbour(d).neighbour(d)), d, "{at} {d:?} x2");
+            }
+        }
+        // Far off, the hexside nearest the line: 5 columns east, 1 row up.
+        assert_eq!(Offset::new(2, 6).bearing_to(Offset::new(7, 3)), Dir::NE);
+        assert_eq!(Offset::new(2, 6).bearing_to(Offset::new(2, 0)), Dir::N);
     }
 
     #[test]

@@ -349,7 +349,7 @@ type UnitQuery<'w, 's> = Query<
         &'static ArmOf,
         &'static MoraleValue,
         &'static mut Strength,
-        &'static Facing,
+        &'static mut Facing,
         &'static mut Limbered,
         &'static mut HexPosition,
         &'static mut MoraleState,
@@ -389,11 +389,25 @@ fn snapshot(q: &UnitQuery) -> Board {
 
 /// Writes what the rules changed back into the components.
 fn write_back(q: &mut UnitQuery, board: &Board) {
-    for (i, _, _, _, _, mut strength, _, mut limbered, mut at, mut state, mut ready, mut formation, mut rested) in
-        q.iter_mut()
+    for (
+        i,
+        _,
+        _,
+        _,
+        _,
+        mut strength,
+        mut facing,
+        mut limbered,
+        mut at,
+        mut state,
+        mut ready,
+        mut formation,
+        mut rested,
+    ) in q.iter_mut()
     {
         let Some(u) = board.units.get(i.0) else { continue };
         strength.set_if_neq(Strength(u.strength));
+        facing.set_if_neq(Facing(u.facing));
         limbered.set_if_neq(Limbered(u.limbered));
         at.set_if_neq(HexPosition(u.at));
         state.set_if_neq(MoraleState(u.state));

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{load, rows, scenario_text, unit};
+use sauve::hex::Dir;
 use sauve::labataille::HexState;
 use sauve::labataille::orders::{Order, OrderError, OrderPhase};
 use sauve::scenario::Formation;
@@ -291,6 +292,59 @@ fn an_enemy_forming_square_drops_its_zone_from_the_cached_fields() {
     board.units[1].formation = Formation::Square;
     engine.sync(&grid, &board);
     assert!(engine.fields(&ctx, &board, 0).is_some_and(|f| f.zone[front] == 0), "a square exerts no zone");
+}
+
+#[test]
+fn a_face_order_moves_the_zone_that_stops_the_enemy_march() {
+    // A one-hex road north between rivers, with a pocket at (4, 3) for the
+    // Russians: their south-west hexside looks onto (3, 3), their
+    // north-west onto (3, 2).
+    let mut marks: Vec<(usize, usize, char)> = Vec::new();
+    for r in 0..9 {
+        for c in [0, 1, 2, 4, 5, 6, 7] {
+            if (c, r) != (4, 3) {
+                marks.push((c, r, '~'));
+            }
+        }
+    }
+    let text = scenario_text(
+        &rows(8, 9, &marks),
+        &[
+            unit("fr-a", "fr", "Infantry", 3, 7, 32, ", formation: Column"),
+            unit("ru-a", "ru", "Infantry", 4, 3, 32, ""),
+        ],
+        &[],
+        "",
+        3,
+    );
+    let mut sim = human_battle(&text, &[]);
+    let reach = |sim: &mut Simulation| sim::movement_range(sim.app.world_mut(), 0);
+    let (road2, road3) = (sauve::hex::Offset::new(3, 2), sauve::hex::Offset::new(3, 3));
+    go_to(&mut sim, OrderPhase::Movement, 0);
+    // Facing south (away from their northern rear), the Russians' zone
+    // covers (3, 3): the French column of 6 MP stops there.
+    let r = reach(&mut sim);
+    assert!(r.cost_to(road3).is_some() && r.cost_to(road2).is_none());
+    sim::end_phase(sim.app.world_mut());
+    go_to(&mut sim, OrderPhase::Movement, 1);
+    let e = order(&mut sim, Order::Face { unit: "fr-a".into(), facing: Dir::S }).expect_err("not theirs");
+    assert!(matches!(e, OrderError::NotYours { .. }));
+    order(&mut sim, Order::Face { unit: "ru-a".into(), facing: Dir::N }).expect("in good order");
+    assert_eq!(sim.board().units[1].facing, Dir::N);
+    let log = events(&sim);
+    let f = last(&log, "Facing");
+    assert_eq!((f["unit"].as_str(), f["from"].as_str(), f["to"].as_str()), (Some("ru-a"), Some("S"), Some("N")));
+    // Taken back, then given again: the board follows both ways.
+    assert!(sim::undo(sim.app.world_mut()));
+    assert_eq!(sim.board().units[1].facing, Dir::S);
+    order(&mut sim, Order::Face { unit: "ru-a".into(), facing: Dir::N }).expect("again");
+    sim::end_phase(sim.app.world_mut());
+    go_to(&mut sim, OrderPhase::Movement, 0);
+    // Now the zone covers (3, 2) and no longer (3, 3): one hex further.
+    let r = reach(&mut sim);
+    assert!(r.cost_to(road2).is_some(), "past the old front");
+    assert!(r.cost_to(sauve::hex::Offset::new(3, 1)).is_none(), "stopped in the new one");
+    order(&mut sim, Order::Move { unit: "fr-a".into(), to: (3, 2) }).expect("into the new front");
 }
 
 /// Plays to the end, ending every phase that waits for orders.

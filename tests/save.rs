@@ -6,6 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use common::{rows, scenario_text, unit};
+use sauve::hex::Dir;
 use sauve::labataille::orders::{Order, OrderPhase};
 use sauve::save::{self, SaveGame};
 use sauve::sim::{self, AiMode, Controls, SideControl, Simulation};
@@ -57,6 +58,8 @@ fn play_phase(sim: &mut Simulation, at: (u32, usize, OrderPhase)) {
             vec![
                 Order::Formation { unit: mine[0].into(), to: sauve::scenario::Formation::Column },
                 Order::Move { unit: mine[0].into(), to: (3, if side == 0 { 6 } else { 3 } + dr) },
+                // A turn to face, saved and replayed like any order.
+                Order::Face { unit: mine[1].into(), facing: if side == 0 { Dir::NW } else { Dir::SE } },
             ]
         }
         OrderPhase::OffensiveFire | OrderPhase::DefensiveFire => {
@@ -124,6 +127,8 @@ fn the_save_of_a_finished_game_replays_it_exactly() {
     }
     let saved = save::capture(a.app.world(), &text).expect("a battle");
     assert!(saved.at.finished);
+    assert!(saved.to_ron().contains("Face("), "the turns are in the save");
+    assert_eq!(a.log().events.iter().filter(|e| matches!(e.kind, sauve::events::EventKind::Facing { .. })).count(), 2);
     let (loaded, scenario) = SaveGame::parse(&saved.to_ron(), "t.save.ron").expect("reads back");
     let mut b = Simulation::new(Arc::new(scenario.clone()), 0, vec![], AiMode::Both);
     // The replay gives its own orders, whoever controls the sides.

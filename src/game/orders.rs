@@ -18,7 +18,7 @@ use super::lines::Lines;
 use super::playback::Playback;
 use super::sentences::phase_words;
 use super::{GameSet, Opened};
-use crate::hex::{Edge, Offset};
+use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::HexState;
 use crate::labataille::combat::{FireOdds, MeleeOdds};
 use crate::labataille::movement::{Centi, Reach};
@@ -88,6 +88,7 @@ pub struct UnitView {
     pub at: Option<Offset>,
     pub limbered: bool,
     pub formation: Formation,
+    pub facing: Dir,
     pub state: HexState,
 }
 
@@ -101,11 +102,12 @@ pub fn unit_views(world: &mut World) -> Vec<UnitView> {
         &sim::HexPosition,
         &sim::Limbered,
         &sim::FormationOf,
+        &sim::Facing,
         &sim::MoraleState,
     )>();
     let mut out: Vec<UnitView> = q
         .iter(world)
-        .map(|(i, name, side, arm, at, limbered, formation, state)| UnitView {
+        .map(|(i, name, side, arm, at, limbered, formation, facing, state)| UnitView {
             index: i.0,
             id: name.id.clone(),
             name: name.name.clone(),
@@ -114,6 +116,7 @@ pub fn unit_views(world: &mut World) -> Vec<UnitView> {
             at: at.0.filter(|_| !matches!(state.0, HexState::Surrendered | HexState::Eliminated)),
             limbered: limbered.0,
             formation: formation.0,
+            facing: facing.0,
             state: state.0,
         })
         .collect();
@@ -152,7 +155,7 @@ pub fn hint(phase: OrderPhase, group: usize) -> &'static str {
         (OrderPhase::Movement, false) => "Click one of your units to see where it can march.",
         (OrderPhase::Movement, true) => {
             "Click a blue hex to march (right-click: onto friends too).\nL line, C column, S square, G general order, \
-             K limber or unlimber."
+             K limber or unlimber.\nT turn clockwise, Shift+T counter-clockwise."
         }
         (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, false) => {
             "Click a unit of yours to fire with it (shift-click adds more firers)."
@@ -266,6 +269,13 @@ pub fn order_for_key(key: OrderKey, unit: &UnitView) -> Order {
         OrderKey::Limber => return Order::Limber { unit: unit.id.clone(), limbered: !unit.limbered },
     };
     Order::Formation { unit: unit.id.clone(), to }
+}
+
+/// The order the turn key gives `unit`: one hexside clockwise, or
+/// counter-clockwise with shift (rule 1.7).
+pub fn turn_order(unit: &UnitView, counter_clockwise: bool) -> Order {
+    let step = if counter_clockwise { 5 } else { 1 };
+    Order::Face { unit: unit.id.clone(), facing: Dir::ALL[(unit.facing.index() + step) % 6] }
 }
 
 /// The edge a unit of `side` at `at` marches off by: the first of the
@@ -588,6 +598,16 @@ fn player_input(world: &mut World) {
                         Message { text: "Select one of your units first.".into(), error: true }
                     }
                     _ => Message { text: "Formations change in your movement phase.".into(), error: true },
+                });
+                world.resource_mut::<Playback>().follow = true;
+            }
+            if keys.just_pressed(KeyCode::KeyT) && !ctrl {
+                turn.message = Some(match (phase, own_selected) {
+                    (OrderPhase::Movement, Some(u)) => give(world, &turn_order(u, shift)),
+                    (OrderPhase::Movement, None) => {
+                        Message { text: "Select one of your units first.".into(), error: true }
+                    }
+                    _ => Message { text: "Units turn in your movement phase.".into(), error: true },
                 });
                 world.resource_mut::<Playback>().follow = true;
             }
@@ -939,6 +959,7 @@ mod tests {
             at: Some(Offset::new(at.0, at.1)),
             limbered: false,
             formation: Formation::Line,
+            facing: Dir::N,
             state: HexState::GoodOrder,
         }
     }
@@ -1007,6 +1028,15 @@ mod tests {
         assert_eq!(order_for_key(OrderKey::Limber, &gun), Order::Limber { unit: "u5".into(), limbered: true });
         gun.limbered = true;
         assert_eq!(order_for_key(OrderKey::Limber, &gun), Order::Limber { unit: "u5".into(), limbered: false });
+    }
+
+    #[test]
+    fn the_turn_key_steps_one_hexside_either_way() {
+        let mut u = view(1, 0, Arm::Infantry, (1, 1));
+        assert_eq!(turn_order(&u, false), Order::Face { unit: "u1".into(), facing: Dir::NE });
+        assert_eq!(turn_order(&u, true), Order::Face { unit: "u1".into(), facing: Dir::NW });
+        u.facing = Dir::NW;
+        assert_eq!(turn_order(&u, false), Order::Face { unit: "u1".into(), facing: Dir::N });
     }
 
     #[test]

@@ -113,6 +113,7 @@ When a phase waits for your orders (the banner top left):
 Click your unit: select it; shift-click: add firers or attackers
 Movement: click a blue hex to march (right-click: onto friends too);
   L line, C column, S square, G general order, K limber or unlimber
+  T, Shift+T: turn one hexside clockwise, counter-clockwise (zone of influence)
   X: march the selected unit off the map by its side's exit edge
 Fire, melee, charge: point at an enemy for the odds, click it to commit
 U or Ctrl+Z: undo (until dice are rolled);  E or Enter: end the phase";

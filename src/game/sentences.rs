@@ -200,6 +200,9 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         EventKind::Formation { unit, from, to } => {
             (Category::Move, format!("{} changes from {from} to {to}", names.name(unit)))
         }
+        EventKind::Facing { unit, from, to } => {
+            (Category::Move, format!("{} turns from {from:?} to face {to:?}", names.name(unit)))
+        }
         EventKind::Exited { unit, edge, increments } => (
             Category::Move,
             format!(
@@ -312,6 +315,7 @@ pub fn unit_id(e: &Event) -> Option<String> {
         | EventKind::LeftMap { unit, .. }
         | EventKind::Losses { unit, .. }
         | EventKind::Formation { unit, .. }
+        | EventKind::Facing { unit, .. }
         | EventKind::Exited { unit, .. } => Some(unit.clone()),
         EventKind::Fire { target, .. } => Some(target.clone()),
         EventKind::Melee { defenders, .. } => defenders.first().cloned(),

@@ -40,7 +40,7 @@ use crate::events::EventLog;
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, FireOdds, charge_reach, fire_odds, line_of_sight, melee_odds};
 use crate::labataille::engine::Engine;
-use crate::labataille::fields::{FAR, SideFields};
+use crate::labataille::fields::{FAR, SideFields, front_sides};
 use crate::labataille::grid::{BLOCKED, Grid};
 use crate::labataille::movement::{self, Centi};
 use crate::labataille::orders::{Order, OrderPhase, Orders};
@@ -537,6 +537,47 @@ impl Ai<'_, '_, '_> {
                 self.move_unit(&plan, i, r);
             }
         }
+        // Last, with every move made, fronts turn to the nearest enemy.
+        for i in 0..n {
+            if self.ours(i) {
+                self.face_enemy(&plan, i);
+            }
+        }
+    }
+
+    /// A unit in good order, not in square and not yet in combat, with an
+    /// enemy within `rules.ai.face_within` outside its three front hexsides
+    /// turns to face the nearest (rule 1.7), if it has the movement points.
+    /// Ties between equally near enemies go to the lowest (c, r).
+    fn face_enemy(&mut self, plan: &Plan, i: usize) -> bool {
+        let ctx = self.bf.ctx;
+        let u = &self.board.units[i];
+        let Some(at) = u.at else { return false };
+        if u.state != HexState::GoodOrder || u.formation == Formation::Square || self.orders.activity.fought[i] {
+            return false;
+        }
+        let d = plan.sight.dist[ctx.grid.idx(at)];
+        if d == FAR || d == 0 || d > ctx.rules.ai.face_within {
+            return false;
+        }
+        let mut nearest: Option<(u32, Offset)> = None;
+        plan.sight.enemies_within(at, d as u32, |e| {
+            let key = (at.distance(e), e);
+            if nearest.is_none_or(|n| key < n) {
+                nearest = Some(key);
+            }
+        });
+        let Some((_, enemy)) = nearest else { return false };
+        let to = at.bearing_to(enemy);
+        if front_sides(u.facing).contains(&to) {
+            return false;
+        }
+        let cost = (ctx.rules.combat.face_mp * 100.0).round() as Centi;
+        if self.orders.budget(self.board, i) < cost {
+            return false;
+        }
+        let order = Order::Face { unit: self.id(i), facing: to };
+        self.give(order)
     }
 
     fn move_unit(&mut self, plan: &Plan, i: usize, role: Role) {
@@ -1315,6 +1356,38 @@ mod tests {
         let start = at(&board, "fr-reserve").distance(Offset::new(9, 5));
         play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
         assert!(at(&board, "fr-reserve").distance(Offset::new(9, 5)) < start);
+    }
+
+    #[test]
+    fn ai_turns_its_front_to_an_enemy_on_its_flank_or_rear() {
+        // A garrison on an objective faces north; the enemy comes from the
+        // south, then from the east.
+        let held = AiGoals { objectives: vec![(Offset::new(5, 3), 1, Some(0))], ..AiGoals::default() };
+        for (enemy, facing) in [((5, 7), Dir::S), ((9, 4), Dir::SE)] {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
+            let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held);
+            assert_eq!(at(&board, "fr"), Offset::new(5, 3), "the garrison stands");
+            assert_eq!(orders.last(), Some(&Order::Face { unit: "fr".into(), facing }), "{orders:?}");
+            assert_eq!(board.units[0].facing, facing);
+            let to = Offset::new(5, 3).bearing_to(Offset::new(enemy.0, enemy.1));
+            assert!(front_sides(board.units[0].facing).contains(&to));
+        }
+        // An enemy already in front, or beyond `face_within`: no turn.
+        for (enemy, rules) in [
+            ((6, 0), Rules::default()),
+            ((5, 7), {
+                let mut r = Rules::default();
+                r.ai.face_within = 3;
+                r
+            }),
+        ] {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
+            let orders = play_with(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held, &rules);
+            assert!(!orders.iter().any(|o| matches!(o, Order::Face { .. })), "{orders:?}");
+            assert_eq!(board.units[0].facing, Dir::N);
+        }
     }
 
     #[test]

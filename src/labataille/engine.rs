@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use crate::dice::{Dice, morale_check};
 use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
-use crate::hex::{Edge, Offset};
+use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::fields::{FAR, Mark, SideFields};
 
 /// Above this many changed enemy units, the fields are built afresh.
@@ -68,7 +68,7 @@ pub struct Engine {
     pub field_builds: u64,
     /// Position and state of every unit as the engine last left them, to
     /// notice changes made outside the engine (orders, the editor).
-    known: Vec<(Option<Offset>, HexState, Formation)>,
+    known: Vec<(Option<Offset>, HexState, Formation, Dir)>,
     /// Per side, every unit as that side's fields last saw it.
     seen: Vec<Vec<Mark>>,
     /// Each unit's leader bonus to morale checks (set by the caller from
@@ -96,7 +96,7 @@ impl Engine {
             planner: RoutPlanner::new(),
             queue: VecDeque::new(),
             field_builds: 0,
-            known: board.units.iter().map(|u| (u.at, u.state, u.formation)).collect(),
+            known: board.units.iter().map(|u| (u.at, u.state, u.formation, u.facing)).collect(),
             bonus: Vec::new(),
             seen: vec![Vec::new(), Vec::new()],
         }
@@ -106,13 +106,13 @@ impl Engine {
     /// it last saw it: rebuilds who stands where, and marks the fields of any
     /// side whose units moved or changed state as stale.
     pub fn sync(&mut self, grid: &Grid, board: &Board) {
-        let now: Vec<(Option<Offset>, HexState, Formation)> =
-            board.units.iter().map(|u| (u.at, u.state, u.formation)).collect();
+        let now: Vec<(Option<Offset>, HexState, Formation, Dir)> =
+            board.units.iter().map(|u| (u.at, u.state, u.formation, u.facing)).collect();
         if now == self.known {
             return;
         }
         for (i, u) in board.units.iter().enumerate() {
-            if self.known.get(i) != Some(&(u.at, u.state, u.formation)) {
+            if self.known.get(i) != Some(&(u.at, u.state, u.formation, u.facing)) {
                 self.touched(u.side.min(1));
             }
         }
@@ -128,7 +128,7 @@ impl Engine {
     /// Records the board as the engine leaves it (see [`Engine::sync`]).
     pub fn remember(&mut self, board: &Board) {
         self.known.clear();
-        self.known.extend(board.units.iter().map(|u| (u.at, u.state, u.formation)));
+        self.known.extend(board.units.iter().map(|u| (u.at, u.state, u.formation, u.facing)));
     }
 
     /// Rebuilds `side`'s fields if an enemy has moved since they were built.
@@ -201,8 +201,8 @@ impl Engine {
         (self.built_from[side] == self.generation[other(side)]).then_some(self.fields[side].as_ref()).flatten()
     }
 
-    /// Marks that a unit of `side` moved, changed state or changed
-    /// formation (a square exerts no zone), so the enemy's fields go stale.
+    /// Marks that a unit of `side` moved, changed state, formation (a
+    /// square exerts no zone) or facing, so the enemy's fields go stale.
     pub fn touched(&mut self, side: usize) {
         self.generation[side] += 1;
     }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, MoveReason};
-use crate::hex::{Edge, Offset};
+use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
 use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, ReachKey, allowance, reach};
@@ -27,6 +27,9 @@ pub enum Order {
     Move { unit: String, to: (i32, i32) },
     /// Movement phase: change formation (infantry and cavalry).
     Formation { unit: String, to: Formation },
+    /// Movement phase: turn to face another hexside (rule 1.7), which moves
+    /// the unit's zone of influence with it.
+    Face { unit: String, facing: Dir },
     /// Movement phase: limber or unlimber guns.
     Limber { unit: String, limbered: bool },
     /// Movement phase: leave the map across the side's exit edge (scenario
@@ -45,6 +48,7 @@ impl Order {
             Order::Charge { unit, .. }
             | Order::Move { unit, .. }
             | Order::Formation { unit, .. }
+            | Order::Face { unit, .. }
             | Order::Limber { unit, .. }
             | Order::Exit { unit, .. } => vec![unit.as_str()],
             Order::Fire { units, .. } | Order::Melee { units, .. } => units.iter().map(String::as_str).collect(),
@@ -61,6 +65,7 @@ impl Order {
             Order::Charge { .. } => "Charge",
             Order::Move { .. } => "Move",
             Order::Formation { .. } => "Formation",
+            Order::Face { .. } => "Face",
             Order::Limber { .. } => "Limber",
             Order::Exit { .. } => "Exit",
             Order::Fire { .. } => "Fire",
@@ -91,6 +96,7 @@ impl OrderPhase {
             (OrderPhase::Charge, Order::Charge { .. })
                 | (OrderPhase::Movement, Order::Move { .. })
                 | (OrderPhase::Movement, Order::Formation { .. })
+                | (OrderPhase::Movement, Order::Face { .. })
                 | (OrderPhase::Movement, Order::Limber { .. })
                 | (OrderPhase::Movement, Order::Exit { .. })
                 | (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, Order::Fire { .. })
@@ -293,6 +299,35 @@ impl Orders<'_, '_> {
                 engine.touched(side);
                 log.push(EventKind::Formation { unit: unit.clone(), from: format!("{from:?}"), to: format!("{to:?}") });
             }
+            Order::Face { unit, facing } => {
+                let i = self.unit(board, unit, side)?;
+                let u = &board.units[i];
+                if u.at.is_none() {
+                    return Err(illegal(unit, "is not on the map"));
+                }
+                if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
+                    return Err(illegal(unit, "routed units do not turn by order"));
+                }
+                if self.activity.fought[i] {
+                    return Err(illegal(unit, "has already fought this turn"));
+                }
+                // A square faces every way: it exerts no zone to turn.
+                if u.formation == Formation::Square {
+                    return Err(illegal(unit, "is in square, which faces every way"));
+                }
+                if u.facing == *facing {
+                    return Err(illegal(unit, &format!("already faces {facing:?}")));
+                }
+                let cost = (bf.ctx.rules.combat.face_mp * 100.0).round() as Centi;
+                if self.budget(board, i) < cost {
+                    return Err(illegal(unit, "has too few movement points left to turn"));
+                }
+                self.activity.mp_used[i] = self.activity.mp_used[i].saturating_add(cost);
+                let from = board.units[i].facing;
+                board.units[i].facing = *facing;
+                engine.touched(side);
+                log.push(EventKind::Facing { unit: unit.clone(), from, to: *facing });
+            }
             Order::Limber { unit, limbered } => {
                 let i = self.unit(board, unit, side)?;
                 let u = &board.units[i];
@@ -420,5 +455,168 @@ impl Orders<'_, '_> {
         });
         u.formation = to;
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labataille::HexUnit;
+    use crate::labataille::engine::Ctx;
+    use crate::labataille::grid::Grid;
+    use crate::map::TerrainMap;
+    use crate::rules::Rules;
+
+    /// Side 0 at (3, 5) facing north, side 1 at (3, 2) facing south, both
+    /// infantry in column; gives `orders` for side 0 in `phase` after
+    /// `prepare` has set the scene. Returns each result, the board, the log.
+    fn give(
+        rules: &Rules,
+        prepare: impl FnOnce(&mut Board, &mut Activity),
+        phase: OrderPhase,
+        orders: &[Order],
+    ) -> (Vec<Result<(), OrderError>>, Board, EventLog) {
+        let map = TerrainMap::from_rows(&["........"; 8]);
+        let grid = Grid::new(&map, rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules, sides: &sides };
+        let tables = rules.combat.tables();
+        let bf = Battlefield { ctx: &ctx, map: &map, tables: &tables, movement: &[] };
+        let mut board = Board {
+            units: vec![
+                HexUnit::marching("fr", 0, Arm::Infantry, Offset::new(3, 5), Dir::N),
+                HexUnit::marching("ru", 1, Arm::Infantry, Offset::new(3, 2), Dir::S),
+            ],
+        };
+        let mut activity = Activity::new(board.units.len());
+        prepare(&mut board, &mut activity);
+        let index: HashMap<String, usize> = board.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+        let mut search = MoveSearch::default();
+        let mut engine = Engine::new(&grid, &board);
+        let mut dice = Dice::new(1, Vec::new());
+        let mut log = EventLog::default();
+        let mut o = Orders { bf: &bf, index: &index, search: &mut search, activity: &mut activity };
+        let results =
+            orders.iter().map(|x| o.apply(&mut engine, &mut board, &mut dice, &mut log, phase, 0, x)).collect();
+        (results, board, log)
+    }
+
+    fn face(unit: &str, facing: Dir) -> Order {
+        Order::Face { unit: unit.into(), facing }
+    }
+
+    fn refusal(r: &Result<(), OrderError>) -> String {
+        match r {
+            Err(OrderError::Illegal { why, .. }) => why.clone(),
+            other => panic!("expected an illegal order, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_face_order_turns_the_unit_and_logs_it() {
+        let (r, board, log) = give(&Rules::default(), |_, _| {}, OrderPhase::Movement, &[face("fr", Dir::SE)]);
+        assert_eq!(r, vec![Ok(())]);
+        assert_eq!(board.units[0].facing, Dir::SE);
+        let last = log.events.last().expect("an event");
+        assert_eq!(last.kind, EventKind::Facing { unit: "fr".into(), from: Dir::N, to: Dir::SE });
+        assert!(log.to_jsonl().contains(r#""kind":"Facing","unit":"fr","from":"N","to":"SE""#));
+    }
+
+    #[test]
+    fn a_unit_may_face_after_moving_and_turning_is_free_by_default() {
+        let orders = [Order::Move { unit: "fr".into(), to: (3, 4) }, face("fr", Dir::NE), face("fr", Dir::N)];
+        let (r, board, _) = give(&Rules::default(), |_, _| {}, OrderPhase::Movement, &orders);
+        assert_eq!(r, vec![Ok(()), Ok(()), Ok(())]);
+        assert_eq!((board.units[0].at, board.units[0].facing), (Some(Offset::new(3, 4)), Dir::N));
+    }
+
+    #[test]
+    fn face_orders_are_refused_out_of_phase_for_the_enemy_and_for_routed_or_fought_units() {
+        let rules = Rules::default();
+        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::OffensiveFire, &[face("fr", Dir::S)]);
+        assert!(matches!(r[0], Err(OrderError::WrongPhase { order: "Face", .. })), "{r:?}");
+        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &[face("ru", Dir::N)]);
+        assert!(matches!(r[0], Err(OrderError::NotYours { .. })), "{r:?}");
+        let (r, ..) =
+            give(&rules, |b, _| b.units[0].state = HexState::Routed, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        assert!(refusal(&r[0]).contains("routed"), "{r:?}");
+        let (r, ..) = give(&rules, |_, a| a.fought[0] = true, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        assert!(refusal(&r[0]).contains("fought"), "{r:?}");
+        let (r, ..) =
+            give(&rules, |b, _| b.units[0].formation = Formation::Square, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        assert!(refusal(&r[0]).contains("square"), "{r:?}");
+        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &[face("fr", Dir::N)]);
+        assert!(refusal(&r[0]).contains("already faces N"), "{r:?}");
+        // A disordered unit may still turn.
+        let (r, ..) =
+            give(&rules, |b, _| b.units[0].state = HexState::Disordered, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        assert_eq!(r, vec![Ok(())]);
+    }
+
+    #[test]
+    fn turning_costs_face_mp_and_needs_them_left() {
+        let mut rules = Rules::default();
+        rules.combat.face_mp = 2.0;
+        // Column: 6 MP. Four hexes leave 2: one turn, not two.
+        let orders = [Order::Move { unit: "fr".into(), to: (7, 5) }, face("fr", Dir::NE), face("fr", Dir::SE)];
+        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &orders);
+        assert_eq!(r[1], Ok(()));
+        assert!(refusal(&r[2]).contains("too few movement points"), "{r:?}");
+    }
+
+    /// Whether some path of the reach goes on through `hex`.
+    fn crossed(reach: &Reach, grid: &Grid, hex: Offset) -> bool {
+        reach
+            .ends
+            .iter()
+            .any(|&(end, _)| reach.path_to(grid, end).is_some_and(|p| p.len() > 2 && p[1..p.len() - 1].contains(&hex)))
+    }
+
+    #[test]
+    fn a_turned_unit_takes_its_zone_of_influence_with_it() {
+        let rules = Rules::default();
+        let map = TerrainMap::from_rows(&["........"; 8]);
+        let grid = Grid::new(&map, &rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let tables = rules.combat.tables();
+        let bf = Battlefield { ctx: &ctx, map: &map, tables: &tables, movement: &[] };
+        let mut board = Board {
+            units: vec![
+                HexUnit::marching("fr", 0, Arm::Infantry, Offset::new(3, 6), Dir::N),
+                HexUnit::marching("ru", 1, Arm::Infantry, Offset::new(3, 2), Dir::S),
+            ],
+        };
+        let index: HashMap<String, usize> = board.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+        let mut search = MoveSearch::default();
+        let mut activity = Activity::new(2);
+        let mut engine = Engine::new(&grid, &board);
+        let mut dice = Dice::new(1, Vec::new());
+        let mut log = EventLog::default();
+        let mut o = Orders { bf: &bf, index: &index, search: &mut search, activity: &mut activity };
+        let ru = Offset::new(3, 2);
+        let front = |facing: Dir| crate::labataille::fields::front_sides(facing).map(|d| ru.neighbour(d));
+        // Facing south, the Russian's zone is SW, S and SE of it: the French
+        // march into those hexes and no further.
+        engine.ensure_fields(&ctx, &board, 0);
+        let before = o.reach(&mut engine, &board, 0);
+        for h in front(Dir::S) {
+            assert!(before.cost_to(h).is_some() && !crossed(&before, &grid, h), "old front {h}");
+        }
+        // It turns to face north-west: SW, NW and N.
+        let r = o.apply(&mut engine, &mut board, &mut dice, &mut log, OrderPhase::Movement, 1, &face("ru", Dir::NW));
+        assert_eq!(r, Ok(()));
+        let after = o.reach(&mut engine, &board, 0);
+        for h in front(Dir::NW) {
+            assert!(!crossed(&after, &grid, h), "new front {h}");
+        }
+        let freed = [ru.neighbour(Dir::S), ru.neighbour(Dir::SE)];
+        assert!(freed.iter().any(|&h| crossed(&after, &grid, h)), "the old front is open ground now");
+        // Round the east flank to the hex north of it is shorter now.
+        let north = ru.neighbour(Dir::N);
+        assert!(after.cost_to(north) < before.cost_to(north).or(Some(Centi::MAX)), "{:?}", after.cost_to(north));
+        let fields = engine.fields(&ctx, &board, 0).expect("fields");
+        assert_eq!(fields.zone[grid.idx(ru.neighbour(Dir::S))], 0);
+        assert!(fields.zone[grid.idx(ru.neighbour(Dir::NW))] > 0);
     }
 }

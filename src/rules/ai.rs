@@ -78,6 +78,9 @@ pub struct AiRules {
     /// Limbered guns this close (hexes) to the enemy, and in range, unlimber
     /// where they stand.
     pub unlimber_within: u16,
+    /// At the end of its moves, a unit in good order with an enemy this close
+    /// (hexes) and outside its front hexsides turns to face the nearest.
+    pub face_within: u16,
     /// Charge targets per charger whose odds are worked out in full, after
     /// the quick screen.
     pub charge_candidates: u32,
@@ -139,6 +142,7 @@ impl Default for AiRules {
             threat_radius: 4,
             reserve_follow: 8,
             unlimber_within: 5,
+            face_within: 8,
             charge_candidates: 4,
             charge_screen_routed: 2_000,
             charge_screen_disordered: 500,
@@ -204,6 +208,7 @@ impl AiRules {
             ("threat_radius", self.threat_radius),
             ("reserve_follow", self.reserve_follow),
             ("unlimber_within", self.unlimber_within),
+            ("face_within", self.face_within),
             ("cover_within", self.cover_within),
         ] {
             if v > 100 {

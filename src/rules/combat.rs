@@ -227,6 +227,9 @@ pub struct CombatRules {
     pub formation_movement: PerFormation,
     /// MP a change of formation costs; limbering or unlimbering costs the same.
     pub formation_change_mp: f32,
+    /// MP a turn to a new facing costs (rule 1.7); 0, the default, makes
+    /// facing free.
+    pub face_mp: f32,
     /// Fire range in hexes (0: does not fire).
     pub fire_range: PerArm,
     /// Infantry firepower per increment, by formation.
@@ -265,6 +268,7 @@ impl Default for CombatRules {
                 skirmish: 1.0,
             },
             formation_change_mp: 2.0,
+            face_mp: 0.0,
             fire_range: PerArm { infantry: 2.0, cavalry: 0.0, artillery: 8.0 },
             infantry_fire: PerFormation { line: 1.0, column: 0.5, square: 0.5, general_order: 0.75, skirmish: 0.75 },
             artillery_fire: vec![
@@ -363,6 +367,7 @@ impl CombatRules {
             ("movement.cavalry", self.movement.cavalry),
             ("movement.artillery", self.movement.artillery),
             ("formation_change_mp", self.formation_change_mp),
+            ("face_mp", self.face_mp),
             ("fire_range.infantry", self.fire_range.infantry),
             ("fire_range.cavalry", self.fire_range.cavalry),
             ("fire_range.artillery", self.fire_range.artillery),

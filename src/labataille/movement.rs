@@ -140,19 +140,26 @@ impl Reach {
 /// Reusable scratch space for [`reach`].
 #[derive(Clone, Debug, Default)]
 pub struct MoveSearch {
-    cost: Vec<Centi>,
-    parent: Vec<u32>,
-    stamp: Vec<u32>,
+    /// Per cell: the search that last reached it, the cost and the parent
+    /// cell, side by side so that a look at a cell is one memory access.
+    node: Vec<Node>,
     epoch: u32,
     /// Per cell, this search's answer to "does an enemy zone stop us here"
     /// (bit 1 known, bit 0 stops), stamped like the costs.
     zone: Vec<u8>,
     zone_stamp: Vec<u32>,
-    /// Cost above cell, packed in one integer: the same order as the pair
-    /// (cost, cell), compared in one instruction.
+    /// Cost, cell and the cell's column parity packed in one integer: the
+    /// same order as the pair (cost, cell), compared in one instruction.
     heap: BinaryHeap<Reverse<u64>>,
     /// The last reach worked out, and what it was worked out for.
     memo: Option<(ReachKey, Reach)>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    stamp: u32,
+    cost: Centi,
+    parent: u32,
 }
 
 /// What a remembered reach holds for: the unit, its MP and minimum-move
@@ -209,11 +216,9 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     let u = &q.board.units[q.unit];
     let Some(start) = u.at else { return Reach::default() };
     let n = g.len();
-    if s.cost.len() != n {
+    if s.node.len() != n {
         *s = MoveSearch {
-            cost: vec![0; n],
-            parent: vec![0; n],
-            stamp: vec![0; n],
+            node: vec![Node::default(); n],
             epoch: 0,
             zone: vec![0; n],
             zone_stamp: vec![0; n],
@@ -223,7 +228,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     }
     s.epoch = s.epoch.wrapping_add(1);
     if s.epoch == 0 {
-        s.stamp.iter_mut().for_each(|x| *x = 0);
+        s.node.iter_mut().for_each(|x| x.stamp = 0);
         s.zone_stamp.iter_mut().for_each(|x| *x = 0);
         s.epoch = 1;
     }
@@ -244,50 +249,60 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     };
     let mut out = Reach { start, ..Default::default() };
     let visit = |s: &mut MoveSearch, cell: usize, cost: Centi, parent: usize| -> bool {
-        if s.stamp[cell] == epoch && s.cost[cell] <= cost {
+        let node = &mut s.node[cell];
+        if node.stamp == epoch && node.cost <= cost {
             return false;
         }
-        s.stamp[cell] = epoch;
-        s.cost[cell] = cost;
-        s.parent[cell] = parent as u32;
+        *node = Node { stamp: epoch, cost, parent: parent as u32 };
         true
     };
+    // Neighbours by arithmetic on the padded index, per column parity (the
+    // parity travels with each cell in the heap): every cell expanded is on
+    // the map, so its neighbours lie inside the padding.
+    let pw = g.pw as isize;
+    let across = [0, 1].map(|p: i32| {
+        Dir::ALL.map(|d| {
+            let o = Offset::new(p, 1).neighbour(d);
+            ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u64)
+        })
+    });
+    let steps = g.step_costs(arm);
     visit(s, start_cell, 0, start_cell);
     s.heap.clear();
-    s.heap.push(Reverse(start_cell as u64));
+    s.heap.push(Reverse((start_cell as u64) << 1 | (start.c & 1) as u64));
     let mut settled: Vec<(usize, Centi, usize)> = Vec::new();
     while let Some(Reverse(packed)) = s.heap.pop() {
-        let (cost, cell) = ((packed >> 32) as Centi, packed as u32);
-        let cell = cell as usize;
-        if s.stamp[cell] != epoch || s.cost[cell] != cost {
+        let (cost, cell, parity) = ((packed >> 32) as Centi, (packed as u32 >> 1) as usize, packed & 1);
+        let node = s.node[cell];
+        if node.stamp != epoch || node.cost != cost {
             continue;
         }
-        settled.push((cell, cost, s.parent[cell] as usize));
+        settled.push((cell, cost, node.parent as usize));
         // A hex in a stopping zone ends the move (the start hex excepted:
         // a unit may leave a zone).
         if cell != start_cell && stops(s, cell) {
             continue;
         }
-        for dir in Dir::ALL {
-            let step = g.step_cost(arm, cell, dir);
+        let minimum_move = q.fresh && cell == start_cell;
+        for (d, &(offset, flips)) in across[parity as usize].iter().enumerate() {
+            let step = steps[cell * 6 + d];
             if step == BLOCKED {
                 continue;
             }
-            let Some(next) = g.neighbour(cell, dir) else { continue };
-            let enemy = match q.fields {
-                Some(f) => f.cells[next].has(CellFacts::ENEMY),
-                None => enemy_in(q.occupancy, q.board, side, next),
+            let next = (cell as isize + offset) as usize;
+            let open = match q.fields {
+                Some(f) => f.cells[next].bits & (CellFacts::ON_MAP | CellFacts::ENEMY) == CellFacts::ON_MAP,
+                None => g.on_map[next] && !enemy_in(q.occupancy, q.board, side, next),
             };
-            if !g.on_map[next] || enemy || (disordered && stops(s, next)) {
+            if !open || (disordered && stops(s, next)) {
                 continue;
             }
             let total = cost + step as Centi;
-            let minimum_move = q.fresh && cell == start_cell;
             if total > q.budget && !minimum_move {
                 continue;
             }
             if visit(s, next, total, cell) {
-                s.heap.push(Reverse((total as u64) << 32 | next as u64));
+                s.heap.push(Reverse((total as u64) << 32 | (next as u64) << 1 | (parity ^ flips)));
             }
         }
     }

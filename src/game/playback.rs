@@ -28,6 +28,8 @@ pub struct ShownUnit {
     pub at: Option<Offset>,
     /// Free space: centre in cm and facing in degrees.
     pub cm: Option<(f32, f32, f32)>,
+    /// Hex mode: the hexside the unit faces (rule 1.7); `None` in free space.
+    pub facing: Option<crate::hex::Dir>,
     pub state: StateLabel,
     pub readiness: Readiness,
     /// Strength increments (hex) or figures (free space) left.
@@ -81,9 +83,15 @@ pub fn initial(s: &Scenario) -> Vec<ShownUnit> {
                 StateName::FU => StateLabel::FU,
             };
             let formation = format!("{:?}", u.formation.unwrap_or(crate::scenario::Formation::Line));
+            // The same default the simulation gives a hex unit: away from its rear edge.
+            let facing = at.map(|_| {
+                let rear = s.sides.get(u.side).map_or(crate::hex::Edge::South, |side| side.rear);
+                crate::labataille::HexUnit::from_spec(u, rear).facing
+            });
             ShownUnit {
                 at,
                 cm,
+                facing,
                 state,
                 readiness: u.readiness,
                 strength: u.strength,
@@ -109,6 +117,7 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
             }
         },
         EventKind::Readiness { to, .. } => u.readiness = *to,
+        EventKind::Facing { to, .. } => u.facing = Some(*to),
         EventKind::Surrendered { .. } => {
             u.state = StateLabel::Surrendered;
             u.gone = true;
@@ -606,6 +615,7 @@ mod tests {
             if !shown.gone {
                 assert_eq!(shown.at, real.at, "{}", real.id);
                 assert_eq!(shown.state, real.state.label(), "{}", real.id);
+                assert_eq!(shown.facing, Some(real.facing), "{}", real.id);
             }
         }
         assert!(units.iter().any(|u| u.state == StateLabel::Routed), "some routed");
@@ -663,5 +673,35 @@ mod tests {
         let edge = crate::hex::Edge::North;
         apply(&mut units, index, &ev(EventKind::Exited { unit: id, edge, increments: 3 }));
         assert!(units[0].gone, "a unit that marched off the map leaves the board");
+    }
+
+    #[test]
+    fn a_facing_event_turns_the_shown_counter() {
+        use crate::hex::Dir;
+        let s = cascade();
+        let mut units = initial(&s);
+        let index = |x: &str| s.unit_index(x);
+        // Hex units start facing away from their side's rear edge, as the
+        // simulation sets them up.
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        for (shown, real) in units.iter().zip(&sim.board().units) {
+            assert_eq!(shown.facing, Some(real.facing), "{}", real.id);
+        }
+        let id = s.units[0].id.clone();
+        let from = units[0].facing.unwrap_or(Dir::N);
+        let to = from.opposite();
+        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: "Movement".into(), kind };
+        let before = units.clone();
+        apply(&mut units, index, &ev(EventKind::Facing { unit: id.clone(), from, to }));
+        assert_eq!(units[0].facing, Some(to));
+        assert_eq!(units[1..], before[1..], "only that unit turns");
+        // Stepping back shows the facing of that moment.
+        let events = [
+            ev(EventKind::Facing { unit: id.clone(), from, to }),
+            ev(EventKind::Facing { unit: id, from: to, to: Dir::SW }),
+        ];
+        let names = ScenarioNames(&s);
+        let at = |n| shown_after(&s, &events, n, &index, &names).units[0].facing;
+        assert_eq!((at(2), at(1), at(0)), (Some(Dir::SW), Some(to), Some(from)));
     }
 }

@@ -3,7 +3,9 @@
 //! artillery), morale and strength printed on the counter, a coloured band
 //! for disorder or rout, a badge for tired or exhausted cavalry; stacks
 //! offset so each counter shows; units that surrender or are destroyed
-//! fade away. In free space, rectangles of the unit's real footprint,
+//! fade away. Hex counters carry a light bar on the edge towards the
+//! hexside they face (rule 1.7); squares, facing every way, carry none,
+//! and routed units' bar is dimmed. In free space, rectangles of the unit's real footprint,
 //! turned to its facing, with the front edge marked.
 
 use bevy::prelude::*;
@@ -14,7 +16,7 @@ use super::map::z;
 use super::playback::{Effects, FLASH_SECONDS, Playback, Shown};
 use super::{GameSet, OnBattle, Opened};
 use crate::events::{Pos, StateLabel};
-use crate::hex::Offset;
+use crate::hex::{Dir, Offset};
 use crate::rules::Rules;
 use crate::scenario::{Formation, Readiness, UnitSpec};
 
@@ -24,6 +26,14 @@ pub const COUNTER: f32 = 44.0;
 /// lower counters also sit a whole z unit lower, below the parts (0.1-0.6)
 /// of the counter above.
 const STACK_STEP: f32 = 5.0;
+/// How far a hex counter's front bar sits from its centre: just outside
+/// the counter's border (half of 44 + 3), inside the hex (half of 55.4).
+pub const FRONT_R: f32 = 25.0;
+/// The front bar's length along the hexside and its thickness; the dark
+/// outline is this plus one on each side.
+const FRONT_BAR: Vec2 = Vec2::new(14.0, 3.0);
+const FRONT_COLOUR: Color = Color::srgb(1.0, 0.9, 0.25);
+const FRONT_OUTLINE: Color = Color::srgb(0.08, 0.08, 0.08);
 
 /// A unit's counter; its children are listed in `parts`.
 #[derive(Component)]
@@ -42,6 +52,8 @@ struct Parts {
     /// Hex counters: the strength printed on them, and the formation mark.
     strength: Option<Entity>,
     formation: Option<Entity>,
+    /// Hex counters: the front bar, its dark outline and light fill.
+    front: Option<(Entity, Entity)>,
 }
 
 /// Fading away after surrender or elimination: seconds left.
@@ -79,6 +91,16 @@ pub fn footprint_cm(spec: &UnitSpec, rules: &Rules) -> (f32, f32) {
         spec.formation.unwrap_or(Formation::Line),
         &rules.belle_alliance,
     )
+}
+
+/// Where a hex counter's front bar sits, from the counter's centre, and
+/// how far it is turned (radians, counter-clockwise): on the line to the
+/// neighbour across the hexside `facing`, lying along that hexside. The
+/// world is y-up and hexside N is at the top of the screen, so a bearing
+/// `b` clockwise from north is the direction `(sin b, cos b)`.
+pub fn front_mark(facing: Dir) -> (Vec2, f32) {
+    let b = facing.degrees().to_radians();
+    (Vec2::new(b.sin(), b.cos()) * FRONT_R, -b)
 }
 
 /// The band's colour and words for a state; `None` in good order.
@@ -150,6 +172,14 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
                 Transform::from_xyz(0.0, h / 2.0 - 0.75, 0.25),
             ));
         }
+        // Hex counters: the front bar, placed and turned by `restyle` from
+        // the shown facing.
+        let front = hex.then(|| {
+            let outline =
+                child((Sprite::from_color(FRONT_OUTLINE, FRONT_BAR + 2.0), Transform::from_xyz(0.0, 0.0, 0.7)));
+            let fill = child((Sprite::from_color(FRONT_COLOUR, FRONT_BAR), Transform::from_xyz(0.0, 0.0, 0.75)));
+            (outline, fill)
+        });
         let band_h = if hex { 9.0 } else { 7.0 };
         let band_y = h / 2.0 + if hex { -band_h / 2.0 } else { band_h / 2.0 + 1.0 };
         let band_e = child((
@@ -186,7 +216,7 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         } else if h > 12.0 {
             text(&mut commands, format!("{:+}", u.valour), 8.0, Vec3::new(-w / 2.0 + 7.0, 0.0, 0.3), ink);
         }
-        let parts = Parts { border, band: band_e, band_text, badge, badge_text, strength, formation };
+        let parts = Parts { border, band: band_e, band_text, badge, badge_text, strength, formation, front };
         commands.entity(parent).insert(Counter { unit: i, parts });
     }
 }
@@ -216,6 +246,7 @@ fn restyle(
     mut sprites: Query<&mut Sprite>,
     mut texts: Query<(&mut Text2d, &mut TextColor)>,
     mut vis: Query<&mut Visibility>,
+    mut transforms: Query<&mut Transform>,
 ) {
     if !shown.is_changed() && !opened.is_changed() {
         return;
@@ -263,6 +294,26 @@ fn restyle(
                 let mark = formation_mark(&u.formation, spec.arm, u.limbered);
                 if t.0 != mark {
                     t.0 = mark.to_owned();
+                }
+            }
+        }
+        if let Some((outline, fill)) = c.parts.front {
+            // Squares face every way: no front. Routed units exert no zone:
+            // their front is dimmed.
+            let shown_front = u.facing.filter(|_| u.formation != "Square" && !u.gone);
+            let alpha = if matches!(u.state, StateLabel::Routed | StateLabel::FU) { 0.35 } else { 1.0 };
+            for (part, colour) in [(outline, FRONT_OUTLINE), (fill, FRONT_COLOUR)] {
+                if let Ok(mut v) = vis.get_mut(part) {
+                    v.set_if_neq(if shown_front.is_some() { Visibility::Inherited } else { Visibility::Hidden });
+                }
+                let Some(facing) = shown_front else { continue };
+                if let Ok(mut s) = sprites.get_mut(part) {
+                    s.color = colour.with_alpha(alpha);
+                }
+                if let Ok(mut tf) = transforms.get_mut(part) {
+                    let (at, angle) = front_mark(facing);
+                    tf.translation = at.extend(tf.translation.z);
+                    tf.rotation = Quat::from_rotation_z(angle);
                 }
             }
         }
@@ -445,5 +496,43 @@ fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lin
         let colour = if l.passed { Color::srgb(1.0, 0.85, 0.2) } else { Color::srgb(1.0, 0.15, 0.1) };
         lines.arrow(a, b, 3.0, colour, z::FLASH - 2.0);
         lines.circle(b, 26.0, 2.5, colour, z::FLASH - 2.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_front_bar_points_at_the_neighbour_across_the_faced_hexside() {
+        let l = Layout::Hex { width: 10, height: 8 };
+        // An even and an odd column: their neighbours sit differently.
+        for at in [Offset::new(4, 3), Offset::new(5, 3)] {
+            let centre = l.world(at);
+            for d in Dir::ALL {
+                let (offset, angle) = front_mark(d);
+                let towards = (l.world(at.neighbour(d)) - centre).normalize();
+                assert!((offset.normalize() - towards).length() < 1e-4, "{at} {d:?}: {offset} vs {towards}");
+                // Outside the counter's border, inside the hex.
+                assert!(offset.length() - FRONT_BAR.y / 2.0 >= COUNTER / 2.0 + 1.5 - 1e-3);
+                assert!(offset.length() + FRONT_BAR.y / 2.0 + 1.0 <= super::super::layout::HEX_H / 2.0);
+                // The bar lies along the hexside: its long axis, turned,
+                // is square to the line between the centres and parallel
+                // to the hexside's two corners.
+                let along = Quat::from_rotation_z(angle) * Vec3::X;
+                assert!(along.truncate().dot(towards).abs() < 1e-4, "{d:?} bar is across the line");
+                let (a, b) = l.hexside(at, d);
+                assert!(along.truncate().perp_dot((b - a).normalize()).abs() < 1e-4, "{d:?} along its hexside");
+            }
+        }
+        // North is straight up on screen, south straight down.
+        let (n, _) = front_mark(Dir::N);
+        assert!(n.x.abs() < 1e-4 && n.y > 0.0);
+        let (s, _) = front_mark(Dir::S);
+        assert!(s.x.abs() < 1e-4 && s.y < 0.0);
+        let (ne, _) = front_mark(Dir::NE);
+        assert!(ne.x > 0.0 && ne.y > 0.0, "north-east is up and to the right");
+        let (sw, _) = front_mark(Dir::SW);
+        assert!(sw.x < 0.0 && sw.y < 0.0, "south-west is down and to the left");
     }
 }

@@ -8,7 +8,7 @@ use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Offset};
 use crate::labataille::engine::{Ctx, Engine, Forced};
-use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, ReachKey, allowance, reach, stacked, stacking_limit};
+use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered, stacked, stacking_limit};
 use crate::labataille::orders::OrderError;
 use crate::labataille::{Board, HexState};
 use crate::map::TerrainMap;
@@ -567,10 +567,6 @@ pub fn charge_reach(bf: &Battlefield, engine: &Engine, board: &Board, search: &m
     let u = &board.units[unit];
     let ctx = bf.ctx;
     let budget = allowance(ctx.rules, u.arm, bf.movement.get(unit).copied().flatten(), u.formation, u.limbered);
-    let key = ReachKey { unit, budget, fresh: false, at: u.at, generations: engine.generations() };
-    if let Some(known) = search.remembered(&key) {
-        return known;
-    }
     let fields = engine.fresh_fields(u.side);
     let q = MoveQuery {
         grid: ctx.grid,
@@ -582,9 +578,7 @@ pub fn charge_reach(bf: &Battlefield, engine: &Engine, board: &Board, search: &m
         fresh: false,
         fields,
     };
-    let r = reach(search, &q);
-    search.remember(key, &r);
-    r
+    reach_remembered(search, &q, engine.generations())
 }
 
 /// The hex a charging cavalry unit stops in next to its target, with the

@@ -165,28 +165,34 @@ struct Node {
 /// What a remembered reach holds for: the unit, its MP and minimum-move
 /// right, where it stood, and the engine's generations of both sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReachKey {
-    pub unit: usize,
-    pub budget: Centi,
-    pub fresh: bool,
-    pub at: Option<Offset>,
-    pub generations: [u64; 2],
+struct ReachKey {
+    unit: usize,
+    budget: Centi,
+    fresh: bool,
+    at: Option<Offset>,
+    generations: [u64; 2],
 }
 
 impl MoveSearch {
-    /// The reach remembered for exactly this key, if any.
-    pub fn remembered(&self, key: &ReachKey) -> Option<Reach> {
-        self.memo.as_ref().filter(|(k, _)| k == key).map(|(_, r)| r.clone())
-    }
-
-    pub fn remember(&mut self, key: ReachKey, reach: &Reach) {
-        self.memo = Some((key, reach.clone()));
-    }
-
     /// Forgets the remembered reach (after any order).
     pub fn forget(&mut self) {
         self.memo = None;
     }
+}
+
+/// [`reach`], remembered: the same query again, with the engine's
+/// `generations` unchanged (nothing moved or changed state) and no order
+/// between (each order calls [`MoveSearch::forget`]), gets the last answer
+/// back without a search. The AI looks at a unit's reach and then orders
+/// the move or charge, which looks again.
+pub fn reach_remembered(s: &mut MoveSearch, q: &MoveQuery, generations: [u64; 2]) -> Reach {
+    let key = ReachKey { unit: q.unit, budget: q.budget, fresh: q.fresh, at: q.board.units[q.unit].at, generations };
+    if let Some((_, known)) = s.memo.as_ref().filter(|(k, _)| *k == key) {
+        return known.clone();
+    }
+    let r = reach(s, q);
+    s.memo = Some((key, r.clone()));
+    r
 }
 
 /// What a movement search needs to know.

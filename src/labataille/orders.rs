@@ -13,7 +13,7 @@ use crate::events::{EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
-use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, ReachKey, allowance, reach};
+use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
 use crate::labataille::{Board, HexState};
 use crate::scenario::Formation;
 use crate::terrain::Arm;
@@ -204,20 +204,11 @@ impl Orders<'_, '_> {
         if budget == 0 {
             return Reach::default();
         }
-        // The AI looks at a unit's reach and then orders the move, which
-        // looks again: the second look is the first's, if nothing moved or
-        // changed state in between and no order came between them.
-        let key = ReachKey { unit, budget, fresh, at: u.at, generations: engine.generations() };
-        if let Some(known) = self.search.remembered(&key) {
-            return known;
-        }
         let ctx = self.bf.ctx;
         let occupancy = &engine.occupancy;
         let fields = engine.fresh_fields(u.side);
         let q = MoveQuery { grid: ctx.grid, rules: ctx.rules, occupancy, board, unit, budget, fresh, fields };
-        let r = reach(self.search, &q);
-        self.search.remember(key, &r);
-        r
+        reach_remembered(self.search, &q, engine.generations())
     }
 
     /// Checks and carries out one order for `side` in `phase`.

@@ -177,6 +177,27 @@ impl Orders<'_, '_> {
         Ok(i)
     }
 
+    /// The units of a fire or melee order, each of `side` and not yet
+    /// `used` (else refused with `why`).
+    fn group(
+        &self,
+        board: &Board,
+        ids: &[String],
+        side: usize,
+        used: &[bool],
+        why: &str,
+    ) -> Result<Vec<usize>, OrderError> {
+        ids.iter()
+            .map(|id| {
+                let i = self.unit(board, id, side)?;
+                if used[i] {
+                    return Err(OrderError::Illegal { unit: id.clone(), why: why.to_owned() });
+                }
+                Ok(i)
+            })
+            .collect()
+    }
+
     fn target(&self, board: &Board, id: &str, side: usize) -> Result<usize, OrderError> {
         let &i = self.index.get(id).ok_or_else(|| OrderError::UnknownUnit(id.to_owned()))?;
         if board.units[i].side == side {
@@ -370,14 +391,7 @@ impl Orders<'_, '_> {
                 log.push(EventKind::Exited { unit: unit.clone(), edge: *edge, increments });
             }
             Order::Fire { units, target } => {
-                let mut firers = Vec::with_capacity(units.len());
-                for id in units {
-                    let i = self.unit(board, id, side)?;
-                    if self.activity.fired[i] {
-                        return Err(illegal(id, "has already fired this phase"));
-                    }
-                    firers.push(i);
-                }
+                let firers = self.group(board, units, side, &self.activity.fired, "has already fired this phase")?;
                 let t = self.target(board, target, side)?;
                 resolve_fire(bf, engine, board, dice, log, &firers, t)?;
                 for i in firers {
@@ -385,14 +399,8 @@ impl Orders<'_, '_> {
                 }
             }
             Order::Melee { units, target } => {
-                let mut attackers = Vec::with_capacity(units.len());
-                for id in units {
-                    let i = self.unit(board, id, side)?;
-                    if self.activity.fought[i] {
-                        return Err(illegal(id, "has already fought this turn"));
-                    }
-                    attackers.push(i);
-                }
+                let attackers =
+                    self.group(board, units, side, &self.activity.fought, "has already fought this turn")?;
                 let t = self.target(board, target, side)?;
                 resolve_melee(bf, engine, board, dice, log, &attackers, t, false)?;
                 for i in attackers {

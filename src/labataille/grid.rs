@@ -2,6 +2,8 @@
 //! the map (the "off-map" cells a router can step into), per-arm step costs
 //! in hundredths of a movement point, and who stands where.
 
+use std::sync::{Arc, OnceLock};
+
 use crate::hex::{Dir, Offset};
 use crate::map::TerrainMap;
 use crate::rules::Rules;
@@ -32,6 +34,65 @@ pub struct Grid {
     /// the padding. Field builds walk every cell's six neighbours, and the
     /// offset arithmetic was most of their cost.
     nbr: Vec<[u32; 6]>,
+    /// The rules' rout move in hexes, to size the bounds below.
+    rout_hexes: u32,
+    /// Per arm, the rout planner's lower bounds (see [`StepBounds`]), worked
+    /// out on the first rout of that arm and kept with the grid.
+    bounds: [OnceLock<Arc<StepBounds>>; 3],
+}
+
+/// Lower bounds on what the rest of a rout move can cost, for one arm: per
+/// cell and number of steps `r`, the least terrain cost of any `r` steps
+/// from the cell (ignoring every rule but the map and prohibited steps),
+/// and the least of any `r` steps that end in a refuge. Terrain never
+/// changes, so they are worked out once per map and arm; the planner uses
+/// them to drop walks that cannot beat a move it already has.
+#[derive(Clone, Debug)]
+pub struct StepBounds {
+    /// Values of `r` covered: `0..steps`.
+    pub steps: usize,
+    /// `cells[cell * steps + r]`: `[least, least ending in a refuge]`, in
+    /// hundredths of an MP, saturating (so still a lower bound);
+    /// `u16::MAX` in the second where no refuge can be reached at all.
+    pub cells: Vec<[u16; 2]>,
+}
+
+impl StepBounds {
+    fn build(grid: &Grid, arm: Arm, steps: usize) -> Self {
+        let n = grid.len();
+        let step = &grid.step[arm.index()];
+        // Layer by layer: r steps from a cell are one step and then r - 1.
+        let mut prev: Vec<[u16; 2]> =
+            (0..n).map(|i| [0, if grid.refuge[i] && grid.on_map[i] { 0 } else { u16::MAX }]).collect();
+        let mut cells = vec![[0u16; 2]; n * steps];
+        for (i, b) in prev.iter().enumerate() {
+            cells[i * steps] = *b;
+        }
+        let mut next = vec![[u16::MAX; 2]; n];
+        for r in 1..steps {
+            for i in 0..n {
+                let mut best = [u16::MAX; 2];
+                if grid.on_map[i] {
+                    for d in 0..6 {
+                        let s = step[i * 6 + d];
+                        let j = grid.nbr[i][d];
+                        if s == BLOCKED || j == u32::MAX || !grid.on_map[j as usize] {
+                            continue;
+                        }
+                        let [l, lr] = prev[j as usize];
+                        best[0] = best[0].min(s.saturating_add(l));
+                        if lr != u16::MAX {
+                            best[1] = best[1].min(s.saturating_add(lr).min(u16::MAX - 1));
+                        }
+                    }
+                }
+                next[i] = best;
+                cells[i * steps + r] = best;
+            }
+            std::mem::swap(&mut prev, &mut next);
+        }
+        StepBounds { steps, cells }
+    }
 }
 
 fn centi(mp: f32) -> u16 {
@@ -53,6 +114,8 @@ impl Grid {
             step: [vec![BLOCKED; n * 6], vec![BLOCKED; n * 6], vec![BLOCKED; n * 6]],
             stand: [vec![false; n], vec![false; n], vec![false; n]],
             nbr: Vec::new(),
+            rout_hexes: rules.rout_hexes,
+            bounds: Default::default(),
         };
         g.nbr = (0..n)
             .map(|i| {
@@ -117,6 +180,15 @@ impl Grid {
         (n != u32::MAX).then_some(n as usize)
     }
 
+    /// The rout planner's lower bounds for `arm`, if they cover `steps`
+    /// values of `r` (the first call works out enough for the rules' rout
+    /// move, or for `steps` if more).
+    pub fn step_bounds(&self, arm: Arm, steps: usize) -> Option<&StepBounds> {
+        let b = self.bounds[arm.index()]
+            .get_or_init(|| Arc::new(StepBounds::build(self, arm, steps.max(self.rout_hexes as usize + 1))));
+        (b.steps >= steps).then_some(&**b)
+    }
+
     /// Every step cost of `arm`, indexed `cell * 6 + dir`, for loops that
     /// read many of them.
     #[inline]
@@ -157,11 +229,15 @@ pub struct Occupancy {
     /// a look at the stack.
     counts: Vec<[u16; 3]>,
     sums: Vec<[u32; 3]>,
+    /// Per cell, bit `s` set while `counts[cell][s]` is not 0: a byte per
+    /// cell for the rout planner, which asks of many cells.
+    present: Vec<u8>,
 }
 
 impl Occupancy {
     pub fn new(grid: &Grid) -> Self {
-        Self { cells: vec![Vec::new(); grid.len()], counts: vec![[0; 3]; grid.len()], sums: vec![[0; 3]; grid.len()] }
+        let n = grid.len();
+        Self { cells: vec![Vec::new(); n], counts: vec![[0; 3]; n], sums: vec![[0; 3]; n], present: vec![0; n] }
     }
 
     pub fn clear(&mut self) {
@@ -170,6 +246,7 @@ impl Occupancy {
         }
         self.counts.iter_mut().for_each(|c| *c = [0; 3]);
         self.sums.iter_mut().for_each(|c| *c = [0; 3]);
+        self.present.iter_mut().for_each(|c| *c = 0);
     }
 
     /// Puts `unit` of `side` into `cell`, keeping the stack in unit order.
@@ -180,6 +257,7 @@ impl Occupancy {
             v.insert(pos, unit as u32);
             self.counts[cell][side.min(2)] += 1;
             self.sums[cell][side.min(2)] = self.sums[cell][side.min(2)].wrapping_add(unit as u32);
+            self.present[cell] |= 1 << side.min(2);
         }
     }
 
@@ -189,6 +267,9 @@ impl Occupancy {
             v.remove(pos);
             self.counts[cell][side.min(2)] -= 1;
             self.sums[cell][side.min(2)] = self.sums[cell][side.min(2)].wrapping_sub(unit as u32);
+            if self.counts[cell][side.min(2)] == 0 {
+                self.present[cell] &= !(1 << side.min(2));
+            }
         }
     }
 
@@ -208,6 +289,13 @@ impl Occupancy {
             1 => self.sums[cell][side] != unit as u32,
             _ => true,
         })
+    }
+
+    /// Whether a unit of `side` (0 or 1) stands in `cell`: one byte read.
+    #[inline]
+    pub fn side_present(&self, cell: usize, side: usize) -> bool {
+        debug_assert!(side <= 1);
+        self.present[cell] >> side & 1 != 0
     }
 
     /// Whether any unit stands in `cell` (from the tallies, without a look
@@ -258,8 +346,50 @@ mod tests {
                     }
                     let n = occ.at(cell).iter().filter(|&&u| sides[u as usize] == side).count();
                     assert_eq!(occ.count(cell, side) as usize, n);
+                    if side <= 1 {
+                        assert_eq!(occ.side_present(cell, side), n > 0, "cell {cell} side {side}");
+                    }
                 }
             }
         }
+    }
+
+    /// The rout planner's bounds must be the least cost of any `r` steps
+    /// (and of any ending in a refuge), found here by trying every walk.
+    #[test]
+    fn step_bounds_are_the_least_costs_of_any_walk() {
+        let map = TerrainMap::from_rows(&[".w.m..", "r~=.g.", ".t~.w.", "..~v..", "m.~..r"]);
+        let grid = Grid::new(&map, &Rules::default());
+        fn least(grid: &Grid, arm: Arm, i: usize, r: usize, refuge: bool) -> u32 {
+            if r == 0 {
+                return if !refuge || grid.refuge[i] { 0 } else { u32::MAX };
+            }
+            let mut best = u32::MAX;
+            for d in Dir::ALL {
+                let s = grid.step_cost(arm, i, d);
+                let Some(j) = grid.neighbour(i, d) else { continue };
+                if s == BLOCKED || !grid.on_map[j] {
+                    continue;
+                }
+                best = best.min(least(grid, arm, j, r - 1, refuge).saturating_add(s as u32));
+            }
+            best
+        }
+        let mut walled = 0;
+        for arm in Arm::ALL {
+            let b = grid.step_bounds(arm, 5).expect("bounds for 5 values of r");
+            for i in (0..grid.len()).filter(|&i| grid.on_map[i]) {
+                for r in 0..5 {
+                    let [l, lr] = b.cells[i * b.steps + r];
+                    assert_eq!(l as u32, least(&grid, arm, i, r, false), "{arm:?} cell {i} r {r}");
+                    let want = least(&grid, arm, i, r, true);
+                    assert_eq!(lr as u32, want.min(u16::MAX as u32), "{arm:?} cell {i} r {r} to a refuge");
+                    walled += (want == u32::MAX) as usize;
+                }
+            }
+        }
+        // Some hexes cannot reach a refuge in few steps (else the second
+        // bound would go unchecked where it says "none").
+        assert!(walled > 0);
     }
 }

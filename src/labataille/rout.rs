@@ -41,7 +41,7 @@
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
 use crate::labataille::fields::{CellFacts, FAR, SideFields};
-use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
+use crate::labataille::grid::{BLOCKED, Grid, Occupancy, StepBounds};
 use crate::terrain::Arm;
 
 /// Where a rout move goes.
@@ -85,6 +85,11 @@ impl RoutQuery<'_> {
     #[inline(always)]
     fn friends_at(&self, cell: usize) -> bool {
         let side = self.board.units[self.unit].side;
+        // Away from its own hex the unit is not among them, and one byte
+        // answers for sides 0 and 1.
+        if side <= 1 && cell != self.grid.idx(self.start) {
+            return self.occupancy.side_present(cell, side);
+        }
         // The occupancy's per-side tallies answer without touching the
         // stack or the units, except for a side past 1.
         self.occupancy.others_of_side(cell, side, self.unit).unwrap_or_else(|| {
@@ -226,9 +231,17 @@ pub struct RoutPlanner {
     near: Vec<Near>,
     /// Per window hex: on the path being built (simplicity tests).
     on: Vec<bool>,
+    /// The greedy move of the last plan (padded cells), if it found one.
+    greedy: Vec<usize>,
+    greedy_other: Vec<usize>,
+    /// Run the whole programme, dropping no walks (tests compare the two).
+    exhaustive: bool,
     /// States visited by the exact search in the last move (for tests and
     /// benchmarks); 0 when the cheapest walk was already a simple path.
     pub searched: usize,
+    /// Hexes the programme took further in the last move (for tests and
+    /// benchmarks: the cut shows here).
+    pub expanded: usize,
 }
 
 const NONE: u64 = u64::MAX;
@@ -250,8 +263,10 @@ struct Walks {
 }
 
 impl Default for Walks {
+    /// No walk. The empty slots name window hex 0, so that an offer of no
+    /// walk (`NONE` from a hex with none to give) never wins a tie.
     fn default() -> Self {
-        Self { cost: NONE, also: NONE, from: NO_HEX, also_from: NO_HEX }
+        Self { cost: NONE, also: NONE, from: 0, also_from: 0 }
     }
 }
 
@@ -263,13 +278,22 @@ impl Walks {
         if self.from == v { (self.also, self.also_from) } else { (self.cost, self.from) }
     }
 
+    /// Whether a walk from `u` at `cost` would be kept (it beats the
+    /// second). Equal costs go to the lower window hex, so which walks are
+    /// kept depends neither on the order hexes are taken in nor on which
+    /// other walks the bound dropped.
+    #[inline(always)]
+    fn takes(&self, cost: u64, u: u16) -> bool {
+        (cost, u) < (self.also, self.also_from)
+    }
+
     /// Offers a walk from `u` (each hex offers once per layer).
     #[inline(always)]
     fn offer(&mut self, cost: u64, u: u16) {
-        if cost < self.cost {
+        if (cost, u) < (self.cost, self.from) {
             (self.also, self.also_from) = (self.cost, self.from);
             (self.cost, self.from) = (cost, u);
-        } else if cost < self.also {
+        } else if (cost, u) < (self.also, self.also_from) {
             (self.also, self.also_from) = (cost, u);
         }
     }
@@ -288,6 +312,46 @@ struct Out {
     exits: u8,
 }
 
+/// A full move already in hand (found greedily) and the lower bounds that
+/// show which walks cannot beat it: a walk is dropped when even the least
+/// its remaining hexes could cost, with the best end it could reach, comes
+/// after that move in the priorities' order. The move itself always passes,
+/// and so does the best simple path, so the answer is unchanged.
+struct Cut<'a> {
+    grid: &'a Grid,
+    bounds: &'a StepBounds,
+    own_rear: Edge,
+    /// The move's path cost (the top half of its end key) and the rest of
+    /// its key.
+    cost: u64,
+    low: u64,
+}
+
+impl Cut<'_> {
+    /// No walk on from padded cell `cell`, there at `cost` with `r` hexes
+    /// still to move, can beat the move in hand.
+    #[inline(always)]
+    fn hopeless(&self, cost: u64, cell: usize, r: usize) -> bool {
+        let [least, refuge] = self.bounds.cells[cell * self.bounds.steps + r];
+        let total = cost + ((least as u64) << 16);
+        if total != self.cost {
+            return total > self.cost;
+        }
+        self.hopeless_at_equal_cost(cost, cell, r, refuge)
+    }
+
+    /// At equal path cost, the end decides: a refuge if one can still be
+    /// reached at that cost (7), then nearness to the own rear edge, which
+    /// a hex step changes by at most two half hexes.
+    #[inline(never)]
+    fn hopeless_at_equal_cost(&self, cost: u64, cell: usize, r: usize, refuge: u16) -> bool {
+        let refuge = refuge != u16::MAX && cost + ((refuge as u64) << 16) <= self.cost;
+        let half = self.grid.edge_half_distance(self.own_rear, self.grid.offset(cell)) - 2 * r as i32;
+        let low = ((!refuge as u64) << 48) | (((half as u32) ^ (1 << 31)) as u64) << 16;
+        low > self.low
+    }
+}
+
 /// State budget of the exact search of one move, a guard against a
 /// pathological map: the generated battles of the tests stay far below it
 /// (a test checks); past it the best path found so far stands.
@@ -300,6 +364,8 @@ const SEARCH_BUDGET: usize = 2_000_000;
 struct Back<'p> {
     walk: &'p [Walks],
     outs: &'p [Out],
+    out_stamp: &'p [u32],
+    generation: u32,
     win_cr: &'p [(u16, u16)],
     layer: usize,
     side: i32,
@@ -345,8 +411,12 @@ impl Back<'_> {
             if w == NONE || self.on[u] {
                 continue;
             }
-            // The step from u back into v crosses the opposite side. Every
-            // hex with a walk to it had its steps worked out.
+            // A hex never taken further had only walks the cut dropped (the
+            // greedy move beats any path through it), and no steps worked
+            // out. The step from u back into v crosses the opposite side.
+            if self.out_stamp[u] != self.generation {
+                continue;
+            }
             let back = (d + 3) % 6;
             let out = &self.outs[u];
             if out.legal & (1 << back) == 0 {
@@ -374,6 +444,83 @@ impl Back<'_> {
 impl RoutPlanner {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A quick full move that bounds the programme: from the start, each
+    /// step is the legal one into a hex not yet on the path that is best by
+    /// `score` (of its step key, the least the remaining hexes can cost from
+    /// there, and its half hexes from the own rear edge). Its end key if it
+    /// makes a full move that also meets priority 2 (it need not be the
+    /// best; it only bounds); the path is left in `path`.
+    fn greedy(
+        q: &RoutQuery,
+        bounds: &StepBounds,
+        forbidden: u8,
+        hexes: usize,
+        near: &[Near],
+        path: &mut Vec<usize>,
+        score: impl Fn(u64, u64) -> (u64, u64),
+    ) -> Option<EndKey> {
+        let grid = q.grid;
+        path.clear();
+        let (mut at, mut here) = (grid.idx(q.start), q.start);
+        path.push(at);
+        let mut cost = 0u64;
+        for j in 0..hexes {
+            let r = hexes - j - 1;
+            let mut best: Option<((u64, u64), usize, u64, Offset)> = None;
+            for d in Dir::ALL {
+                let Some((to, key)) = Self::fresh_step(q, forbidden, at, d, path) else { continue };
+                let least = (bounds.cells[to * bounds.steps + r][0] as u64) << 16;
+                // Flipping the sign bit keeps the order of the signed distance.
+                let there = here.neighbour(d);
+                let half = (grid.edge_half_distance(q.own_rear, there) as u32 ^ (1 << 31)) as u64;
+                let s = score(key + least, half);
+                if best.is_none_or(|b| s < b.0) {
+                    best = Some((s, to, key, there));
+                }
+            }
+            let (_, to, key, there) = best?;
+            cost += key;
+            path.push(to);
+            (at, here) = (to, there);
+        }
+        q.ends_further(here, near).then(|| q.end_key(cost, here))
+    }
+
+    /// A legal step from padded cell `at` across `d` into a hex not yet on
+    /// `path`: the cell and its step key.
+    #[inline]
+    fn fresh_step(q: &RoutQuery, forbidden: u8, at: usize, d: Dir, path: &[usize]) -> Option<(usize, u64)> {
+        let cells = &q.fields.cells;
+        let to = q.grid.neighbour(at, d)?;
+        let (a, b, step) = (cells[at], cells[to], q.grid.step_cost(q.arm(), at, d));
+        let legal = b.has(CellFacts::ON_MAP) && b.bits & forbidden == 0 && b.dist >= a.dist && step != BLOCKED;
+        (legal && !path.contains(&to)).then(|| (to, q.step_key(to, step)))
+    }
+
+    /// The better of two greedy moves (see [`Self::greedy`]): the cheapest
+    /// by the bounds, and the straightest towards the own rear edge (which
+    /// meets priority 2 where the cheapest strays towards an enemy). The
+    /// path of the one kept is left in `greedy`.
+    fn bound_move(
+        &mut self,
+        q: &RoutQuery,
+        bounds: &StepBounds,
+        forbidden: u8,
+        hexes: usize,
+        near: &[Near],
+    ) -> Option<EndKey> {
+        let (mut path, mut other) = (std::mem::take(&mut self.greedy), std::mem::take(&mut self.greedy_other));
+        let cheap = Self::greedy(q, bounds, forbidden, hexes, near, &mut path, |cost, half| (cost, half));
+        let straight = Self::greedy(q, bounds, forbidden, hexes, near, &mut other, |cost, half| (half, cost));
+        let mut best = cheap;
+        if straight.is_some_and(|b| best.is_none_or(|a| b < a)) {
+            std::mem::swap(&mut path, &mut other);
+            best = straight;
+        }
+        (self.greedy, self.greedy_other) = (path, other);
+        best
     }
 
     fn prepare(&mut self, radius: i32) {
@@ -471,6 +618,8 @@ impl RoutPlanner {
         let mut back = Back {
             walk: &self.walk,
             outs: &self.outs,
+            out_stamp: &self.out_stamp,
+            generation: self.generation,
             win_cr: &self.win_cr,
             layer: self.layer,
             side: self.side,
@@ -512,6 +661,7 @@ impl RoutPlanner {
         let hexes = q.hexes.max(1) as usize;
         self.prepare(hexes as i32);
         self.searched = 0;
+        self.expanded = 0;
         let grid = q.grid;
         let f = q.fields;
         let cells = &f.cells[..];
@@ -547,10 +697,18 @@ impl RoutPlanner {
                 gs[dir.index()] = dr * grid.pw + dc;
             }
         }
-        self.walk[centre as usize].cost = 0;
+        self.walk[centre as usize] = Walks { cost: 0, from: NO_HEX, ..Walks::default() };
         self.nodes[0] = centre;
         self.count[0] = 1;
         self.exits.clear();
+        let mut near = std::mem::take(&mut self.near);
+        q.near_enemies(&mut near);
+        self.greedy.clear();
+        let bounds = if !self.exhaustive { grid.step_bounds(q.arm(), hexes + 1) } else { None };
+        let cut = bounds.and_then(|bounds| {
+            let best = self.bound_move(q, bounds, forbidden, hexes, &near)?;
+            Some(Cut { grid, bounds, own_rear: q.own_rear, cost: (best >> 64) as u64, low: best as u64 })
+        });
 
         for k in 0..hexes {
             let (done, later) = self.walk.split_at_mut((k + 1) * layer);
@@ -564,6 +722,15 @@ impl RoutPlanner {
             for &u in frontier {
                 let ci = u as usize;
                 let here = cur[ci];
+                // A hex reached only by walks that cannot beat the move in
+                // hand is not taken further (nor is anything after it: the
+                // bound only grows along a walk).
+                if let Some(cut) = &cut
+                    && cut.hopeless(here.cost, (corner + self.win_off[ci] as i64) as usize, hexes - k)
+                {
+                    continue;
+                }
+                self.expanded += 1;
                 if self.out_stamp[ci] != generation {
                     self.out_stamp[ci] = generation;
                     let gu = (corner + self.win_off[ci] as i64) as usize;
@@ -615,9 +782,10 @@ impl RoutPlanner {
                         let lv = o.to[d];
                         let cost_v = here.avoiding(lv).0.saturating_add(o.key[d]);
                         let there = &mut nxt[lv as usize];
-                        if cost_v >= there.cost {
+                        if (cost_v, u) >= (there.cost, there.from) {
                             continue;
                         }
+
                         next[reached] = lv;
                         reached += (there.cost == NONE) as usize;
                         (there.cost, there.from) = (cost_v, u);
@@ -631,9 +799,10 @@ impl RoutPlanner {
                     let (base, _) = here.avoiding(lv);
                     let cost_v = base.saturating_add(o.key[d]);
                     let there = &mut nxt[lv as usize];
-                    if cost_v >= there.also {
+                    if !there.takes(cost_v, u) {
                         continue;
                     }
+
                     next[reached] = lv;
                     reached += (there.cost == NONE) as usize;
                     there.offer(cost_v, u);
@@ -642,9 +811,17 @@ impl RoutPlanner {
             self.count[k + 1] = reached;
         }
 
-        let mut near = std::mem::take(&mut self.near);
-        q.near_enemies(&mut near);
-        let plan = self.full_move(q, hexes, &near).or_else(|| self.off_map(q)).unwrap_or(RoutPlan::Surrender);
+        let had_cut = cut.is_some();
+
+        let plan = self.full_move(q, hexes, &near);
+        // With a greedy move in hand a full move is always found (the
+        // greedy one at worst, should the exact search run out of budget).
+        let plan = match plan {
+            None if had_cut => Some(RoutPlan::Full(self.greedy.iter().map(|&c| grid.offset(c)).collect())),
+            plan => plan,
+        };
+        let plan = plan.or_else(|| self.off_map(q)).unwrap_or(RoutPlan::Surrender);
+
         self.near = near;
         plan
     }
@@ -814,6 +991,32 @@ mod tests {
             }
         }
         assert!(plans > 400);
+    }
+
+    /// The cut (greedy move plus lower bounds) must never change a plan:
+    /// against the whole programme, move for move, on crowded battles with
+    /// every arm, at the edges and behind lines; and it must cut a good
+    /// deal of the programme, or it is not doing its work.
+    #[test]
+    fn the_cut_plans_exactly_as_the_whole_programme() {
+        let mut cut = RoutPlanner::new();
+        let mut whole = RoutPlanner { exhaustive: true, ..RoutPlanner::new() };
+        let (mut plans, mut with_cut, mut without) = (0, 0, 0);
+        for (w, h, seed) in [(60, 50, 11), (41, 60, 12), (60, 50, 13), (30, 40, 14)] {
+            let (grid, board) = battle(w, h, 150, seed);
+            let fields = SideFields::build(&grid, &board, 0, Edge::North);
+            let occ = occupancy(&grid, &board);
+            for unit in 0..board.units.len() {
+                let hexes = [10, 10, 6, 10, 3][unit % 5];
+                let Some(q) = query(&grid, &fields, &occ, &board, unit, hexes) else { continue };
+                assert_eq!(cut.plan(&q), whole.plan(&q), "unit {unit} on map {seed}");
+                (with_cut, without) = (with_cut + cut.expanded, without + whole.expanded);
+                plans += 1;
+            }
+        }
+        assert!(plans > 400, "{plans}");
+        // On these scattered, crowded battles it skips about a third.
+        assert!(with_cut * 4 < without * 3, "the cut took {with_cut} hexes further, the whole programme {without}");
     }
 
     /// The reference: every simple path of the move's length, by brute

@@ -3,11 +3,11 @@
 //! (not only the scripted shocks) makes units check morale and rout.
 //!
 //! Win counts with the tuned scenarios (`sauve simulate FILE --seed N`),
-//! measured since the AI turns its units to face the nearest enemy:
+//! measured since equally good rout paths are chosen by a fixed hex order:
 //!
 //! | scenario | seeds 1..=10 | seeds 1..=40 |
 //! |---|---|---|
-//! | grossbeeren-1813 | Prussians 5, French 5 | Prussians 28, French 11, 1 drawn |
+//! | grossbeeren-1813 | Prussians 5, French 5 | Prussians 29, French 10, 1 drawn |
 //! | hagelberg-1813 | Allies 7, French 3 | Allies 23, French 17 |
 //! | dennewitz-1813 | Allies 6, French 4 | Allies 17, French 23 |
 

@@ -102,12 +102,13 @@ impl RoutQuery<'_> {
 
     /// The additive part of the priorities for entering `cell` at `step`
     /// hundredths of an MP: zones (4), terrain (5), friends (6), packed so
-    /// that integer order is the priority order.
+    /// that integer order is the priority order (the lowest bits stay clear
+    /// for the planner's [`FROM`]).
     #[inline(always)]
     fn step_key(&self, cell: usize, step: u16) -> u64 {
         let zone = self.fields.cells[cell].has(CellFacts::ZONE) as u64;
         let friends = self.friends_at(cell) as u64;
-        (zone << 48) | ((step as u64) << 16) | friends
+        (zone << ZONES_AT) | ((step as u64) << TERRAIN_AT) | (friends << FRIENDS_AT)
     }
 
     /// Hard filters of priorities 1 and 3 for a step from `from` into `to`.
@@ -248,25 +249,45 @@ const NONE: u64 = u64::MAX;
 /// No window hex (the start's parent).
 const NO_HEX: u16 = u16::MAX;
 
+/// A walk is kept as one integer: its path cost, with the window hex it
+/// came from in the low bits (a window of up to 101 x 101 hexes, for the
+/// rules' longest rout move of 50). Comparing two such integers orders
+/// walks by cost, then by that hex, with one instruction.
+const FROM_BITS: u32 = 14;
+const FROM: u64 = (1 << FROM_BITS) - 1;
+/// Where each part of a step key sits: friends (up to 255 hexes), terrain
+/// (hundredths of an MP, 32 bits), zones above.
+const FRIENDS_AT: u32 = FROM_BITS;
+const TERRAIN_AT: u32 = FRIENDS_AT + 8;
+const ZONES_AT: u32 = TERRAIN_AT + 32;
+
+#[inline(always)]
+fn cost_of(walk: u64) -> u64 {
+    walk & !FROM
+}
+
+#[inline(always)]
+fn from_of(walk: u64) -> u16 {
+    (walk & FROM) as u16
+}
+
 /// The two cheapest walks of exactly k legal steps from the start to a
 /// hex that arrive from different hexes, and where each came from. A walk
 /// never steps straight back to the hex it just left (it may come back
 /// later), so no simple path to the hex is cheaper than `cost`, and none
 /// that continues to hex `v` is cheaper than [`Walks::avoiding`]`(v)`:
 /// its last step did not come from `v`, which it has not yet visited.
+/// Both are packed with the hex they came from (see [`FROM`]).
 #[derive(Clone, Copy, Debug)]
 struct Walks {
-    cost: u64,
+    best: u64,
     also: u64,
-    from: u16,
-    also_from: u16,
 }
 
 impl Default for Walks {
-    /// No walk. The empty slots name window hex 0, so that an offer of no
-    /// walk (`NONE` from a hex with none to give) never wins a tie.
+    /// No walk: `NONE`, whose hex bits name no window hex.
     fn default() -> Self {
-        Self { cost: NONE, also: NONE, from: 0, also_from: 0 }
+        Self { best: NONE, also: NONE }
     }
 }
 
@@ -274,27 +295,26 @@ impl Walks {
     /// The cheapest walk here whose last step did not come from `v`, and
     /// the hex it came from.
     #[inline(always)]
-    fn avoiding(&self, v: u16) -> (u64, u16) {
-        if self.from == v { (self.also, self.also_from) } else { (self.cost, self.from) }
+    fn avoiding(&self, v: u16) -> u64 {
+        if from_of(self.best) == v { self.also } else { self.best }
     }
 
-    /// Whether a walk from `u` at `cost` would be kept (it beats the
-    /// second). Equal costs go to the lower window hex, so which walks are
-    /// kept depends neither on the order hexes are taken in nor on which
-    /// other walks the bound dropped.
+    /// Whether a packed walk would be kept (it beats the second). Equal
+    /// costs go to the lower window hex, so which walks are kept depends
+    /// neither on the order hexes are taken in nor on which other walks the
+    /// bound dropped.
     #[inline(always)]
-    fn takes(&self, cost: u64, u: u16) -> bool {
-        (cost, u) < (self.also, self.also_from)
+    fn takes(&self, walk: u64) -> bool {
+        walk < self.also
     }
 
-    /// Offers a walk from `u` (each hex offers once per layer).
+    /// Offers a packed walk (each hex offers once per layer).
     #[inline(always)]
-    fn offer(&mut self, cost: u64, u: u16) {
-        if (cost, u) < (self.cost, self.from) {
-            (self.also, self.also_from) = (self.cost, self.from);
-            (self.cost, self.from) = (cost, u);
-        } else if (cost, u) < (self.also, self.also_from) {
-            (self.also, self.also_from) = (cost, u);
+    fn offer(&mut self, walk: u64) {
+        if walk < self.best {
+            (self.also, self.best) = (self.best, walk);
+        } else if walk < self.also {
+            self.also = walk;
         }
     }
 }
@@ -333,7 +353,7 @@ impl Cut<'_> {
     #[inline(always)]
     fn hopeless(&self, cost: u64, cell: usize, r: usize) -> bool {
         let [least, refuge] = self.bounds.cells[cell * self.bounds.steps + r];
-        let total = cost + ((least as u64) << 16);
+        let total = cost + ((least as u64) << TERRAIN_AT);
         if total != self.cost {
             return total > self.cost;
         }
@@ -345,7 +365,7 @@ impl Cut<'_> {
     /// a hex step changes by at most two half hexes.
     #[inline(never)]
     fn hopeless_at_equal_cost(&self, cost: u64, cell: usize, r: usize, refuge: u16) -> bool {
-        let refuge = refuge != u16::MAX && cost + ((refuge as u64) << 16) <= self.cost;
+        let refuge = refuge != u16::MAX && cost + ((refuge as u64) << TERRAIN_AT) <= self.cost;
         let half = self.grid.edge_half_distance(self.own_rear, self.grid.offset(cell)) - 2 * r as i32;
         let low = ((!refuge as u64) << 48) | (((half as u32) ^ (1 << 31)) as u64) << 16;
         low > self.low
@@ -407,10 +427,11 @@ impl Back<'_> {
                 continue;
             }
             let u = (ur * self.side + uc) as usize;
-            let (w, _) = self.walk[(j - 1) * self.layer + u].avoiding(v);
+            let w = self.walk[(j - 1) * self.layer + u].avoiding(v);
             if w == NONE || self.on[u] {
                 continue;
             }
+            let w = cost_of(w);
             // A hex never taken further had only walks the cut dropped (the
             // greedy move beats any path through it), and no steps worked
             // out. The step from u back into v crosses the opposite side.
@@ -471,7 +492,7 @@ impl RoutPlanner {
             let mut best: Option<((u64, u64), usize, u64, Offset)> = None;
             for d in Dir::ALL {
                 let Some((to, key)) = Self::fresh_step(q, forbidden, at, d, path) else { continue };
-                let least = (bounds.cells[to * bounds.steps + r][0] as u64) << 16;
+                let least = (bounds.cells[to * bounds.steps + r][0] as u64) << TERRAIN_AT;
                 // Flipping the sign bit keeps the order of the signed distance.
                 let there = here.neighbour(d);
                 let half = (grid.edge_half_distance(q.own_rear, there) as u32 ^ (1 << 31)) as u64;
@@ -499,10 +520,9 @@ impl RoutPlanner {
         (legal && !path.contains(&to)).then(|| (to, q.step_key(to, step)))
     }
 
-    /// The better of two greedy moves (see [`Self::greedy`]): the cheapest
-    /// by the bounds, and the straightest towards the own rear edge (which
-    /// meets priority 2 where the cheapest strays towards an enemy). The
-    /// path of the one kept is left in `greedy`.
+    /// A greedy move (see [`Self::greedy`]): the cheapest by the bounds, or
+    /// if that fails priority 2 (straying towards an enemy), the straightest
+    /// towards the own rear edge. The path is left in `greedy`.
     fn bound_move(
         &mut self,
         q: &RoutQuery,
@@ -513,7 +533,12 @@ impl RoutPlanner {
     ) -> Option<EndKey> {
         let (mut path, mut other) = (std::mem::take(&mut self.greedy), std::mem::take(&mut self.greedy_other));
         let cheap = Self::greedy(q, bounds, forbidden, hexes, near, &mut path, |cost, half| (cost, half));
-        let straight = Self::greedy(q, bounds, forbidden, hexes, near, &mut other, |cost, half| (half, cost));
+        // The straight one only where the cheapest fails priority 2 (it
+        // seldom bounds better, and costs as much again).
+        let straight = match cheap {
+            Some(_) => None,
+            None => Self::greedy(q, bounds, forbidden, hexes, near, &mut other, |cost, half| (half, cost)),
+        };
         let mut best = cheap;
         if straight.is_some_and(|b| best.is_none_or(|a| b < a)) {
             std::mem::swap(&mut path, &mut other);
@@ -576,7 +601,7 @@ impl RoutPlanner {
             if k == 0 {
                 break;
             }
-            (next, l) = (l, self.walk[k * self.layer + l as usize].avoiding(next).1);
+            (next, l) = (l, from_of(self.walk[k * self.layer + l as usize].avoiding(next)));
             k -= 1;
         }
         path.reverse();
@@ -697,7 +722,8 @@ impl RoutPlanner {
                 gs[dir.index()] = dr * grid.pw + dc;
             }
         }
-        self.walk[centre as usize] = Walks { cost: 0, from: NO_HEX, ..Walks::default() };
+        // The start: no cost, and from no hex (all hex bits set name none).
+        self.walk[centre as usize] = Walks { best: FROM, ..Walks::default() };
         self.nodes[0] = centre;
         self.count[0] = 1;
         self.exits.clear();
@@ -726,7 +752,7 @@ impl RoutPlanner {
                 // hand is not taken further (nor is anything after it: the
                 // bound only grows along a walk).
                 if let Some(cut) = &cut
-                    && cut.hopeless(here.cost, (corner + self.win_off[ci] as i64) as usize, hexes - k)
+                    && cut.hopeless(cost_of(here.best), (corner + self.win_off[ci] as i64) as usize, hexes - k)
                 {
                     continue;
                 }
@@ -767,7 +793,7 @@ impl RoutPlanner {
                     let odd = ((self.win_cr[ci].0 & 1) as u8 ^ corner_par) as usize;
                     let gv = (gu as i32 + global_step[odd][d]) as usize;
                     if let Some(edge) = q.exit_step(gu, gv, grid.offset(gu), Dir::ALL[d], start_behind) {
-                        self.exits.push((q.exit_key(here.cost, edge), k as u16, u, edge));
+                        self.exits.push((q.exit_key(cost_of(here.best), edge), k as u16, u, edge));
                     }
                 }
                 // Then the legal steps, by bit mask rather than by testing
@@ -780,15 +806,17 @@ impl RoutPlanner {
                         let d = legal.trailing_zeros() as usize & 7;
                         legal &= legal - 1;
                         let lv = o.to[d];
-                        let cost_v = here.avoiding(lv).0.saturating_add(o.key[d]);
+                        // From no walk (`NONE`) the sum saturates to `NONE`:
+                        // every step key is at least 1 << TERRAIN_AT.
+                        let walk = cost_of(here.avoiding(lv)).saturating_add(o.key[d]) | u as u64;
                         let there = &mut nxt[lv as usize];
-                        if (cost_v, u) >= (there.cost, there.from) {
+                        if walk >= there.best {
                             continue;
                         }
 
                         next[reached] = lv;
-                        reached += (there.cost == NONE) as usize;
-                        (there.cost, there.from) = (cost_v, u);
+                        reached += (there.best == NONE) as usize;
+                        there.best = walk;
                     }
                     continue;
                 }
@@ -796,16 +824,14 @@ impl RoutPlanner {
                     let d = legal.trailing_zeros() as usize & 7;
                     legal &= legal - 1;
                     let lv = o.to[d];
-                    let (base, _) = here.avoiding(lv);
-                    let cost_v = base.saturating_add(o.key[d]);
+                    let walk = cost_of(here.avoiding(lv)).saturating_add(o.key[d]) | u as u64;
                     let there = &mut nxt[lv as usize];
-                    if !there.takes(cost_v, u) {
+                    if !there.takes(walk) {
                         continue;
                     }
-
                     next[reached] = lv;
-                    reached += (there.cost == NONE) as usize;
-                    there.offer(cost_v, u);
+                    reached += (there.best == NONE) as usize;
+                    there.offer(walk);
                 }
             }
             self.count[k + 1] = reached;
@@ -839,7 +865,7 @@ impl RoutPlanner {
         // then a key's low half is PENDING, above any worked-out one.
         const PENDING: u128 = u64::MAX as u128;
         for &l in &self.nodes[hexes * (layer + 1)..][..self.count[hexes]] {
-            ends.push(((last[l as usize].cost as u128) << 64 | PENDING, l));
+            ends.push(((cost_of(last[l as usize].best) as u128) << 64 | PENDING, l));
         }
         let mut chosen = None;
         while let Some((i, &(key, l))) = ends.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {

@@ -170,7 +170,7 @@ impl SideFields {
             let d = grid.edge_distance(enemy_rear, at);
             if f.dist[i] != 0 {
                 f.dist[i] = 0;
-                queue.push(i as u32);
+                queue.push((i as u32) << 1 | (at.c & 1) as u32);
             }
             depth[i] = depth[i].max(d);
             f.enemy[i] = true;
@@ -192,17 +192,36 @@ impl SideFields {
         // Multi-source BFS: with no obstacles this is the exact hex distance
         // to the nearest enemy. Layer by layer, so ties keep the deepest
         // (most forward) enemy's depth.
+        // Each queue entry carries its cell's column parity, so that the
+        // neighbours of a cell on the map come from index arithmetic (they
+        // all lie inside the padding); only the border ring needs the
+        // neighbour table.
+        let pw = grid.pw as isize;
+        let across = [0, 1].map(|p: i32| {
+            Dir::ALL.map(|d| {
+                let o = Offset::new(p, 1).neighbour(d);
+                ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u32)
+            })
+        });
         let mut head = 0;
         while head < queue.len() {
-            let i = queue[head] as usize;
+            let (i, parity) = ((queue[head] >> 1) as usize, queue[head] & 1);
             head += 1;
             let next = f.dist[i] + 1;
-            for dir in Dir::ALL {
-                let Some(j) = grid.neighbour(i, dir) else { continue };
+            let inner = grid.on_map[i];
+            for (d, &(offset, flips)) in across[parity as usize].iter().enumerate() {
+                let j = if inner {
+                    (i as isize + offset) as usize
+                } else {
+                    match grid.neighbour(i, Dir::ALL[d]) {
+                        Some(j) => j,
+                        None => continue,
+                    }
+                };
                 if f.dist[j] == FAR {
                     f.dist[j] = next;
                     depth[j] = depth[i];
-                    queue.push(j as u32);
+                    queue.push((j as u32) << 1 | (parity ^ flips));
                 } else if f.dist[j] == next && depth[i] > depth[j] {
                     depth[j] = depth[i];
                 }

@@ -921,7 +921,7 @@ pub fn movement_range(world: &mut World, unit: usize) -> crate::labataille::move
     with_orders(
         world,
         |o, engine, board, _, _, _| {
-            if unit < board.units.len() { o.reach(engine, board, unit) } else { Default::default() }
+            if unit < board.units.len() { (*o.reach(engine, board, unit)).clone() } else { Default::default() }
         },
     )
 }

@@ -563,7 +563,13 @@ fn advance(
 /// minimum move (a charge ends next to its target or not at all). The
 /// answer is remembered in `search`, so that the AI's look before ordering
 /// a charge and the order itself search the map once.
-pub fn charge_reach(bf: &Battlefield, engine: &Engine, board: &Board, search: &mut MoveSearch, unit: usize) -> Reach {
+pub fn charge_reach(
+    bf: &Battlefield,
+    engine: &Engine,
+    board: &Board,
+    search: &mut MoveSearch,
+    unit: usize,
+) -> std::sync::Arc<Reach> {
     let u = &board.units[unit];
     let ctx = bf.ctx;
     let budget = allowance(ctx.rules, u.arm, bf.movement.get(unit).copied().flatten(), u.formation, u.limbered);

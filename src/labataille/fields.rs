@@ -34,6 +34,16 @@ impl CellFacts {
     }
 }
 
+/// Scratch of [`SideFields::remove_source`]: the hexes whose nearest enemy
+/// was the one that left (with their offsets), those of them left with no
+/// distance, and the refill's layers by distance.
+#[derive(Clone, Debug, Default)]
+struct Mend {
+    region: Vec<(usize, Offset)>,
+    lost: Vec<usize>,
+    layers: Vec<Vec<usize>>,
+}
+
 /// What the units of one side see of their enemies.
 #[derive(Clone, Debug)]
 pub struct SideFields {
@@ -68,6 +78,8 @@ pub struct SideFields {
     inside: Vec<bool>,
     /// Scratch for building: the breadth-first queue.
     queue: Vec<u32>,
+    /// Scratch for mending after an enemy leaves a hex.
+    mend: Mend,
 }
 
 /// One enemy unit as the fields see it, before or after a change.
@@ -129,6 +141,7 @@ impl SideFields {
             enemy_rear,
             inside: Vec::new(),
             queue: Vec::new(),
+            mend: Mend::default(),
         };
         f.rebuild(grid, board, side, enemy_rear);
         f
@@ -332,26 +345,37 @@ impl SideFields {
     /// enemy among ties).
     fn remove_source(&mut self, grid: &Grid, a: Offset) {
         let start = grid.idx(a);
-        let mut region = vec![start];
+        // Scratch kept with the fields, so that a mend allocates nothing
+        // once warm; each hex of the region goes with its offset, which its
+        // neighbours' offsets follow from without a division.
+        let mut mend = std::mem::take(&mut self.mend);
+        let Mend { region, lost, layers } = &mut mend;
+        region.clear();
+        lost.clear();
+        layers.iter_mut().for_each(Vec::clear);
+        region.push((start, a));
         let mut inside = std::mem::take(&mut self.inside);
         inside[start] = true;
         let mut k = 0;
         while k < region.len() {
-            let i = region[k];
+            let (i, o) = region[k];
             k += 1;
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour(i, dir) else { continue };
-                if !inside[j] && self.dist[j] != FAR && self.dist[j] as i32 == hex_distance(a, grid.offset(j)) {
+                if inside[j] || self.dist[j] == FAR {
+                    continue;
+                }
+                let oj = o.neighbour(dir);
+                if self.dist[j] as i32 == hex_distance(a, oj) {
                     inside[j] = true;
-                    region.push(j);
+                    region.push((j, oj));
                 }
             }
         }
         // The region was found breadth first from `a`, so in order of
         // distance: a hex's nearer neighbours in it are settled before it.
         // `inside` stays set only on the hexes that lose their distance.
-        let mut lost = Vec::new();
-        for &i in &region {
+        for &(i, _) in region.iter() {
             let d = self.dist[i];
             let mut deepest = None;
             if i != start {
@@ -370,13 +394,12 @@ impl SideFields {
                 None => lost.push(i),
             }
         }
-        for &i in &lost {
+        for &i in lost.iter() {
             self.dist[i] = FAR;
             self.depth[i] = i32::MIN;
         }
         // Seeds: the hexes bordering the lost ones, by distance.
-        let mut layers: Vec<Vec<usize>> = Vec::new();
-        for &i in &lost {
+        for &i in lost.iter() {
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour(i, dir) else { continue };
                 if !inside[j] && self.dist[j] != FAR {
@@ -389,8 +412,9 @@ impl SideFields {
             }
         }
         let mut d = 0;
+        let mut layer = Vec::new();
         while d < layers.len() {
-            let mut layer = std::mem::take(&mut layers[d]);
+            std::mem::swap(&mut layer, &mut layers[d]);
             layer.sort_unstable();
             layer.dedup();
             for &i in &layer {
@@ -412,15 +436,19 @@ impl SideFields {
                     }
                 }
             }
+            // Hand the buffer back to its layer, empty, for the next mend.
+            layer.clear();
+            std::mem::swap(&mut layer, &mut layers[d]);
             d += 1;
         }
-        for &i in &lost {
+        for &i in lost.iter() {
             inside[i] = false;
         }
-        for &i in &region {
+        for &(i, _) in region.iter() {
             self.refresh(grid, i);
         }
         self.inside = inside;
+        self.mend = mend;
     }
 
     /// The hex `b` now holds an enemy: distances fall (and depths rise on

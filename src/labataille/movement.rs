@@ -5,6 +5,7 @@
 //! so no map-wide field has to be rebuilt when an enemy moves (a charge or a
 //! retreat), and the scratch arrays are reused between units.
 
+use std::sync::Arc;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -152,7 +153,9 @@ pub struct MoveSearch {
     /// same order as the pair (cost, cell), compared in one instruction.
     heap: BinaryHeap<Reverse<u64>>,
     /// The last reach worked out, and what it was worked out for.
-    memo: Option<(ReachKey, Reach)>,
+    memo: Option<(ReachKey, Arc<Reach>)>,
+    /// How many cells the last search settled.
+    settled_hint: usize,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -185,12 +188,13 @@ impl MoveSearch {
 /// between (each order calls [`MoveSearch::forget`]), gets the last answer
 /// back without a search. The AI looks at a unit's reach and then orders
 /// the move or charge, which looks again.
-pub fn reach_remembered(s: &mut MoveSearch, q: &MoveQuery, generations: [u64; 2]) -> Reach {
+/// The answer is shared with the memo rather than copied.
+pub fn reach_remembered(s: &mut MoveSearch, q: &MoveQuery, generations: [u64; 2]) -> Arc<Reach> {
     let key = ReachKey { unit: q.unit, budget: q.budget, fresh: q.fresh, at: q.board.units[q.unit].at, generations };
     if let Some((_, known)) = s.memo.as_ref().filter(|(k, _)| *k == key) {
         return known.clone();
     }
-    let r = reach(s, q);
+    let r = Arc::new(reach(s, q));
     s.memo = Some((key, r.clone()));
     r
 }
@@ -230,6 +234,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
             zone_stamp: vec![0; n],
             heap: BinaryHeap::new(),
             memo: None,
+            settled_hint: 0,
         };
     }
     s.epoch = s.epoch.wrapping_add(1);
@@ -276,7 +281,9 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     visit(s, start_cell, 0, start_cell);
     s.heap.clear();
     s.heap.push(Reverse((start_cell as u64) << 1 | (start.c & 1) as u64));
-    let mut settled: Vec<(usize, Centi, usize)> = Vec::new();
+    // Sized as the last search's (searches of a phase are much alike), so
+    // that it seldom grows.
+    let mut settled: Vec<(usize, Centi, usize)> = Vec::with_capacity(s.settled_hint);
     while let Some(Reverse(packed)) = s.heap.pop() {
         let (cost, cell, parity) = ((packed >> 32) as Centi, (packed as u32 >> 1) as usize, packed & 1);
         let node = s.node[cell];
@@ -322,6 +329,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
             out.ends.push((g.offset(cell), cost));
         }
     }
+    s.settled_hint = settled.len();
     out.cells = settled;
     out
 }

@@ -215,15 +215,15 @@ impl Orders<'_, '_> {
     }
 
     /// Where `unit` may march this phase (empty if it may not move).
-    pub fn reach(&mut self, engine: &mut Engine, board: &Board, unit: usize) -> Reach {
+    pub fn reach(&mut self, engine: &mut Engine, board: &Board, unit: usize) -> std::sync::Arc<Reach> {
         let u = &board.units[unit];
         if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) || self.activity.fought[unit] {
-            return Reach::default();
+            return Default::default();
         }
         let budget = self.budget(board, unit);
         let fresh = !self.activity.moved[unit] && budget > 0;
         if budget == 0 {
-            return Reach::default();
+            return Default::default();
         }
         let ctx = self.bf.ctx;
         let occupancy = &engine.occupancy;

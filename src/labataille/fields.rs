@@ -458,9 +458,15 @@ impl SideFields {
         self.dist[start] = 0;
         // A source's depth is its own edge distance, whatever its neighbours'.
         self.depth[start] = grid.edge_distance(self.enemy_rear, b);
-        let mut queue = std::collections::VecDeque::from([start]);
+        // First in, first out, through a scratch vector read from `head`.
+        let mut queue = std::mem::take(&mut self.mend.lost);
+        queue.clear();
+        queue.push(start);
         self.refresh(grid, start);
-        while let Some(i) = queue.pop_front() {
+        let mut head = 0;
+        while head < queue.len() {
+            let i = queue[head];
+            head += 1;
             let next = self.dist[i] + 1;
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour(i, dir) else { continue };
@@ -479,14 +485,15 @@ impl SideFields {
                     }
                     self.depth[j] = deepest;
                     self.refresh(grid, j);
-                    queue.push_back(j);
+                    queue.push(j);
                 } else if next == self.dist[j] && self.depth[i] > self.depth[j] {
                     self.depth[j] = self.depth[i];
                     self.refresh(grid, j);
-                    queue.push_back(j);
+                    queue.push(j);
                 }
             }
         }
+        self.mend.lost = queue;
     }
 
     /// Adds one enemy zone of influence to a cell (what a new enemy front

@@ -2,7 +2,7 @@
 //! refuge (Morale Recovery Segment, RULES.md 1.5).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
@@ -40,20 +40,90 @@ pub struct RetreatPlan {
 /// fewer friends, then cheaper, then a woods/built-up hex, then the hex
 /// nearest its own rear edge. `None` if it cannot move at all.
 pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
+    SCRATCH.with_borrow_mut(|s| plan_retreat_in(s, q))
+}
+
+/// Per-cell scratch for the searches of this module, stamped so that a
+/// search clears nothing: a cell's entries count only while its stamp is
+/// the current search's. One per thread, so a search allocates nothing once
+/// warm.
+#[derive(Default)]
+struct Scratch {
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// Per cell: cost (hundredths) and parent cell.
+    cost: Vec<u32>,
+    parent: Vec<u32>,
+    /// Per cell: whether its path touched an enemy cavalry zone, and how
+    /// many of its hexes after the start held friends.
+    along: Vec<(bool, u32)>,
+    /// Cells in the order the search settled them.
+    order: Vec<usize>,
+    heap: BinaryHeap<Reverse<(u32, usize)>>,
+}
+
+impl Scratch {
+    fn begin(&mut self, cells: usize) {
+        if self.stamp.len() != cells {
+            *self = Scratch {
+                stamp: vec![0; cells],
+                cost: vec![0; cells],
+                parent: vec![0; cells],
+                along: vec![(false, 0); cells],
+                ..Scratch::default()
+            };
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|x| *x = 0);
+            self.epoch = 1;
+        }
+        self.order.clear();
+        self.heap.clear();
+    }
+
+    #[inline]
+    fn seen(&self, i: usize) -> bool {
+        self.stamp[i] == self.epoch
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, cost: u32, parent: usize) {
+        self.stamp[i] = self.epoch;
+        self.cost[i] = cost;
+        self.parent[i] = parent as u32;
+    }
+
+    /// The path from `start` to `i`, start first.
+    fn path(&self, start: usize, mut i: usize) -> Vec<usize> {
+        let mut p = vec![i];
+        while i != start {
+            i = self.parent[i] as usize;
+            p.push(i);
+        }
+        p.reverse();
+        p
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+fn plan_retreat_in(s: &mut Scratch, q: &RetreatQuery) -> Option<RetreatPlan> {
     let grid = q.grid;
     let f = q.fields;
     let unit = &q.board.units[q.unit];
     let start = grid.idx(q.start);
     let start_behind = f.behind[start];
-    // cell -> (cost, parent)
-    let mut seen: BTreeMap<usize, (u32, usize)> = BTreeMap::new();
-    let mut heap = BinaryHeap::new();
-    seen.insert(start, (0, start));
-    heap.push(Reverse((0u32, start)));
-    while let Some(Reverse((cost, i))) = heap.pop() {
-        if seen.get(&i).is_some_and(|&(c, _)| c < cost) {
+    s.begin(grid.len());
+    s.set(start, 0, start);
+    s.heap.push(Reverse((0u32, start)));
+    while let Some(Reverse((cost, i))) = s.heap.pop() {
+        if s.cost[i] < cost {
             continue;
         }
+        s.order.push(i);
         for dir in Dir::ALL {
             let Some(j) = grid.neighbour(i, dir) else { continue };
             if !grid.on_map[j] || f.enemy[j] || f.dist[j] < f.dist[i] || (f.behind[j] && !start_behind) {
@@ -68,21 +138,12 @@ pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
             if total > q.budget && i != start {
                 continue;
             }
-            if seen.get(&j).is_none_or(|&(c, _)| total < c) {
-                seen.insert(j, (total, i));
-                heap.push(Reverse((total, j)));
+            if !s.seen(j) || total < s.cost[j] {
+                s.set(j, total, i);
+                s.heap.push(Reverse((total, j)));
             }
         }
     }
-    let path_of = |mut i: usize| {
-        let mut p = vec![i];
-        while i != start {
-            i = seen[&i].1;
-            p.push(i);
-        }
-        p.reverse();
-        p
-    };
     let friends = |cell: usize| {
         q.occupancy.occupied(cell)
             && q.occupancy.at(cell).iter().any(|&u| u as usize != q.unit && q.board.units[u as usize].side == unit.side)
@@ -90,31 +151,30 @@ pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
     // Per reached hex, along its path from the start: whether the path
     // touches an enemy cavalry zone (leaving one counts as retreating
     // through it) and how many hexes after the start hold friends; worked
-    // out once per hex from its parent's, not by walking every path.
-    let mut along: BTreeMap<usize, (bool, usize)> = BTreeMap::new();
-    along.insert(start, (f.cav_zone[start], 0));
-    let mut chain = Vec::new();
-    for &i in seen.keys() {
-        let mut j = i;
-        while !along.contains_key(&j) {
-            chain.push(j);
-            j = seen[&j].1;
-        }
-        while let Some(c) = chain.pop() {
-            let (cav, past) = along[&seen[&c].1];
-            along.insert(c, (cav || f.cav_zone[c], past + usize::from(friends(c))));
-        }
+    // out once per hex from its parent's, in the order the search settled
+    // them (a parent always before its children: every step costs).
+    for k in 0..s.order.len() {
+        let i = s.order[k];
+        s.along[i] = if i == start {
+            (f.cav_zone[start], 0)
+        } else {
+            let (cav, past) = s.along[s.parent[i] as usize];
+            (cav || f.cav_zone[i], past + u32::from(friends(i)))
+        };
     }
-    let best = seen
+    // The hex index last makes the order total, so the choice does not
+    // depend on the order hexes are looked at.
+    let best = s
+        .order
         .iter()
-        .filter(|(i, _)| **i != start)
-        .map(|(&i, &(cost, _))| {
-            let (cav, past_friends) = along[&i];
+        .filter(|&&i| i != start)
+        .map(|&i| {
+            let (cav, past_friends) = s.along[i];
             let key = (
                 Reverse(f.dist[i]),
                 cav,
                 past_friends,
-                cost,
+                s.cost[i],
                 !grid.refuge[i],
                 grid.edge_half_distance(q.own_rear, grid.offset(i)),
                 i,
@@ -122,8 +182,8 @@ pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
             (key, i, cav)
         })
         .min_by(|a, b| a.0.cmp(&b.0))?;
-    let best = (best.0, path_of(best.1), best.2);
-    Some(RetreatPlan { path: best.1.iter().map(|&c| grid.offset(c)).collect(), through_cavalry_zone: best.2 })
+    let path = s.path(start, best.1);
+    Some(RetreatPlan { path: path.iter().map(|&c| grid.offset(c)).collect(), through_cavalry_zone: best.2 })
 }
 
 /// Morale Recovery Segment, far router (rule 1.5): a routed unit that failed
@@ -146,34 +206,34 @@ pub fn plan_refuge(
     if grid.refuge[s] && safe_at(s) {
         return None;
     }
-    let mut parent: BTreeMap<usize, usize> = BTreeMap::new();
-    parent.insert(s, s);
-    let mut queue = VecDeque::from([s]);
-    let mut goal = None;
-    while let Some(i) = queue.pop_front() {
-        if i != s && grid.refuge[i] {
-            goal = Some(i);
-            break;
-        }
-        for dir in Dir::ALL {
-            let Some(j) = grid.neighbour(i, dir) else { continue };
-            if !grid.on_map[j] || fields.enemy[j] || !safe_at(j) || parent.contains_key(&j) {
-                continue;
+    SCRATCH.with_borrow_mut(|sc| {
+        // Breadth first, the settle order doubling as the queue.
+        sc.begin(grid.len());
+        sc.set(s, 0, s);
+        sc.order.push(s);
+        let mut head = 0;
+        let mut goal = None;
+        while head < sc.order.len() {
+            let i = sc.order[head];
+            head += 1;
+            if i != s && grid.refuge[i] {
+                goal = Some(i);
+                break;
             }
-            if grid.step_cost(arm, i, dir) == BLOCKED {
-                continue;
+            for dir in Dir::ALL {
+                let Some(j) = grid.neighbour(i, dir) else { continue };
+                if !grid.on_map[j] || fields.enemy[j] || !safe_at(j) || sc.seen(j) {
+                    continue;
+                }
+                if grid.step_cost(arm, i, dir) == BLOCKED {
+                    continue;
+                }
+                sc.set(j, 0, i);
+                sc.order.push(j);
             }
-            parent.insert(j, i);
-            queue.push_back(j);
         }
-    }
-    let mut i = goal?;
-    let mut path = vec![i];
-    while i != s {
-        i = parent[&i];
-        path.push(i);
-    }
-    path.reverse();
-    path.truncate(max_hexes as usize + 1);
-    Some(path.into_iter().map(|c| grid.offset(c)).collect())
+        let mut path = sc.path(s, goal?);
+        path.truncate(max_hexes as usize + 1);
+        Some(path.into_iter().map(|c| grid.offset(c)).collect())
+    })
 }

@@ -918,12 +918,9 @@ pub fn undo(world: &mut World) -> bool {
 /// Where a reachable hex costs: the movement range of a unit now, for the
 /// window's overlay and path preview.
 pub fn movement_range(world: &mut World, unit: usize) -> crate::labataille::movement::Reach {
-    with_orders(
-        world,
-        |o, engine, board, _, _, _| {
-            if unit < board.units.len() { (*o.reach(engine, board, unit)).clone() } else { Default::default() }
-        },
-    )
+    with_orders(world, |o, engine, board, _, _, _| {
+        if unit < board.units.len() { (*o.reach(engine, board, unit)).clone() } else { Default::default() }
+    })
 }
 
 /// Movement points (hundredths) a unit has left in this turn's movement.

@@ -298,6 +298,15 @@ impl Occupancy {
         self.present[cell] >> side & 1 != 0
     }
 
+    /// Whether a unit of a side other than `side` may stand in `cell`: exact
+    /// for sides 0 and 1; for a side past 1 (whose tallies are shared with
+    /// the others past 1) any unit at all counts. One byte read.
+    #[inline]
+    pub fn others_may_stand(&self, cell: usize, side: usize) -> bool {
+        let own = if side <= 1 { 1 << side } else { 0 };
+        self.present[cell] & !own != 0
+    }
+
     /// Whether any unit stands in `cell` (from the tallies, without a look
     /// at the stack).
     #[inline]
@@ -348,6 +357,10 @@ mod tests {
                     assert_eq!(occ.count(cell, side) as usize, n);
                     if side <= 1 {
                         assert_eq!(occ.side_present(cell, side), n > 0, "cell {cell} side {side}");
+                        let others = occ.at(cell).iter().any(|&u| sides[u as usize] != side);
+                        assert_eq!(occ.others_may_stand(cell, side), others, "cell {cell} side {side}");
+                    } else if occ.at(cell).iter().any(|&u| sides[u as usize] != side) {
+                        assert!(occ.others_may_stand(cell, side), "cell {cell} side {side}");
                     }
                 }
             }

@@ -5,9 +5,9 @@
 //! so no map-wide field has to be rebuilt when an enemy moves (a charge or a
 //! retreat), and the scratch arrays are reused between units.
 
-use std::sync::Arc;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use crate::hex::{Dir, Offset};
 use crate::labataille::fields::{CellFacts, SideFields, exerts_zone, front_sides};
@@ -60,7 +60,7 @@ pub fn stacked(board: &Board, occupancy: &Occupancy, cell: usize, side: usize, e
 pub fn zone_stops(grid: &Grid, occupancy: &Occupancy, board: &Board, side: usize, arm: Arm, cell: usize) -> bool {
     for dir in Dir::ALL {
         let Some(n) = grid.neighbour(cell, dir) else { continue };
-        if !occupancy.occupied(n) {
+        if !occupancy.others_may_stand(n, side) {
             continue;
         }
         for &u in occupancy.at(n) {
@@ -80,7 +80,7 @@ pub fn zone_stops(grid: &Grid, occupancy: &Occupancy, board: &Board, side: usize
 /// Whether a unit not of `side` stands in `cell`.
 #[inline]
 pub fn enemy_in(occupancy: &Occupancy, board: &Board, side: usize, cell: usize) -> bool {
-    occupancy.occupied(cell) && occupancy.at(cell).iter().any(|&u| board.units[u as usize].side != side)
+    occupancy.others_may_stand(cell, side) && occupancy.at(cell).iter().any(|&u| board.units[u as usize].side != side)
 }
 
 /// Calls `f` with every hex within `radius` of `at` (on the map) holding a

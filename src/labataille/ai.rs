@@ -165,6 +165,31 @@ const RING: usize = 4096;
 /// entry costs count as a unit would pay them. A bucket queue (Dial's
 /// algorithm): costs are small integers, so this is linear in the map.
 pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
+    // The field depends only on the terrain, the arm and the sources, which
+    // change seldom (an objective taken or lost): the last few are kept.
+    type Known = Vec<((u64, Arm, Vec<(usize, u32)>), std::sync::Arc<Vec<u32>>)>;
+    thread_local! {
+        static KNOWN: std::cell::RefCell<Known> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    const KEEP: usize = 4;
+    let found = KNOWN.with_borrow(|known| {
+        known.iter().find(|(k, _)| k.0 == grid.uid && k.1 == arm && k.2 == sources).map(|(_, f)| f.clone())
+    });
+    if let Some(field) = found {
+        return field.to_vec();
+    }
+    let field = std::sync::Arc::new(walk_field(grid, arm, sources));
+    KNOWN.with_borrow_mut(|known| {
+        if known.len() == KEEP {
+            known.remove(0);
+        }
+        known.push(((grid.uid, arm, sources.to_vec()), field.clone()));
+    });
+    field.to_vec()
+}
+
+/// [`goal_field`] worked out afresh.
+fn walk_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
     let mut dist = vec![UNREACHED; grid.len()];
     let mut ring: Vec<Vec<u32>> = vec![Vec::new(); RING];
     let mut pending = 0usize;
@@ -1199,6 +1224,31 @@ mod tests {
         assert_eq!(f[grid.idx(Offset::new(2, 1))], 200, "leaving the woods costs only the clear hexes entered");
         assert_eq!(f[grid.idx(Offset::new(2, 0))], 200, "around the woods rather than through");
         assert_eq!(f[grid.idx(Offset::new(-1, -1))], UNREACHED, "off the map");
+    }
+
+    /// Remembered goal fields must be the fields of that very grid, arm and
+    /// sources: two maps of one size, the same sources on both, and sources
+    /// changed on one, asked in turn.
+    #[test]
+    fn remembered_goal_fields_belong_to_their_grid_and_sources() {
+        let rules = Rules::default();
+        let open = Grid::new(&TerrainMap::from_rows(&["......"; 5]), &rules);
+        let woods = Grid::new(&TerrainMap::from_rows(&["..ww..", "..ww..", "..ww..", "..ww..", "..ww.."]), &rules);
+        let a = [(open.idx(Offset::new(0, 2)), 0)];
+        let b = [(open.idx(Offset::new(5, 2)), 0)];
+        for _ in 0..2 {
+            for grid in [&open, &woods] {
+                for sources in [&a[..], &b[..], &a[..]] {
+                    for arm in Arm::ALL {
+                        assert_eq!(goal_field(grid, arm, sources), walk_field(grid, arm, sources));
+                    }
+                }
+            }
+        }
+        // The two maps do differ, so a field given for the wrong one fails.
+        assert_ne!(walk_field(&open, Arm::Infantry, &a), walk_field(&woods, Arm::Infantry, &a));
+        // A clone is the same grid.
+        assert_eq!(goal_field(&open.clone(), Arm::Cavalry, &b), walk_field(&open, Arm::Cavalry, &b));
     }
 
     #[test]

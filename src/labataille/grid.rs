@@ -9,6 +9,8 @@ use crate::map::TerrainMap;
 use crate::rules::Rules;
 use crate::terrain::Arm;
 
+static NEXT_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// Step cost of a prohibited move.
 pub const BLOCKED: u16 = u16::MAX;
 
@@ -36,6 +38,9 @@ pub struct Grid {
     nbr: Vec<[u32; 6]>,
     /// The rules' rout move in hexes, to size the bounds below.
     rout_hexes: u32,
+    /// Names this grid (and its clones, which are the same) for caches of
+    /// what depends only on the terrain.
+    pub uid: u64,
     /// Per arm, the rout planner's lower bounds (see [`StepBounds`]), worked
     /// out on the first rout of that arm and kept with the grid.
     bounds: [OnceLock<Arc<StepBounds>>; 3],
@@ -115,6 +120,7 @@ impl Grid {
             stand: [vec![false; n], vec![false; n], vec![false; n]],
             nbr: Vec::new(),
             rout_hexes: rules.rout_hexes,
+            uid: NEXT_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             bounds: Default::default(),
         };
         g.nbr = (0..n)

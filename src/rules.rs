@@ -76,6 +76,10 @@ pub enum StackContagion {
     EachUnit,
 }
 
+/// The longest rout move a scenario may set (`rules.rout_hexes`); the rout
+/// planner packs its window and tallies for moves up to this length.
+pub const MAX_ROUT_HEXES: u32 = 50;
+
 /// The whole rules block. Every field has a default; a scenario overrides only
 /// what it names. Terrain and hexside entries replace the default for that
 /// terrain only.
@@ -177,8 +181,8 @@ impl Rules {
         for (k, c) in &self.hexsides {
             cost_ok(format!("rules.hexsides.{k:?}"), c);
         }
-        if !(1..=50).contains(&self.rout_hexes) {
-            out.push(("rules.rout_hexes".into(), format!("{} must be 1..=50", self.rout_hexes)));
+        if !(1..=MAX_ROUT_HEXES).contains(&self.rout_hexes) {
+            out.push(("rules.rout_hexes".into(), format!("{} must be 1..={MAX_ROUT_HEXES}", self.rout_hexes)));
         }
         if !(self.retreat_mp.is_finite() && self.retreat_mp > 0.0 && self.retreat_mp <= 50.0) {
             out.push(("rules.retreat_mp".into(), format!("{} must be above 0 and at most 50", self.retreat_mp)));

@@ -173,7 +173,7 @@ pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
     }
     const KEEP: usize = 4;
     let found = KNOWN.with_borrow(|known| {
-        known.iter().find(|(k, _)| k.0 == grid.uid && k.1 == arm && k.2 == sources).map(|(_, f)| f.clone())
+        known.iter().find(|(k, _)| k.0 == grid.uid() && k.1 == arm && k.2 == sources).map(|(_, f)| f.clone())
     });
     if let Some(field) = found {
         return field.to_vec();
@@ -183,7 +183,7 @@ pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
         if known.len() == KEEP {
             known.remove(0);
         }
-        known.push(((grid.uid, arm, sources.to_vec()), field.clone()));
+        known.push(((grid.uid(), arm, sources.to_vec()), field.clone()));
     });
     field.to_vec()
 }

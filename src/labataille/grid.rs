@@ -40,7 +40,7 @@ pub struct Grid {
     rout_hexes: u32,
     /// Names this grid (and its clones, which are the same) for caches of
     /// what depends only on the terrain.
-    pub uid: u64,
+    uid: u64,
     /// Per arm, the rout planner's lower bounds (see [`StepBounds`]), worked
     /// out on the first rout of that arm and kept with the grid.
     bounds: [OnceLock<Arc<StepBounds>>; 3],
@@ -184,6 +184,12 @@ impl Grid {
     pub fn neighbour(&self, i: usize, dir: Dir) -> Option<usize> {
         let n = self.nbr[i][dir.index()];
         (n != u32::MAX).then_some(n as usize)
+    }
+
+    /// Names this grid (and its clones) for caches of what depends only on
+    /// the terrain: no other grid has it.
+    pub fn uid(&self) -> u64 {
+        self.uid
     }
 
     /// The rout planner's lower bounds for `arm`, if they cover `steps`

@@ -42,6 +42,7 @@ use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
 use crate::labataille::fields::{CellFacts, FAR, SideFields};
 use crate::labataille::grid::{BLOCKED, Grid, Occupancy, StepBounds};
+use crate::rules::MAX_ROUT_HEXES;
 use crate::terrain::Arm;
 
 /// Where a rout move goes.
@@ -234,7 +235,6 @@ pub struct RoutPlanner {
     on: Vec<bool>,
     /// The greedy move of the last plan (padded cells), if it found one.
     greedy: Vec<usize>,
-    greedy_other: Vec<usize>,
     /// Run the whole programme, dropping no walks (tests compare the two).
     exhaustive: bool,
     /// States visited by the exact search in the last move (for tests and
@@ -250,16 +250,25 @@ const NONE: u64 = u64::MAX;
 const NO_HEX: u16 = u16::MAX;
 
 /// A walk is kept as one integer: its path cost, with the window hex it
-/// came from in the low bits (a window of up to 101 x 101 hexes, for the
-/// rules' longest rout move of 50). Comparing two such integers orders
-/// walks by cost, then by that hex, with one instruction.
+/// came from in the low bits (the window of the rules' longest rout move,
+/// [`MAX_ROUT_HEXES`]). Comparing two such integers orders walks by cost,
+/// then by that hex, with one instruction.
 const FROM_BITS: u32 = 14;
 const FROM: u64 = (1 << FROM_BITS) - 1;
 /// Where each part of a step key sits: friends (up to 255 hexes), terrain
-/// (hundredths of an MP, 32 bits), zones above.
+/// (hundredths of an MP, 32 bits), zones above (up to 1,023 hexes).
 const FRIENDS_AT: u32 = FROM_BITS;
 const TERRAIN_AT: u32 = FRIENDS_AT + 8;
 const ZONES_AT: u32 = TERRAIN_AT + 32;
+// Every window hex fits below `FROM` (which names none), and a whole move's
+// friends, terrain and zones fit their places.
+const _: () = {
+    let side = 2 * MAX_ROUT_HEXES as u64 + 1;
+    assert!(side * side < FROM);
+    assert!(MAX_ROUT_HEXES < 1 << (TERRAIN_AT - FRIENDS_AT));
+    assert!((MAX_ROUT_HEXES as u64) * (u16::MAX as u64) < 1 << (ZONES_AT - TERRAIN_AT));
+    assert!(MAX_ROUT_HEXES < 1 << (64 - ZONES_AT));
+};
 
 #[inline(always)]
 fn cost_of(walk: u64) -> u64 {
@@ -531,20 +540,13 @@ impl RoutPlanner {
         hexes: usize,
         near: &[Near],
     ) -> Option<EndKey> {
-        let (mut path, mut other) = (std::mem::take(&mut self.greedy), std::mem::take(&mut self.greedy_other));
-        let cheap = Self::greedy(q, bounds, forbidden, hexes, near, &mut path, |cost, half| (cost, half));
+        let mut path = std::mem::take(&mut self.greedy);
         // The straight one only where the cheapest fails priority 2 (it
-        // seldom bounds better, and costs as much again).
-        let straight = match cheap {
-            Some(_) => None,
-            None => Self::greedy(q, bounds, forbidden, hexes, near, &mut other, |cost, half| (half, cost)),
-        };
-        let mut best = cheap;
-        if straight.is_some_and(|b| best.is_none_or(|a| b < a)) {
-            std::mem::swap(&mut path, &mut other);
-            best = straight;
-        }
-        (self.greedy, self.greedy_other) = (path, other);
+        // seldom bounds better, and costs as much again); it overwrites the
+        // failed path.
+        let best = Self::greedy(q, bounds, forbidden, hexes, near, &mut path, |cost, half| (cost, half))
+            .or_else(|| Self::greedy(q, bounds, forbidden, hexes, near, &mut path, |cost, half| (half, cost)));
+        self.greedy = path;
         best
     }
 
@@ -743,7 +745,6 @@ impl RoutPlanner {
             let (done, later) = self.nodes.split_at_mut((k + 1) * row);
             let frontier = &done[k * row..][..self.count[k]];
             let next = &mut later[..row];
-            let last = k + 1 == hexes;
             let mut reached = 0;
             for &u in frontier {
                 let ci = u as usize;
@@ -799,31 +800,12 @@ impl RoutPlanner {
                 // Then the legal steps, by bit mask rather than by testing
                 // all six sides.
                 let mut legal = o.legal;
-                if last {
-                    // The end layer: only the cheapest walk to each end is
-                    // ever read (no walk goes on from it).
-                    while legal != 0 {
-                        let d = legal.trailing_zeros() as usize & 7;
-                        legal &= legal - 1;
-                        let lv = o.to[d];
-                        // From no walk (`NONE`) the sum saturates to `NONE`:
-                        // every step key is at least 1 << TERRAIN_AT.
-                        let walk = cost_of(here.avoiding(lv)).saturating_add(o.key[d]) | u as u64;
-                        let there = &mut nxt[lv as usize];
-                        if walk >= there.best {
-                            continue;
-                        }
-
-                        next[reached] = lv;
-                        reached += (there.best == NONE) as usize;
-                        there.best = walk;
-                    }
-                    continue;
-                }
                 while legal != 0 {
                     let d = legal.trailing_zeros() as usize & 7;
                     legal &= legal - 1;
                     let lv = o.to[d];
+                    // From no walk (`NONE`) the sum saturates to `NONE`:
+                    // every step key is at least 1 << TERRAIN_AT.
                     let walk = cost_of(here.avoiding(lv)).saturating_add(o.key[d]) | u as u64;
                     let there = &mut nxt[lv as usize];
                     if !there.takes(walk) {

@@ -5,8 +5,6 @@
 //! so no map-wide field has to be rebuilt when an enemy moves (a charge or a
 //! retreat), and the scratch arrays are reused between units.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use crate::hex::{Dir, Offset};
@@ -149,9 +147,14 @@ pub struct MoveSearch {
     /// (bit 1 known, bit 0 stops), stamped like the costs.
     zone: Vec<u8>,
     zone_stamp: Vec<u32>,
-    /// Cost, cell and the cell's column parity packed in one integer: the
-    /// same order as the pair (cost, cell), compared in one instruction.
-    heap: BinaryHeap<Reverse<u64>>,
+    /// The queue, one bucket per cost in hundredths (Dial's algorithm:
+    /// every step costs at least one hundredth, so a bucket is complete
+    /// when the search reaches it). Each entry is a cell with its column
+    /// parity in the low bit; a bucket is taken in cell order, which is the
+    /// order a heap keyed on (cost, cell) would give.
+    buckets: Vec<Vec<u32>>,
+    /// One bit per bucket: set while it holds entries.
+    full: Vec<u64>,
     /// The last reach worked out, and what it was worked out for.
     memo: Option<(ReachKey, Arc<Reach>)>,
     /// How many cells the last search settled.
@@ -232,7 +235,8 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
             epoch: 0,
             zone: vec![0; n],
             zone_stamp: vec![0; n],
-            heap: BinaryHeap::new(),
+            buckets: Vec::new(),
+            full: Vec::new(),
             memo: None,
             settled_hint: 0,
         };
@@ -274,51 +278,83 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     let across = [0, 1].map(|p: i32| {
         Dir::ALL.map(|d| {
             let o = Offset::new(p, 1).neighbour(d);
-            ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u64)
+            ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u32)
         })
     });
     let steps = g.step_costs(arm);
     visit(s, start_cell, 0, start_cell);
-    s.heap.clear();
-    s.heap.push(Reverse((start_cell as u64) << 1 | (start.c & 1) as u64));
+    let mut buckets = std::mem::take(&mut s.buckets);
+    // One bit per bucket that holds anything, so that the walk skips the
+    // empty ones (costs come in steps of tens of hundredths) a word at a time.
+    let mut full = std::mem::take(&mut s.full);
+    let put = |buckets: &mut Vec<Vec<u32>>, full: &mut Vec<u64>, cost: Centi, entry: u32| {
+        let c = cost as usize;
+        if buckets.len() <= c {
+            buckets.resize_with(c + 1, Vec::new);
+            full.resize(c / 64 + 1, 0);
+        }
+        buckets[c].push(entry);
+        full[c / 64] |= 1 << (c % 64);
+    };
+    put(&mut buckets, &mut full, 0, (start_cell as u32) << 1 | (start.c & 1) as u32);
     // Sized as the last search's (searches of a phase are much alike), so
     // that it seldom grows.
     let mut settled: Vec<(usize, Centi, usize)> = Vec::with_capacity(s.settled_hint);
-    while let Some(Reverse(packed)) = s.heap.pop() {
-        let (cost, cell, parity) = ((packed >> 32) as Centi, (packed as u32 >> 1) as usize, packed & 1);
-        let node = s.node[cell];
-        if node.stamp != epoch || node.cost != cost {
-            continue;
+    let mut bucket = Vec::new();
+    let mut word = 0;
+    loop {
+        // The lowest cost still queued: pushes only ever go to higher
+        // costs than the bucket in hand, so the scan never looks back.
+        while word < full.len() && full[word] == 0 {
+            word += 1;
         }
-        settled.push((cell, cost, node.parent as usize));
-        // A hex in a stopping zone ends the move (the start hex excepted:
-        // a unit may leave a zone).
-        if cell != start_cell && stops(s, cell) {
-            continue;
-        }
-        let minimum_move = q.fresh && cell == start_cell;
-        for (d, &(offset, flips)) in across[parity as usize].iter().enumerate() {
-            let step = steps[cell * 6 + d];
-            if step == BLOCKED {
+        let Some(&bits) = full.get(word) else { break };
+        let bit = bits.trailing_zeros() as usize;
+        full[word] &= !(1 << bit);
+        let cost = (word * 64 + bit) as Centi;
+        std::mem::swap(&mut bucket, &mut buckets[cost as usize]);
+        bucket.sort_unstable();
+        for &entry in &bucket {
+            let (cell, parity) = ((entry >> 1) as usize, entry & 1);
+            let node = s.node[cell];
+            if node.stamp != epoch || node.cost != cost {
                 continue;
             }
-            let next = (cell as isize + offset) as usize;
-            let open = match q.fields {
-                Some(f) => f.cells[next].bits & (CellFacts::ON_MAP | CellFacts::ENEMY) == CellFacts::ON_MAP,
-                None => g.on_map[next] && !enemy_in(q.occupancy, q.board, side, next),
-            };
-            if !open || (disordered && stops(s, next)) {
+            settled.push((cell, cost, node.parent as usize));
+            // A hex in a stopping zone ends the move (the start hex
+            // excepted: a unit may leave a zone).
+            if cell != start_cell && stops(s, cell) {
                 continue;
             }
-            let total = cost + step as Centi;
-            if total > q.budget && !minimum_move {
-                continue;
-            }
-            if visit(s, next, total, cell) {
-                s.heap.push(Reverse((total as u64) << 32 | (next as u64) << 1 | (parity ^ flips)));
+            let minimum_move = q.fresh && cell == start_cell;
+            for (d, &(offset, flips)) in across[parity as usize].iter().enumerate() {
+                let step = steps[cell * 6 + d];
+                if step == BLOCKED {
+                    continue;
+                }
+                let next = (cell as isize + offset) as usize;
+                let open = match q.fields {
+                    Some(f) => f.cells[next].bits & (CellFacts::ON_MAP | CellFacts::ENEMY) == CellFacts::ON_MAP,
+                    None => g.on_map[next] && !enemy_in(q.occupancy, q.board, side, next),
+                };
+                if !open || (disordered && stops(s, next)) {
+                    continue;
+                }
+                let total = cost + step as Centi;
+                if total > q.budget && !minimum_move {
+                    continue;
+                }
+                if visit(s, next, total, cell) {
+                    put(&mut buckets, &mut full, total, (next as u32) << 1 | (parity ^ flips));
+                }
             }
         }
+        // Hand the buffer back to its bucket, empty, for the next search.
+        bucket.clear();
+        std::mem::swap(&mut bucket, &mut buckets[cost as usize]);
     }
+    s.buckets = buckets;
+    s.full = full;
     let own = u.strength;
     for &(cell, cost, _) in &settled {
         if cell == start_cell {

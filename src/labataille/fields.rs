@@ -284,6 +284,10 @@ impl SideFields {
         if old == new {
             return;
         }
+        // The counts and lists first, then the distances: where the unit
+        // arrives first, so that hexes it is still as near to keep their
+        // distance when it leaves, and fewer are lost and refilled.
+        let mut left = None;
         if let Some(a) = old.at {
             let i = grid.idx(a);
             self.zones(grid, i, old, false);
@@ -293,10 +297,7 @@ impl SideFields {
             if let Some(k) = self.buckets[b].iter().position(|&e| e == a) {
                 self.buckets[b].swap_remove(k);
             }
-            if self.enemy_n[i] == 0 {
-                self.remove_source(grid, a);
-            }
-            self.refresh(grid, i);
+            left = Some(a);
         }
         if let Some(b) = new.at {
             let i = grid.idx(b);
@@ -305,8 +306,15 @@ impl SideFields {
             self.enemy[i] = true;
             let k = self.bucket_of(b);
             self.buckets[k].push(b);
-            if self.enemy_n[i] == 1 {
+            if self.enemy_n[i] == 1 && self.dist[i] != 0 {
                 self.add_source(grid, b);
+            }
+            self.refresh(grid, i);
+        }
+        if let Some(a) = left {
+            let i = grid.idx(a);
+            if self.enemy_n[i] == 0 {
+                self.remove_source(grid, a);
             }
             self.refresh(grid, i);
         }

@@ -262,7 +262,9 @@ struct ExitRoute {
 
 /// The movement phase's shared facts for one side.
 struct Plan {
-    sight: SideFields,
+    /// The side's fields, shared with the engine: the side's own moves do
+    /// not change them.
+    sight: std::sync::Arc<SideFields>,
     /// Goal field of the attackers.
     attack: Vec<u32>,
     /// Goal field towards the threatened objectives we hold, if any.
@@ -477,7 +479,7 @@ impl Ai<'_, '_, '_> {
         let ctx = self.bf.ctx;
         let grid = ctx.grid;
         let side = self.side;
-        let Some(sight) = self.engine.fields(ctx, self.board, side).cloned() else { return };
+        let Some(sight) = self.engine.shared_fields(ctx, self.board, side) else { return };
         let mut objectives: Vec<usize> = Vec::new();
         let mut take: Vec<(usize, u32)> = Vec::new();
         let mut threatened: Vec<(usize, u32)> = Vec::new();

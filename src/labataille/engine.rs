@@ -8,6 +8,7 @@
 //! waiting. So a cascade spreads breadth-first, one wave of checks per move.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use crate::dice::{Dice, morale_check};
 use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
@@ -57,7 +58,10 @@ pub enum Forced {
 /// the cascade queue and scratch space.
 pub struct Engine {
     pub occupancy: Occupancy,
-    fields: Vec<Option<SideFields>>,
+    /// Shared, so that a caller may keep a side's fields through a phase
+    /// (the AI's plan) without copying them; a mend or rebuild while one is
+    /// kept works on a copy.
+    fields: Vec<Option<Arc<SideFields>>>,
     /// For each side, the enemy generation its fields were built from.
     built_from: Vec<u64>,
     /// Bumped whenever a unit of the side moves or changes state.
@@ -149,26 +153,27 @@ impl Engine {
         } else {
             Vec::new()
         };
-        match self.fields[side].as_mut() {
-            // On a small map a fresh build is cheaper than mending.
-            Some(f)
-                if !changed.is_empty() && changed.len() <= MEND_AT_MOST && changed.len() * 512 <= ctx.grid.len() =>
-            {
+        let kept = self.fields[side].is_some();
+        // On a small map a fresh build is cheaper than mending.
+        let mend = !changed.is_empty() && changed.len() <= MEND_AT_MOST && changed.len() * 512 <= ctx.grid.len();
+        if kept && mend {
+            if let Some(f) = self.fields[side].as_mut().map(Arc::make_mut) {
                 for &i in &changed {
                     let now = Mark::of(&board.units[i]);
                     f.apply_change(ctx.grid, self.seen[side][i], now);
                     self.seen[side][i] = now;
                 }
             }
-            Some(_) if changed.is_empty() && self.seen[side].len() == board.units.len() => {}
-            _ => {
-                match self.fields[side].as_mut() {
-                    Some(f) => f.rebuild(ctx.grid, board, side, ctx.enemy_rear(side)),
-                    None => self.fields[side] = Some(SideFields::build(ctx.grid, board, side, ctx.enemy_rear(side))),
-                }
-                self.seen[side] = board.units.iter().map(Mark::of).collect();
-                self.field_builds += 1;
+        } else if !(kept && changed.is_empty() && self.seen[side].len() == board.units.len()) {
+            let rear = ctx.enemy_rear(side);
+            // Rebuilt in place, unless kept elsewhere: then built anew
+            // rather than copied only to be overwritten.
+            match self.fields[side].as_mut().and_then(Arc::get_mut) {
+                Some(f) => f.rebuild(ctx.grid, board, side, rear),
+                None => self.fields[side] = Some(Arc::new(SideFields::build(ctx.grid, board, side, rear))),
             }
+            self.seen[side] = board.units.iter().map(Mark::of).collect();
+            self.field_builds += 1;
         }
         self.built_from[side] = enemy_gen;
     }
@@ -176,14 +181,21 @@ impl Engine {
     /// The side's fields, rebuilt first if stale.
     pub fn fields(&mut self, ctx: &Ctx, board: &Board, side: usize) -> Option<&SideFields> {
         self.ensure_fields(ctx, board, side);
-        self.fields[side].as_ref()
+        self.fields[side].as_deref()
+    }
+
+    /// The side's fields, rebuilt first if stale, shared: to keep through a
+    /// phase in which they stay true (the side's own moves leave them so).
+    pub fn shared_fields(&mut self, ctx: &Ctx, board: &Board, side: usize) -> Option<Arc<SideFields>> {
+        self.ensure_fields(ctx, board, side);
+        self.fields[side].clone()
     }
 
     /// The side's fields (rebuilt first if stale) beside who stands where,
     /// for searches that read both.
     pub fn fields_and_occupancy(&mut self, ctx: &Ctx, board: &Board, side: usize) -> Option<(&SideFields, &Occupancy)> {
         self.ensure_fields(ctx, board, side);
-        self.fields[side].as_ref().map(|f| (f, &self.occupancy))
+        self.fields[side].as_deref().map(|f| (f, &self.occupancy))
     }
 
     /// Per side (0 and 1), how many times its units have moved or changed
@@ -198,7 +210,7 @@ impl Engine {
         if side > 1 {
             return None;
         }
-        (self.built_from[side] == self.generation[other(side)]).then_some(self.fields[side].as_ref()).flatten()
+        (self.built_from[side] == self.generation[other(side)]).then_some(self.fields[side].as_deref()).flatten()
     }
 
     /// Marks that a unit of `side` moved, changed state, formation (a
@@ -364,7 +376,7 @@ impl Engine {
         let Some(start) = board.units[unit].at else { return };
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
-        let Some(fields) = self.fields[side].as_ref() else { return };
+        let Some(fields) = self.fields[side].as_deref() else { return };
         let plan = self.planner.plan(&RoutQuery {
             grid: ctx.grid,
             fields,
@@ -408,7 +420,7 @@ impl Engine {
         let Some(start) = board.units[unit].at else { return };
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
-        let Some(fields) = self.fields[side].as_ref() else { return };
+        let Some(fields) = self.fields[side].as_deref() else { return };
         let plan = plan_retreat(&RetreatQuery {
             grid: ctx.grid,
             fields,
@@ -436,7 +448,7 @@ impl Engine {
         let Some(start) = board.units[unit].at else { return };
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
-        let Some(fields) = self.fields[side].as_ref() else { return };
+        let Some(fields) = self.fields[side].as_deref() else { return };
         let Some(path) =
             plan_refuge(ctx.grid, fields, board, unit, start, ctx.rules.safe_distance, ctx.rules.far_router_hexes)
         else {

@@ -76,8 +76,6 @@ pub struct SideFields {
     /// Scratch for mending: the cells of the region being refilled (all
     /// false between mends).
     inside: Vec<bool>,
-    /// Scratch for building: the breadth-first queue.
-    queue: Vec<u32>,
     /// Scratch for mending after an enemy leaves a hex.
     mend: Mend,
 }
@@ -122,6 +120,69 @@ pub fn exerts_zone(state: HexState, formation: Formation) -> bool {
     !matches!(state, HexState::Routed | HexState::Surrendered | HexState::Eliminated) && formation != Formation::Square
 }
 
+/// Distance to the nearest source (cells at distance 0) over the padded
+/// rectangle, ties keeping the deepest source's depth: two sweeps, columns
+/// left to right (each top down) taking from the north, north-west and
+/// south-west neighbours, then right to left (bottom up) taking from the
+/// other three. Exact, with no obstacles: the six directions fall into
+/// those two sets of three, a shortest line between hexes uses at most two
+/// neighbouring directions, and its steps can be taken in any order, so
+/// every nearest source is reached by steps of the first set and then of
+/// the second (the corner stays inside the rectangle). The same answer as a
+/// breadth-first search from every source, taken layer by layer, but read
+/// and written in order rather than wherever a queue leads.
+fn sweep(grid: &Grid, dist: &mut [u16], depth: &mut [i32]) {
+    #[inline(always)]
+    fn take(dist: &mut [u16], depth: &mut [i32], i: usize, k: usize) {
+        let dk = dist[k];
+        if dk == FAR {
+            return;
+        }
+        let d = dk + 1;
+        if d < dist[i] || (d == dist[i] && depth[k] > depth[i]) {
+            dist[i] = d;
+            depth[i] = depth[k];
+        }
+    }
+    let (pw, ph) = (grid.pw as usize, grid.ph as usize);
+    // Padded column `cc` is map column cc - 1; odd columns sit half a row
+    // lower, so their side neighbours are in rows r and r + 1, even ones'
+    // in rows r - 1 and r.
+    let odd = |cc: usize| (cc + 1) & 1;
+    for cc in 0..pw {
+        let lower = odd(cc);
+        for rr in 0..ph {
+            let i = rr * pw + cc;
+            if rr > 0 {
+                take(dist, depth, i, i - pw);
+            }
+            if cc > 0 {
+                for r in [rr + lower, rr + lower + 1] {
+                    if (1..=ph).contains(&r) {
+                        take(dist, depth, i, (r - 1) * pw + cc - 1);
+                    }
+                }
+            }
+        }
+    }
+    for cc in (0..pw).rev() {
+        let lower = odd(cc);
+        for rr in (0..ph).rev() {
+            let i = rr * pw + cc;
+            if rr + 1 < ph {
+                take(dist, depth, i, i + pw);
+            }
+            if cc + 1 < pw {
+                for r in [rr + lower, rr + lower + 1] {
+                    if (1..=ph).contains(&r) {
+                        take(dist, depth, i, (r - 1) * pw + cc + 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl SideFields {
     /// Builds every field for `side`, whose enemies have `enemy_rear` as rear.
     pub fn build(grid: &Grid, board: &Board, side: usize, enemy_rear: Edge) -> Self {
@@ -140,7 +201,6 @@ impl SideFields {
             cav_n: Vec::new(),
             enemy_rear,
             inside: Vec::new(),
-            queue: Vec::new(),
             mend: Mend::default(),
         };
         f.rebuild(grid, board, side, enemy_rear);
@@ -174,17 +234,12 @@ impl SideFields {
         f.buckets.resize((f.bw * bh) as usize, Vec::new());
         f.buckets.truncate((f.bw * bh) as usize);
         f.buckets.iter_mut().for_each(Vec::clear);
-        let mut queue = std::mem::take(&mut f.queue);
-        queue.clear();
         let depth = &mut f.depth;
         for u in board.units.iter().filter(|u| u.side != side) {
             let Some(at) = u.at else { continue };
             let i = grid.idx(at);
             let d = grid.edge_distance(enemy_rear, at);
-            if f.dist[i] != 0 {
-                f.dist[i] = 0;
-                queue.push((i as u32) << 1 | (at.c & 1) as u32);
-            }
+            f.dist[i] = 0;
             depth[i] = depth[i].max(d);
             f.enemy[i] = true;
             f.enemy_n[i] = f.enemy_n[i].saturating_add(1);
@@ -202,59 +257,23 @@ impl SideFields {
                 }
             }
         }
-        // Multi-source BFS: with no obstacles this is the exact hex distance
-        // to the nearest enemy. Layer by layer, so ties keep the deepest
-        // (most forward) enemy's depth.
-        // Each queue entry carries its cell's column parity, so that the
-        // neighbours of a cell on the map come from index arithmetic (they
-        // all lie inside the padding); only the border ring needs the
-        // neighbour table.
-        let pw = grid.pw as isize;
-        let across = [0, 1].map(|p: i32| {
-            Dir::ALL.map(|d| {
-                let o = Offset::new(p, 1).neighbour(d);
-                ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u32)
-            })
-        });
-        let mut head = 0;
-        while head < queue.len() {
-            let (i, parity) = ((queue[head] >> 1) as usize, queue[head] & 1);
-            head += 1;
-            let next = f.dist[i] + 1;
-            let inner = grid.on_map[i];
-            for (d, &(offset, flips)) in across[parity as usize].iter().enumerate() {
-                let j = if inner {
-                    (i as isize + offset) as usize
-                } else {
-                    match grid.neighbour(i, Dir::ALL[d]) {
-                        Some(j) => j,
-                        None => continue,
-                    }
-                };
-                if f.dist[j] == FAR {
-                    f.dist[j] = next;
-                    depth[j] = depth[i];
-                    queue.push((j as u32) << 1 | (parity ^ flips));
-                } else if f.dist[j] == next && depth[i] > depth[j] {
-                    depth[j] = depth[i];
-                }
-            }
-        }
-        // Row by row, so no cell's place needs a division.
+        sweep(grid, &mut f.dist, depth);
+        // Row by row, so no cell's place needs a division; behind the
+        // lines first, then the packed facts, in the one pass.
+        let mut cells = std::mem::take(&mut f.cells);
+        cells.clear();
+        cells.reserve(n);
         let mut i = 0;
         for r in -1..grid.ph - 1 {
             for c in -1..grid.pw - 1 {
-                if depth[i] != i32::MIN {
-                    f.behind[i] = grid.edge_distance(enemy_rear, Offset::new(c, r)) < depth[i];
+                if f.depth[i] != i32::MIN {
+                    f.behind[i] = grid.edge_distance(enemy_rear, Offset::new(c, r)) < f.depth[i];
                 }
+                cells.push(f.pack(grid, i));
                 i += 1;
             }
         }
-        let mut cells = std::mem::take(&mut f.cells);
-        cells.clear();
-        cells.extend((0..n).map(|i| f.pack(grid, i)));
         f.cells = cells;
-        f.queue = queue;
     }
 
     fn pack(&self, grid: &Grid, i: usize) -> CellFacts {
@@ -269,8 +288,13 @@ impl SideFields {
     }
 
     fn refresh(&mut self, grid: &Grid, i: usize) {
-        self.behind[i] =
-            self.depth[i] != i32::MIN && grid.edge_distance(self.enemy_rear, grid.offset(i)) < self.depth[i];
+        self.refresh_at(grid, i, grid.offset(i));
+    }
+
+    /// [`SideFields::refresh`] for a cell whose offset `o` is known.
+    #[inline]
+    fn refresh_at(&mut self, grid: &Grid, i: usize, o: Offset) {
+        self.behind[i] = self.depth[i] != i32::MIN && grid.edge_distance(self.enemy_rear, o) < self.depth[i];
         self.cells[i] = self.pack(grid, i);
     }
 
@@ -364,12 +388,13 @@ impl SideFields {
         region.push((start, a));
         let mut inside = std::mem::take(&mut self.inside);
         inside[start] = true;
+        let across = grid.across();
         let mut k = 0;
         while k < region.len() {
             let (i, o) = region[k];
             k += 1;
             for dir in Dir::ALL {
-                let Some(j) = grid.neighbour(i, dir) else { continue };
+                let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };
                 if inside[j] || self.dist[j] == FAR {
                     continue;
                 }
@@ -383,12 +408,12 @@ impl SideFields {
         // The region was found breadth first from `a`, so in order of
         // distance: a hex's nearer neighbours in it are settled before it.
         // `inside` stays set only on the hexes that lose their distance.
-        for &(i, _) in region.iter() {
+        for &(i, o) in region.iter() {
             let d = self.dist[i];
             let mut deepest = None;
             if i != start {
                 for dir in Dir::ALL {
-                    let Some(j) = grid.neighbour(i, dir) else { continue };
+                    let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };
                     if !inside[j] && self.dist[j] != FAR && self.dist[j] + 1 == d {
                         deepest = deepest.max(Some(self.depth[j]));
                     }
@@ -452,8 +477,8 @@ impl SideFields {
         for &i in lost.iter() {
             inside[i] = false;
         }
-        for &(i, _) in region.iter() {
-            self.refresh(grid, i);
+        for &(i, o) in region.iter() {
+            self.refresh_at(grid, i, o);
         }
         self.inside = inside;
         self.mend = mend;
@@ -466,25 +491,28 @@ impl SideFields {
         self.dist[start] = 0;
         // A source's depth is its own edge distance, whatever its neighbours'.
         self.depth[start] = grid.edge_distance(self.enemy_rear, b);
-        // First in, first out, through a scratch vector read from `head`.
-        let mut queue = std::mem::take(&mut self.mend.lost);
+        // First in, first out, through a scratch vector read from `head`;
+        // each cell goes with its offset, as in the mend's region.
+        let across = grid.across();
+        let mut queue = std::mem::take(&mut self.mend.region);
         queue.clear();
-        queue.push(start);
-        self.refresh(grid, start);
+        queue.push((start, b));
+        self.refresh_at(grid, start, b);
         let mut head = 0;
         while head < queue.len() {
-            let i = queue[head];
+            let (i, o) = queue[head];
             head += 1;
             let next = self.dist[i] + 1;
             for dir in Dir::ALL {
-                let Some(j) = grid.neighbour(i, dir) else { continue };
+                let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };
                 if self.dist[j] == FAR || next < self.dist[j] {
                     self.dist[j] = next;
+                    let oj = o.neighbour(dir);
                     // Its depth is the deepest of all its neighbours now one
                     // nearer, not only the one the wave came through.
                     let mut deepest = self.depth[i];
                     for d2 in Dir::ALL {
-                        if let Some(k) = grid.neighbour(j, d2)
+                        if let Some(k) = grid.neighbour_at(&across, j, oj, d2)
                             && self.dist[k] != FAR
                             && self.dist[k] + 1 == next
                         {
@@ -492,16 +520,17 @@ impl SideFields {
                         }
                     }
                     self.depth[j] = deepest;
-                    self.refresh(grid, j);
-                    queue.push(j);
+                    self.refresh_at(grid, j, oj);
+                    queue.push((j, oj));
                 } else if next == self.dist[j] && self.depth[i] > self.depth[j] {
                     self.depth[j] = self.depth[i];
-                    self.refresh(grid, j);
-                    queue.push(j);
+                    let oj = o.neighbour(dir);
+                    self.refresh_at(grid, j, oj);
+                    queue.push((j, oj));
                 }
             }
         }
-        self.mend.lost = queue;
+        self.mend.region = queue;
     }
 
     /// Adds one enemy zone of influence to a cell (what a new enemy front
@@ -712,6 +741,42 @@ mod tests {
         }
         // Own units are not sources.
         assert_ne!(f.dist[grid.idx(Offset::new(5, 5))], 0);
+    }
+
+    /// The two sweeps against the definition, over every padded cell of
+    /// odd and even sized maps with scattered enemies: the distance to the
+    /// nearest, and among the nearest the deepest one's depth (what makes a
+    /// hex "behind the lines").
+    #[test]
+    fn the_sweeps_give_the_nearest_enemy_and_the_deepest_among_the_nearest() {
+        let rules = Rules::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        for (w, h) in [(13, 9), (8, 14), (1, 6), (7, 1)] {
+            let grid = Grid::new(&TerrainMap::filled(w, h, crate::terrain::Terrain::Clear), &rules);
+            for round in 0..30 {
+                let units: Vec<HexUnit> = (0..rng.random_range(1..6))
+                    .map(|k| unit(1, Arm::Infantry, (rng.random_range(0..w), rng.random_range(0..h)), Dir::ALL[k % 6]))
+                    .collect();
+                let edge = [Edge::North, Edge::South, Edge::East, Edge::West][round % 4];
+                let f = SideFields::build(&grid, &Board { units: units.clone() }, 0, edge);
+                for r in -1..=h {
+                    for c in -1..=w {
+                        let o = Offset::new(c, r);
+                        let at = |u: &HexUnit| u.at.expect("placed");
+                        let near = units.iter().map(|u| o.distance(at(u))).min().expect("units");
+                        let deepest = units
+                            .iter()
+                            .filter(|u| o.distance(at(u)) == near)
+                            .map(|u| grid.edge_distance(edge, at(u)))
+                            .max()
+                            .expect("a nearest");
+                        let i = grid.idx(o);
+                        assert_eq!(u32::from(f.dist[i]), near, "distance at {o}, {w}x{h} round {round}");
+                        assert_eq!(f.depth[i], deepest, "depth at {o}, {w}x{h} round {round}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

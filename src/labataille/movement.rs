@@ -274,13 +274,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     // Neighbours by arithmetic on the padded index, per column parity (the
     // parity travels with each cell in the heap): every cell expanded is on
     // the map, so its neighbours lie inside the padding.
-    let pw = g.pw as isize;
-    let across = [0, 1].map(|p: i32| {
-        Dir::ALL.map(|d| {
-            let o = Offset::new(p, 1).neighbour(d);
-            ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u32)
-        })
-    });
+    let across = g.across();
     let steps = g.step_costs(arm);
     visit(s, start_cell, 0, start_cell);
     let mut buckets = std::mem::take(&mut s.buckets);

@@ -336,44 +336,50 @@ impl Ai<'_, '_, '_> {
             // every charge moves units, and a field rebuild per charger
             // would cost more than the whole phase. (A pass over the units
             // is cheaper than looking at every hex of so wide a circle.)
-            let mut hexes: Vec<Offset> = self
-                .board
-                .units
-                .iter()
-                .filter(|e| e.side != self.side)
-                .filter_map(|e| e.at)
-                .filter(|&e| at.distance(e) <= radius)
-                .collect();
-            if hexes.is_empty() {
+            let side = self.side;
+            let near = |e: Offset| at.distance(e) <= radius;
+            if !self.board.units.iter().any(|e| e.side != side && e.at.is_some_and(near)) {
                 continue;
             }
-            hexes.sort();
-            hexes.dedup();
+            // The targets: enemy hexes next to the charger, which it charges
+            // from where it stands, and enemy hexes next to a hex it can
+            // reach and cross from, which it charges from the cheapest such
+            // hex (as `charge_path` chooses: cost, then cell). Found from
+            // the reach's ends, so no list of every enemy in range is made.
             let reach = charge_reach(self.bf, self.engine, self.board, self.orders.search, i);
-            let mut ends: Vec<(usize, Centi)> = reach.ends.iter().map(|&(o, c)| (grid.idx(o), c)).collect();
-            ends.sort_unstable();
-            let cost_to = |cell: usize| ends.binary_search_by_key(&cell, |e| e.0).ok().map(|k| ends[k].1);
+            let occupancy = &self.engine.occupancy;
+            let enemy_in = |e: Offset| {
+                let c = grid.idx(e);
+                occupancy.others_may_stand(c, side) && self.enemy_at(c).is_some()
+            };
+            let mut stops: Vec<(usize, Centi, usize, Offset)> = Vec::new();
+            for e in at.neighbours() {
+                if grid.in_padded(e) && enemy_in(e) {
+                    stops.push((grid.idx(e), 0, 0, at));
+                }
+            }
+            let adjacent = stops.len();
+            for &(h, cost) in &reach.ends {
+                let hc = grid.idx(h);
+                for dir in Dir::ALL {
+                    let e = h.neighbour(dir);
+                    if near(e) && at.distance(e) > 1 && enemy_in(e) && grid.step_cost(Arm::Cavalry, hc, dir) != BLOCKED
+                    {
+                        stops.push((grid.idx(e), cost, hc, h));
+                    }
+                }
+            }
+            stops[adjacent..].sort_unstable();
             // Screen: a quick score from strengths and the target's state.
             let mut screened: Vec<(i64, usize, Offset)> = Vec::new();
-            for e in hexes {
-                let Some(t) = self.enemy_at(grid.idx(e)) else { continue };
-                let stop = if at.distance(e) == 1 {
-                    Some(at)
-                } else {
-                    // As `charge_path` chooses: the cheapest reachable
-                    // neighbour from which the charger may cross in.
-                    Dir::ALL
-                        .iter()
-                        .map(|&d| (e.neighbour(d), d.opposite()))
-                        .filter(|&(h, back)| {
-                            grid.in_padded(h) && grid.step_cost(Arm::Cavalry, grid.idx(h), back) != BLOCKED
-                        })
-                        .filter_map(|(h, _)| cost_to(grid.idx(h)).map(|c| (c, grid.idx(h), h)))
-                        .min()
-                        .map(|(_, _, h)| h)
-                };
-                let Some(stop) = stop else { continue };
-                screened.push((self.charge_screen(i, grid.idx(e)), t, stop));
+            let mut last = None;
+            for &(e, _, _, stop) in &stops {
+                if last == Some(e) {
+                    continue;
+                }
+                last = Some(e);
+                let Some(t) = self.enemy_at(e) else { continue };
+                screened.push((self.charge_screen(i, e), t, stop));
             }
             screened.sort_by_key(|&(s, t, _)| (Reverse(s), t));
             screened.truncate(ctx.rules.ai.charge_candidates as usize);

@@ -76,6 +76,9 @@ pub struct SideFields {
     /// Scratch for mending: the cells of the region being refilled (all
     /// false between mends).
     inside: Vec<bool>,
+    /// Scratch for building: each cell's distance and depth as one key,
+    /// column by column (see [`sweep`]).
+    key: Vec<u32>,
     /// Scratch for mending after an enemy leaves a hex.
     mend: Mend,
 }
@@ -120,66 +123,67 @@ pub fn exerts_zone(state: HexState, formation: Formation) -> bool {
     !matches!(state, HexState::Routed | HexState::Surrendered | HexState::Eliminated) && formation != Formation::Square
 }
 
-/// Distance to the nearest source (cells at distance 0) over the padded
-/// rectangle, ties keeping the deepest source's depth: two sweeps, columns
-/// left to right (each top down) taking from the north, north-west and
-/// south-west neighbours, then right to left (bottom up) taking from the
-/// other three. Exact, with no obstacles: the six directions fall into
-/// those two sets of three, a shortest line between hexes uses at most two
-/// neighbouring directions, and its steps can be taken in any order, so
-/// every nearest source is reached by steps of the first set and then of
-/// the second (the corner stays inside the rectangle). The same answer as a
-/// breadth-first search from every source, taken layer by layer, but read
-/// and written in order rather than wherever a queue leads.
-fn sweep(grid: &Grid, dist: &mut [u16], depth: &mut [i32]) {
-    #[inline(always)]
-    fn take(dist: &mut [u16], depth: &mut [i32], i: usize, k: usize) {
-        let dk = dist[k];
-        if dk == FAR {
-            return;
-        }
-        let d = dk + 1;
-        if d < dist[i] || (d == dist[i] && depth[k] > depth[i]) {
-            dist[i] = d;
-            depth[i] = depth[k];
-        }
-    }
+/// One cell's distance to the nearest source and, among the sources that
+/// near, the deepest one's depth, in one integer ordered as the build
+/// prefers them: the distance in the high half, the depth subtracted from
+/// 0xFFFF in the low half (so the smaller key is the nearer, then the
+/// deeper). One step farther adds [`KEY_STEP`]; no source is `u32::MAX`.
+const KEY_STEP: u32 = 1 << 16;
+
+fn key(dist: u16, depth: i32) -> u32 {
+    u32::from(dist) << 16 | (0xFFFF - depth.clamp(0, 0xFFFF) as u32)
+}
+
+/// Distance to the nearest source (keys at distance 0) over the padded
+/// rectangle, ties keeping the deepest source's depth. `key` holds the
+/// padded cells column by column (`cc * ph + rr`), so that a column is one
+/// run of memory. Two sweeps: columns left to right, each taking from the
+/// column before (its north-west and south-west neighbours) and then from
+/// the north, top down; then right to left, taking from the column after
+/// (north-east, south-east) and then from the south, bottom up. Exact, with
+/// no obstacles: the six directions fall into those two sets of three, a
+/// shortest line between hexes uses at most two neighbouring directions,
+/// and its steps can be taken in any order, so every nearest source is
+/// reached by steps of the first set and then of the second (the corner
+/// stays inside the rectangle). The same answer as a breadth-first search
+/// from every source, taken layer by layer, with each step one minimum of
+/// two keys over memory read in order.
+fn sweep(grid: &Grid, key: &mut [u32]) {
     let (pw, ph) = (grid.pw as usize, grid.ph as usize);
     // Padded column `cc` is map column cc - 1; odd columns sit half a row
     // lower, so their side neighbours are in rows r and r + 1, even ones'
     // in rows r - 1 and r.
-    let odd = |cc: usize| (cc + 1) & 1;
-    for cc in 0..pw {
-        let lower = odd(cc);
-        for rr in 0..ph {
-            let i = rr * pw + cc;
-            if rr > 0 {
-                take(dist, depth, i, i - pw);
-            }
-            if cc > 0 {
-                for r in [rr + lower, rr + lower + 1] {
-                    if (1..=ph).contains(&r) {
-                        take(dist, depth, i, (r - 1) * pw + cc - 1);
-                    }
-                }
-            }
+    let lower = |cc: usize| (cc + 1) & 1 == 1;
+    let from_side = |col: &mut [u32], side: &[u32], lower: bool| {
+        for (k, s) in col.iter_mut().zip(side) {
+            *k = (*k).min(s.saturating_add(KEY_STEP));
         }
+        let (col, side) = if lower { (&mut col[..ph - 1], &side[1..]) } else { (&mut col[1..], &side[..ph - 1]) };
+        for (k, s) in col.iter_mut().zip(side) {
+            *k = (*k).min(s.saturating_add(KEY_STEP));
+        }
+    };
+    let along = |run: &mut u32, k: &mut u32| {
+        *run = (*k).min(run.saturating_add(KEY_STEP));
+        *k = *run;
+    };
+    for cc in 0..pw {
+        let (before, rest) = key.split_at_mut(cc * ph);
+        let col = &mut rest[..ph];
+        if cc > 0 {
+            from_side(col, &before[(cc - 1) * ph..], lower(cc));
+        }
+        let mut run = u32::MAX;
+        col.iter_mut().for_each(|k| along(&mut run, k));
     }
     for cc in (0..pw).rev() {
-        let lower = odd(cc);
-        for rr in (0..ph).rev() {
-            let i = rr * pw + cc;
-            if rr + 1 < ph {
-                take(dist, depth, i, i + pw);
-            }
-            if cc + 1 < pw {
-                for r in [rr + lower, rr + lower + 1] {
-                    if (1..=ph).contains(&r) {
-                        take(dist, depth, i, (r - 1) * pw + cc + 1);
-                    }
-                }
-            }
+        let (upto, after) = key.split_at_mut((cc + 1) * ph);
+        let col = &mut upto[cc * ph..];
+        if cc + 1 < pw {
+            from_side(col, &after[..ph], lower(cc));
         }
+        let mut run = u32::MAX;
+        col.iter_mut().rev().for_each(|k| along(&mut run, k));
     }
 }
 
@@ -201,6 +205,7 @@ impl SideFields {
             cav_n: Vec::new(),
             enemy_rear,
             inside: Vec::new(),
+            key: Vec::new(),
             mend: Mend::default(),
         };
         f.rebuild(grid, board, side, enemy_rear);
@@ -218,7 +223,6 @@ impl SideFields {
         let f = self;
         f.side = side;
         f.enemy_rear = enemy_rear;
-        reset(&mut f.dist, n, FAR);
         reset(&mut f.zone, n, 0);
         reset(&mut f.cav_zone, n, false);
         reset(&mut f.enemy, n, false);
@@ -226,21 +230,22 @@ impl SideFields {
         reset(&mut f.enemy_n, n, 0);
         reset(&mut f.cav_n, n, 0);
         reset(&mut f.inside, n, false);
-        // The nearest enemy's depth (its distance from its own rear edge):
-        // a hex nearer that edge than the nearest enemy is behind the lines.
-        reset(&mut f.depth, n, i32::MIN);
+        // The nearest enemy's distance and depth (its distance from its own
+        // rear edge: a hex nearer that edge than the nearest enemy is behind
+        // the lines), as keys first; every cell of both is written below.
+        reset(&mut f.key, n, u32::MAX);
+        f.dist.resize(n, FAR);
+        f.depth.resize(n, i32::MIN);
         f.bw = (grid.pw + BUCKET - 1) / BUCKET;
         let bh = (grid.ph + BUCKET - 1) / BUCKET;
         f.buckets.resize((f.bw * bh) as usize, Vec::new());
         f.buckets.truncate((f.bw * bh) as usize);
         f.buckets.iter_mut().for_each(Vec::clear);
-        let depth = &mut f.depth;
         for u in board.units.iter().filter(|u| u.side != side) {
             let Some(at) = u.at else { continue };
             let i = grid.idx(at);
-            let d = grid.edge_distance(enemy_rear, at);
-            f.dist[i] = 0;
-            depth[i] = depth[i].max(d);
+            let t = ((at.c + 1) * grid.ph + at.r + 1) as usize;
+            f.key[t] = f.key[t].min(key(0, grid.edge_distance(enemy_rear, at)));
             f.enemy[i] = true;
             f.enemy_n[i] = f.enemy_n[i].saturating_add(1);
             let b = (((at.r + 1) / BUCKET) * f.bw + (at.c + 1) / BUCKET) as usize;
@@ -257,18 +262,22 @@ impl SideFields {
                 }
             }
         }
-        sweep(grid, &mut f.dist, depth);
-        // Row by row, so no cell's place needs a division; behind the
-        // lines first, then the packed facts, in the one pass.
+        sweep(grid, &mut f.key);
+        // Row by row, so no cell's place needs a division: distance and
+        // depth from the key, behind the lines, then the packed facts, in
+        // the one pass.
         let mut cells = std::mem::take(&mut f.cells);
         cells.clear();
         cells.reserve(n);
         let mut i = 0;
+        let ph = grid.ph as usize;
         for r in -1..grid.ph - 1 {
             for c in -1..grid.pw - 1 {
-                if f.depth[i] != i32::MIN {
-                    f.behind[i] = grid.edge_distance(enemy_rear, Offset::new(c, r)) < f.depth[i];
-                }
+                let k = f.key[(c + 1) as usize * ph + (r + 1) as usize];
+                let dist = (k >> 16) as u16;
+                f.dist[i] = dist;
+                f.depth[i] = if dist == FAR { i32::MIN } else { 0xFFFF - (k & 0xFFFF) as i32 };
+                f.behind[i] = f.depth[i] != i32::MIN && grid.edge_distance(enemy_rear, Offset::new(c, r)) < f.depth[i];
                 cells.push(f.pack(grid, i));
                 i += 1;
             }
@@ -485,51 +494,53 @@ impl SideFields {
     }
 
     /// The hex `b` now holds an enemy: distances fall (and depths rise on
-    /// ties) outwards from it, as far as they change.
+    /// ties) outwards from it, as far as they change. First in, first out,
+    /// so by distance: when a hex is taken, every neighbour one nearer has
+    /// been taken and has offered it its depth, so the hex's own is final
+    /// and is passed on. A hex whose distance fell has only hexes of the
+    /// wave one nearer (an unchanged one would have kept it as near), so
+    /// those offers are all it needs.
     fn add_source(&mut self, grid: &Grid, b: Offset) {
         let start = grid.idx(b);
         self.dist[start] = 0;
         // A source's depth is its own edge distance, whatever its neighbours'.
         self.depth[start] = grid.edge_distance(self.enemy_rear, b);
-        // First in, first out, through a scratch vector read from `head`;
-        // each cell goes with its offset, as in the mend's region.
+        // A scratch vector read from `head`, each cell with its offset as in
+        // the mend's region; `queued` (all false between mends) keeps a hex
+        // from going in twice.
         let across = grid.across();
         let mut queue = std::mem::take(&mut self.mend.region);
+        let mut queued = std::mem::take(&mut self.inside);
         queue.clear();
         queue.push((start, b));
-        self.refresh_at(grid, start, b);
+        queued[start] = true;
         let mut head = 0;
         while head < queue.len() {
             let (i, o) = queue[head];
             head += 1;
-            let next = self.dist[i] + 1;
+            self.refresh_at(grid, i, o);
+            let (next, depth) = (self.dist[i] + 1, self.depth[i]);
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };
-                if self.dist[j] == FAR || next < self.dist[j] {
+                let now = self.dist[j];
+                if now == FAR || next < now {
                     self.dist[j] = next;
-                    let oj = o.neighbour(dir);
-                    // Its depth is the deepest of all its neighbours now one
-                    // nearer, not only the one the wave came through.
-                    let mut deepest = self.depth[i];
-                    for d2 in Dir::ALL {
-                        if let Some(k) = grid.neighbour_at(&across, j, oj, d2)
-                            && self.dist[k] != FAR
-                            && self.dist[k] + 1 == next
-                        {
-                            deepest = deepest.max(self.depth[k]);
-                        }
-                    }
-                    self.depth[j] = deepest;
-                    self.refresh_at(grid, j, oj);
-                    queue.push((j, oj));
-                } else if next == self.dist[j] && self.depth[i] > self.depth[j] {
-                    self.depth[j] = self.depth[i];
-                    let oj = o.neighbour(dir);
-                    self.refresh_at(grid, j, oj);
-                    queue.push((j, oj));
+                    self.depth[j] = depth;
+                } else if next == now && depth > self.depth[j] {
+                    self.depth[j] = depth;
+                } else {
+                    continue;
+                }
+                if !queued[j] {
+                    queued[j] = true;
+                    queue.push((j, o.neighbour(dir)));
                 }
             }
         }
+        for &(i, _) in queue.iter() {
+            queued[i] = false;
+        }
+        self.inside = queued;
         self.mend.region = queue;
     }
 

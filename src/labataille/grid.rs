@@ -345,11 +345,11 @@ impl Occupancy {
         self.present[cell] & !own != 0
     }
 
-    /// Whether any unit stands in `cell` (from the tallies, without a look
-    /// at the stack).
+    /// Whether any unit stands in `cell` (one byte read, without a look at
+    /// the stack).
     #[inline]
     pub fn occupied(&self, cell: usize) -> bool {
-        self.counts[cell] != [0; 3]
+        self.present[cell] != 0
     }
 
     #[inline]

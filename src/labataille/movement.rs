@@ -350,6 +350,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     s.buckets = buckets;
     s.full = full;
     let own = u.strength;
+    out.ends.reserve(settled.len());
     for &(cell, cost, _) in &settled {
         if cell == start_cell {
             continue;

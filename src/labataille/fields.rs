@@ -297,14 +297,21 @@ impl SideFields {
     }
 
     fn refresh(&mut self, grid: &Grid, i: usize) {
-        self.refresh_at(grid, i, grid.offset(i));
+        self.behind[i] =
+            self.depth[i] != i32::MIN && grid.edge_distance(self.enemy_rear, grid.offset(i)) < self.depth[i];
+        self.cells[i] = self.pack(grid, i);
     }
 
-    /// [`SideFields::refresh`] for a cell whose offset `o` is known.
+    /// After a change of distance or depth only (a mend's waves), for a
+    /// cell whose offset `o` is known: behind the lines and the packed
+    /// distance and bit, leaving the other bits as they are.
     #[inline]
-    fn refresh_at(&mut self, grid: &Grid, i: usize, o: Offset) {
-        self.behind[i] = self.depth[i] != i32::MIN && grid.edge_distance(self.enemy_rear, o) < self.depth[i];
-        self.cells[i] = self.pack(grid, i);
+    fn refresh_dist(&mut self, grid: &Grid, i: usize, o: Offset) {
+        let behind = self.depth[i] != i32::MIN && grid.edge_distance(self.enemy_rear, o) < self.depth[i];
+        self.behind[i] = behind;
+        let c = &mut self.cells[i];
+        c.dist = self.dist[i];
+        c.bits = c.bits & !CellFacts::BEHIND | if behind { CellFacts::BEHIND } else { 0 };
     }
 
     /// Brings the fields up to date after one enemy unit changed from
@@ -487,7 +494,7 @@ impl SideFields {
             inside[i] = false;
         }
         for &(i, o) in region.iter() {
-            self.refresh_at(grid, i, o);
+            self.refresh_dist(grid, i, o);
         }
         self.inside = inside;
         self.mend = mend;
@@ -518,7 +525,7 @@ impl SideFields {
         while head < queue.len() {
             let (i, o) = queue[head];
             head += 1;
-            self.refresh_at(grid, i, o);
+            self.refresh_dist(grid, i, o);
             let (next, depth) = (self.dist[i] + 1, self.depth[i]);
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };

@@ -56,8 +56,21 @@ pub fn stacked(board: &Board, occupancy: &Occupancy, cell: usize, side: usize, e
 /// the hexside between them is one of its front three, as the side fields
 /// count them.
 pub fn zone_stops(grid: &Grid, occupancy: &Occupancy, board: &Board, side: usize, arm: Arm, cell: usize) -> bool {
+    zone_stops_by(occupancy, board, side, arm, |dir| grid.neighbour(cell, dir))
+}
+
+/// [`zone_stops`] with the neighbours given: the search finds those of a
+/// hex on the map by arithmetic.
+#[inline]
+fn zone_stops_by(
+    occupancy: &Occupancy,
+    board: &Board,
+    side: usize,
+    arm: Arm,
+    neighbour: impl Fn(Dir) -> Option<usize>,
+) -> bool {
     for dir in Dir::ALL {
-        let Some(n) = grid.neighbour(cell, dir) else { continue };
+        let Some(n) = neighbour(dir) else { continue };
         if !occupancy.others_may_stand(n, side) {
             continue;
         }
@@ -252,13 +265,18 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     let disordered = u.state == HexState::Disordered;
     let start_cell = g.idx(start);
     let side = u.side;
-    let stops = |s: &mut MoveSearch, cell: usize| -> bool {
+    let across = g.across();
+    // Every cell asked about is on the map (settled, or entered), so its
+    // neighbours come by arithmetic from its column parity.
+    let stops = |s: &mut MoveSearch, cell: usize, parity: u32| -> bool {
         if let Some(f) = q.fields {
             return if arm == Arm::Cavalry { f.cav_zone[cell] } else { f.zone[cell] > 0 };
         }
         if s.zone_stamp[cell] != s.epoch {
             s.zone_stamp[cell] = s.epoch;
-            s.zone[cell] = u8::from(zone_stops(g, q.occupancy, q.board, side, arm, cell));
+            let steps = &across[parity as usize];
+            let neighbour = |dir: Dir| Some((cell as isize + steps[dir.index()].0) as usize);
+            s.zone[cell] = u8::from(zone_stops_by(q.occupancy, q.board, side, arm, neighbour));
         }
         s.zone[cell] == 1
     };
@@ -274,7 +292,6 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     // Neighbours by arithmetic on the padded index, per column parity (the
     // parity travels with each cell in the heap): every cell expanded is on
     // the map, so its neighbours lie inside the padding.
-    let across = g.across();
     let steps = g.step_costs(arm);
     visit(s, start_cell, 0, start_cell);
     let mut buckets = std::mem::take(&mut s.buckets);
@@ -317,7 +334,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
             settled.push((cell, cost, node.parent as usize));
             // A hex in a stopping zone ends the move (the start hex
             // excepted: a unit may leave a zone).
-            if cell != start_cell && stops(s, cell) {
+            if cell != start_cell && stops(s, cell, parity) {
                 continue;
             }
             let minimum_move = q.fresh && cell == start_cell;
@@ -331,7 +348,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
                     Some(f) => f.cells[next].bits & (CellFacts::ON_MAP | CellFacts::ENEMY) == CellFacts::ON_MAP,
                     None => g.on_map[next] && !enemy_in(q.occupancy, q.board, side, next),
                 };
-                if !open || (disordered && stops(s, next)) {
+                if !open || (disordered && stops(s, next, parity ^ flips)) {
                     continue;
                 }
                 let total = cost + step as Centi;

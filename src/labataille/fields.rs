@@ -48,8 +48,8 @@ struct Mend {
 #[derive(Clone, Debug)]
 pub struct SideFields {
     pub side: usize,
-    /// Hexes to the nearest enemy unit on the map (multi-source BFS over the
-    /// padded grid, so off-map border cells have a distance too).
+    /// Hexes to the nearest enemy unit on the map (over the padded grid, so
+    /// off-map border cells have a distance too; see [`sweep`]).
     pub dist: Vec<u16>,
     /// How many enemy units exert a zone of influence into the cell (1.7).
     pub zone: Vec<u8>,

@@ -290,7 +290,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
         true
     };
     // Neighbours by arithmetic on the padded index, per column parity (the
-    // parity travels with each cell in the heap): every cell expanded is on
+    // parity travels with each cell in the queue): every cell expanded is on
     // the map, so its neighbours lie inside the padding.
     let steps = g.step_costs(arm);
     visit(s, start_cell, 0, start_cell);

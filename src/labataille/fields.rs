@@ -134,6 +134,12 @@ fn key(dist: u16, depth: i32) -> u32 {
     u32::from(dist) << 16 | (0xFFFF - depth.clamp(0, 0xFFFF) as u32)
 }
 
+/// The distance and depth a key holds; no depth where no source is near.
+fn unkey(k: u32) -> (u16, i32) {
+    let dist = (k >> 16) as u16;
+    (dist, if dist == FAR { i32::MIN } else { 0xFFFF - (k & 0xFFFF) as i32 })
+}
+
 /// Distance to the nearest source (keys at distance 0) over the padded
 /// rectangle, ties keeping the deepest source's depth. `key` holds the
 /// padded cells column by column (`cc * ph + rr`), so that a column is one
@@ -226,16 +232,17 @@ impl SideFields {
         reset(&mut f.zone, n, 0);
         reset(&mut f.cav_zone, n, false);
         reset(&mut f.enemy, n, false);
-        reset(&mut f.behind, n, false);
         reset(&mut f.enemy_n, n, 0);
         reset(&mut f.cav_n, n, 0);
         reset(&mut f.inside, n, false);
         // The nearest enemy's distance and depth (its distance from its own
         // rear edge: a hex nearer that edge than the nearest enemy is behind
-        // the lines), as keys first; every cell of both is written below.
+        // the lines), as keys first; every cell of them and of `behind` is
+        // written below.
         reset(&mut f.key, n, u32::MAX);
         f.dist.resize(n, FAR);
         f.depth.resize(n, i32::MIN);
+        f.behind.resize(n, false);
         f.bw = (grid.pw + BUCKET - 1) / BUCKET;
         let bh = (grid.ph + BUCKET - 1) / BUCKET;
         f.buckets.resize((f.bw * bh) as usize, Vec::new());
@@ -273,10 +280,7 @@ impl SideFields {
         let ph = grid.ph as usize;
         for r in -1..grid.ph - 1 {
             for c in -1..grid.pw - 1 {
-                let k = f.key[(c + 1) as usize * ph + (r + 1) as usize];
-                let dist = (k >> 16) as u16;
-                f.dist[i] = dist;
-                f.depth[i] = if dist == FAR { i32::MIN } else { 0xFFFF - (k & 0xFFFF) as i32 };
+                (f.dist[i], f.depth[i]) = unkey(f.key[(c + 1) as usize * ph + (r + 1) as usize]);
                 f.behind[i] = f.depth[i] != i32::MIN && grid.edge_distance(enemy_rear, Offset::new(c, r)) < f.depth[i];
                 cells.push(f.pack(grid, i));
                 i += 1;
@@ -346,6 +350,8 @@ impl SideFields {
             self.enemy[i] = true;
             let k = self.bucket_of(b);
             self.buckets[k].push(b);
+            // Not where it stood itself (a turn or change of formation in
+            // place): that hex has not stopped being a source.
             if self.enemy_n[i] == 1 && self.dist[i] != 0 {
                 self.add_source(grid, b);
             }

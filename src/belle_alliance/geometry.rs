@@ -100,6 +100,13 @@ impl OrientedRect {
     /// How far this rectangle can slide along the unit vector `dir` (at most
     /// `max`) before it touches `other`; `None` if it never does. Touching or
     /// overlapping at the start does not stop a move that separates them.
+    ///
+    /// The sweep is cast as `other` moving the opposite way while this one
+    /// stands: the same relative motion, the same time of impact. parry2d
+    /// 0.27 turns only the second shape's velocity into the first shape's
+    /// frame (dimforge/parry#423, fixed upstream by #424), so a velocity on
+    /// the first shape would be read as if it faced north; with the first
+    /// shape still, the answer is right whatever the facing.
     pub fn time_of_impact(&self, dir: (f32, f32), max: f32, other: &OrientedRect) -> Option<f32> {
         let (p1, s1) = self.shape();
         let (p2, s2) = other.shape();
@@ -109,7 +116,7 @@ impl OrientedRect {
             stop_at_penetration: false,
             compute_impact_geometry_on_penetration: false,
         };
-        match cast_shapes(&p1, Vector::new(dir.0, dir.1), &s1, &p2, Vector::ZERO, &s2, opts) {
+        match cast_shapes(&p1, Vector::ZERO, &s1, &p2, Vector::new(-dir.0, -dir.1), &s2, opts) {
             Ok(Some(hit)) => Some(hit.time_of_impact),
             _ => None,
         }
@@ -170,5 +177,29 @@ mod tests {
         assert_eq!(a.time_of_impact((0.0, -1.0), 50.0, &b), None, "moving away never touches");
         let touching = OrientedRect::new(0.0, 4.0, 10.0, 4.0, 0.0);
         assert_eq!(a.time_of_impact((0.0, -1.0), 50.0, &touching), None, "contact does not hold a unit back");
+    }
+
+    /// The sweep does not depend on how the moving rectangle faces: turning
+    /// both rectangles and the motion together about a point keeps the
+    /// gap, and a square mover gives the same answer at every facing.
+    #[test]
+    fn time_of_impact_is_the_same_at_every_facing() {
+        for k in 0..24 {
+            let turn = k as f32 * 15.0;
+            // A 20 x 5 line behind a 24 x 4 line 25 cm ahead, both facing
+            // the motion, turned together: the gap is 25 - 2.5 - 2.
+            let f = bearing_vector(turn);
+            let a = OrientedRect::new(100.0, 100.0, 20.0, 5.0, turn);
+            let b = OrientedRect::new(100.0 + f.0 * 25.0, 100.0 + f.1 * 25.0, 24.0, 4.0, turn);
+            let toi = a.time_of_impact(f, 40.0, &b).unwrap_or(f32::NAN);
+            assert!(close(toi, 20.5), "facing {turn}: {toi}");
+            // A square mover at any facing meets an axis-aligned wall after
+            // the same distance.
+            let sq = OrientedRect::new(0.0, 0.0, 4.0, 4.0, turn);
+            let wall = OrientedRect::new(0.0, -30.0, 40.0, 2.0, 0.0);
+            let half = sq.aabb().3;
+            let toi = sq.time_of_impact((0.0, -1.0), 50.0, &wall).unwrap_or(f32::NAN);
+            assert!((toi - (29.0 - half)).abs() < 1e-2, "facing {turn}: {toi}");
+        }
     }
 }

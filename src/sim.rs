@@ -1101,14 +1101,32 @@ pub fn score(world: &mut World) -> Option<victory::Score> {
     Some(victory::score(&scenario, &board, &v.holders, &v.exited, &v.start_strength))
 }
 
-/// The end-of-game summary (losses, routs, cascades; hex mode).
-pub fn summary(world: &mut World) -> Option<victory::Summary> {
+/// The end-of-game summary: losses, routs and cascades in hex mode;
+/// flights, carry-alongs and cascades in free space.
+pub fn summary(world: &mut World) -> Option<BattleSummary> {
+    let scenario = world.resource::<Battle>().scenario.clone();
     if !is_hex(world) {
-        return None;
+        let log = world.resource::<EventLog>();
+        return Some(BattleSummary::FreeSpace(crate::belle_alliance::summary::summary(&scenario, log)));
     }
     let board = board_of(world);
-    let scenario = world.resource::<Battle>().scenario.clone();
-    Some(victory::summary(&scenario, &board, world.resource::<EventLog>()))
+    Some(BattleSummary::Hex(victory::summary(&scenario, &board, world.resource::<EventLog>())))
+}
+
+/// A battle's summary, in the terms of its rule system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BattleSummary {
+    Hex(victory::Summary),
+    FreeSpace(crate::belle_alliance::summary::FlightSummary),
+}
+
+impl std::fmt::Display for BattleSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BattleSummary::Hex(s) => s.fmt(f),
+            BattleSummary::FreeSpace(s) => s.fmt(f),
+        }
+    }
 }
 
 /// The seed and dice script the battle began with (saves keep them).

@@ -358,6 +358,204 @@ fn a_carried_mass_counts_both_units_figures() {
     }
 }
 
+/// A table of `w` x `h` cm in 2 cm cells, the terrain at each cell's
+/// top-left corner given by `ground` (x, y in cm); flights go straight away
+/// from their cause (no cone), so that distances are easy to work out.
+fn fine_table(w: u32, h: u32, ground: impl Fn(u32, u32) -> char, units: &[String], shocks: &[&str]) -> String {
+    let rows: Vec<String> =
+        (0..h / 2).map(|r| format!("\"{}\"", (0..w / 2).map(|c| ground(2 * c, 2 * r)).collect::<String>())).collect();
+    format!(
+        "Scenario(format: 1, name: \"t\", mode: FreeSpace, seed: 7, turns: 1,\n sides: [(id: \"a\", rear: South), (id: \"b\", rear: North)],\n map: (rows: [{}], cell_cm: 2.0),\n units: [{}],\n shocks: [{}],\n rules: (belle_alliance: (flight_cone_degrees: 0.0)))",
+        rows.join(",\n "),
+        units.join(",\n "),
+        shocks.join(", ")
+    )
+}
+
+/// Every waypoint of a unit's moves, in order.
+fn waypoints(log: &[Value], unit: &str) -> Vec<(f64, f64)> {
+    moves(log, unit).iter().flat_map(|m| m["path"].as_array().cloned().unwrap_or_default()).map(|p| xy(&p)).collect()
+}
+
+/// 2.3: the first unit follows the carried one at the carried one's march
+/// length. Cavalry (40 cm) meets infantry 8 cm on; carried along, the
+/// infantry leads its own 20 cm and the cavalry keeps in contact: 8 + 20.
+#[test]
+fn the_carried_mass_marches_at_the_second_units_march_length() {
+    let text = table(
+        &rows(20, 30, &[]),
+        &[
+            fsu("a1", "a", "Cavalry", 100.0, 100.0, 8, ""),
+            fsu("a2", "a", "Infantry", 100.0, 114.5, 24, ""),
+            fsu("b1", "b", "Infantry", 100.0, 40.0, 24, ""),
+        ],
+        &[A1_FLEES_FROM_B1],
+        "",
+    );
+    let log = run(&text, &[3]);
+    assert_eq!(carry_tests(&log)[0]["passed"], false, "carried along");
+    let p1 = waypoints(&log, "a1");
+    // Cavalry in line: 20 x 5 cm; a2 24 x 4. Contact after 114.5 - 2 - 2.5 - 100 = 10 cm.
+    assert!((p1[1].1 - 110.0).abs() < 0.05, "contact: {p1:?}");
+    assert!((p1[2].1 - 130.0).abs() < 0.05, "then the infantry's 20 cm, not the cavalry's 40: {p1:?}");
+    let p2 = waypoints(&log, "a2");
+    assert!((p2[1].1 - p2[0].1 - 20.0).abs() < 0.05, "{p2:?}");
+}
+
+/// 2.3: the reduction is counted for all figures of both units: village
+/// cells under the follower's wide line alone halve the leader's march.
+#[test]
+fn the_reduction_counts_every_figure_of_the_mass() {
+    // A1: 14 limbered guns, 56 cm wide (x 72..128); a2: 24 cm (88..112).
+    // Village strips at x 72..80 and 120..128 from y 106 down: under a1 only.
+    let village = |x: u32, y: u32| {
+        let flank = (72..80).contains(&x) || (120..128).contains(&x);
+        if flank && y >= 106 { 'v' } else { '.' }
+    };
+    let units = [
+        fsu("a1", "a", "Artillery", 100.0, 100.0, 14, ", limbered: true"),
+        fsu("a2", "a", "Infantry", 100.0, 112.0, 24, ""),
+        fsu("b1", "b", "Infantry", 100.0, 40.0, 24, ""),
+    ];
+    let log = run(&fine_table(200, 300, village, &units, &[A1_FLEES_FROM_B1]), &[3]);
+    assert_eq!(carry_tests(&log)[0]["passed"], false);
+    let p2 = waypoints(&log, "a2");
+    // Contact at once in the village edge; then the mass is reduced for
+    // its whole 20 cm march: 10 cm made good.
+    assert!((p2[1].1 - 122.0).abs() < 0.1, "half of 20 cm: {p2:?}");
+    // Without the village the pair goes the whole 20 cm.
+    let log = run(&fine_table(200, 300, |_, _| '.', &units, &[A1_FLEES_FROM_B1]), &[3]);
+    assert!((waypoints(&log, "a2")[1].1 - 132.0).abs() < 0.1);
+}
+
+/// 2.3: a first unit that cannot pass terrain the second can stops at that
+/// terrain, moved up to it, and the second flees on alone with its march
+/// reduction counted for its own figures only.
+#[test]
+fn a_follower_that_cannot_pass_stops_at_the_terrain_and_the_leader_flees_on_alone() {
+    // The guns' flanks (x 72..80 and 120..128) run into village then
+    // woods, which artillery may not enter; the infantry's ground is clear.
+    let ground = |x: u32, y: u32| {
+        let flank = (72..80).contains(&x) || (120..128).contains(&x);
+        match y {
+            _ if !flank => '.',
+            110..=113 => 'v',
+            114.. => 'w',
+            _ => '.',
+        }
+    };
+    let units = [
+        fsu("a1", "a", "Artillery", 100.0, 100.0, 14, ", limbered: true"),
+        fsu("a2", "a", "Infantry", 100.0, 112.0, 24, ""),
+        fsu("b1", "b", "Infantry", 100.0, 40.0, 24, ""),
+    ];
+    let log = run(&fine_table(200, 300, ground, &units, &[A1_FLEES_FROM_B1]), &[3]);
+    assert_eq!(carry_tests(&log)[0]["passed"], false, "carried along");
+    let p1 = waypoints(&log, "a1");
+    // Its own flight to contact (8 cm), then with a2 until its front
+    // (y 110 at contact) meets the woods at 114: moved up to them, 4 cm.
+    assert!((p1[1].1 - 108.0).abs() < 0.05, "contact: {p1:?}");
+    assert!(p1.iter().any(|p| (p.1 - 112.0).abs() < 0.05), "moved up to the woods, not left at contact: {p1:?}");
+    assert!(p1.iter().all(|p| p.1 < 112.1), "never into the woods: {p1:?}");
+    // a2: 4 cm in the mass, every one reduced (the guns in the village),
+    // so 8 of its 20 cm spent; then alone on clear ground, 12 cm at full
+    // rate: 16 cm in all. (Left reduced for both, it would make 10.)
+    let p2 = waypoints(&log, "a2");
+    assert!(p2.iter().any(|p| (p.1 - 116.0).abs() < 0.1), "4 cm with the guns: {p2:?}");
+    assert!((final_pos(&log, "a2").1 - 128.0).abs() < 0.1, "4 + 12 cm: {p2:?}");
+    assert_eq!(final_state(&log, "a1"), "FU");
+    assert_eq!(final_state(&log, "a2"), "FU");
+}
+
+/// 2.3 whatever the facing: a fleeing cavalry unit (40 cm) meets a friend
+/// that stands clear in its path and gives it a carry-along test, and
+/// never one that stands clear outside its path, at every facing of both
+/// units (every 15 degrees), every flight direction (every 15 degrees) and
+/// several distances. The sweep that finds the friends must not depend on
+/// how the rectangles are turned.
+#[test]
+fn the_carry_along_test_falls_on_friends_in_the_path_whatever_the_facing() {
+    use sauve::belle_alliance::geometry::bearing_vector;
+    use sauve::scenario::{Shock, StateName};
+    // A 400 x 400 cm open table; the units are placed by hand below.
+    let text = table(
+        &rows(40, 40, &[]),
+        &[
+            fsu("flee", "a", "Cavalry", 200.0, 200.0, 8, ""),
+            fsu("friend", "a", "Infantry", 200.0, 170.0, 24, ""),
+            fsu("cause", "b", "Infantry", 200.0, 300.0, 24, ""),
+        ],
+        &[],
+        "",
+    );
+    let s = load(&text);
+    let ctx = FsCtx::new(&s);
+    let base = Table::from_scenario(&s);
+    let (mut hits, mut misses) = (0, 0);
+    for flight in (0..360).step_by(15) {
+        let dir = bearing_vector(flight as f32);
+        for facing in (0..360).step_by(15) {
+            for friend_facing in [facing, (facing + 90) % 360, (facing + 45) % 360] {
+                // Half extents at most 10.3 (the 20 x 5 cavalry line) and
+                // 12.1 (the 24 x 4 infantry line) in any direction: 25 cm
+                // apart they never touch at the start; 40 cm of flight always
+                // reaches a friend 35 cm on; 30 cm to the side is always
+                // clear of the sweep.
+                for (along, aside, in_path) in
+                    [(25.0, 0.0, true), (30.0, 0.0, true), (35.0, 0.0, true), (30.0, 30.0, false), (20.0, -30.0, false)]
+                {
+                    let mut t = base.clone();
+                    let (x, y) = (200.0, 200.0);
+                    let side = (-dir.1, dir.0);
+                    t.units[0].x = x;
+                    t.units[0].y = y;
+                    t.units[0].facing = facing as f32;
+                    t.units[1].x = x + dir.0 * along + side.0 * aside;
+                    t.units[1].y = y + dir.1 * along + side.1 * aside;
+                    t.units[1].facing = friend_facing as f32;
+                    // The cause stands 60 cm behind, so the flight runs along `dir`.
+                    t.units[2].x = x - dir.0 * 60.0;
+                    t.units[2].y = y - dir.1 * 60.0;
+                    let mut e = FsEngine::new(&ctx, &t, BroadPhaseKind::Grid);
+                    let mut dice = Dice::new(1, vec![18]);
+                    let mut log = EventLog::default();
+                    let shock = Shock { turn: 1, unit: 0, to: StateName::FU, cause: Some(2) };
+                    e.apply_shock(&ctx, &mut t, &mut log, &shock, 1);
+                    e.resolve(&ctx, &mut t, &mut dice, &mut log, 1);
+                    let moved = (t.units[0].x - x).hypot(t.units[0].y - y);
+                    let case =
+                        format!("flight {flight}, facings {facing}/{friend_facing}, friend {along} on, {aside} aside");
+                    assert!((moved - 40.0).abs() < 0.5, "{case}: the full 40 cm straight on, moved {moved}");
+                    if in_path {
+                        assert_eq!(e.carry_tests, 1, "{case}: the friend in the path tests");
+                        hits += 1;
+                    } else {
+                        assert_eq!(e.carry_tests, 0, "{case}: the friend aside does not");
+                        misses += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!((hits, misses), (24 * 24 * 3 * 3, 24 * 24 * 3 * 2));
+}
+
+/// Without a `facing`, a free-space unit faces away from its own rear edge
+/// (docs/scenario-format.md), for every rear edge.
+#[test]
+fn the_default_facing_is_away_from_the_own_rear() {
+    for (rear, facing) in [("South", 0.0), ("North", 180.0), ("East", 270.0), ("West", 90.0)] {
+        let other = if rear == "South" { "North" } else { "South" };
+        let text = format!(
+            "Scenario(format: 1, name: \"t\", mode: FreeSpace, sides: [(id: \"a\", rear: {rear}), (id: \"b\", rear: {other})],\n map: (rows: [{}], cell_cm: 10.0),\n units: [{}])",
+            rows(20, 20, &[]).iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(","),
+            fsu("a1", "a", "Infantry", 100.0, 100.0, 24, "")
+        );
+        let t = Table::from_scenario(&load(&text));
+        assert_eq!(t.units[0].facing, facing, "rear {rear}");
+    }
+}
+
 // --- Determinism and the broad phase -------------------------------------------
 
 fn crowd() -> String {

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use crate::belle_alliance::broad::{BroadPhase, BroadPhaseKind};
 use crate::belle_alliance::geometry::{OrientedRect, bearing_of, bearing_vector};
 use crate::belle_alliance::tables::{CarryResult, carry_along, carry_ratio_modifier, reorganisation, severity};
-use crate::belle_alliance::{FsCtx, Table};
+use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog, MoveReason, Pos, StateLabel};
 use crate::scenario::{Formation, Shock, StateName};
@@ -219,7 +219,9 @@ impl FsEngine {
                 if before == StateName::FU {
                     // 2.4: re-formed without time in a closed formation; house
                     // default column. FU -> U does not force a retreat.
+                    let was = unit.formation;
                     unit.formation = Formation::Column;
+                    Self::log_formation(log, &table.units[u], was);
                     self.refile(ctx, table, u);
                 }
             }
@@ -332,7 +334,11 @@ impl FsEngine {
                     CarryResult::Holds => testing = false,
                 }
             }
-            self.slide_mass(ctx, table, &mut mass, &mut legs, dir, travelled);
+            // A friend carried along stops the mass at contact; otherwise it
+            // goes as far as its march takes it, which may be further than
+            // `dist` if a follower drops off (2.3).
+            let cap = if carried.is_some() { travelled } else { march };
+            self.slide_mass(ctx, table, &mut mass, &mut legs, dir, march, cap);
             let Some(f) = carried else { break };
             // 2.3: the carried unit flees anew, in a free direction (2.2.4),
             // at its own march length; the mass follows it in base contact.
@@ -348,6 +354,7 @@ impl FsEngine {
         // The last unit carried along leads, so the squares form from the
         // front back: each follower settles behind the ones formed, in base
         // contact, and a follower not yet formed never pushes a leader back.
+        let was: Vec<Formation> = legs.iter().map(|l| table.units[l.unit].formation).collect();
         for k in (0..legs.len()).rev() {
             let pending: Vec<usize> = legs[..k].iter().map(|l| l.unit).collect();
             let end = self.form_flight(ctx, table, legs[k].unit, legs[k].dir, legs[k].moved, &pending);
@@ -356,7 +363,7 @@ impl FsEngine {
                 leg.path.push(end);
             }
         }
-        for leg in &legs {
+        for (leg, was) in legs.iter().zip(was) {
             let unit = &table.units[leg.unit];
             let (first, last) = (leg.path[0], leg.path[leg.path.len() - 1]);
             log.push(EventKind::Move {
@@ -366,13 +373,30 @@ impl FsEngine {
                 to: cm(last),
                 path: leg.path.iter().copied().map(cm).collect(),
             });
+            Self::log_formation(log, unit, was);
         }
     }
 
-    /// Slides the mass by `dist` along `dir`. A follower that cannot go where
-    /// the leader goes (its own prohibited terrain, the table edge, an enemy)
-    /// stays where it is, in contact, and the leader flees on without it
-    /// (2.3).
+    /// A `Formation` event if `unit` now stands in another formation than
+    /// `was` (the window redraws its footprint from these).
+    fn log_formation(log: &mut EventLog, unit: &FsUnit, was: Formation) {
+        if unit.formation != was {
+            log.push(EventKind::Formation {
+                unit: unit.id.clone(),
+                from: format!("{was:?}"),
+                to: format!("{:?}", unit.formation),
+            });
+        }
+    }
+
+    /// Slides the mass along `dir` on a march of `march` cm, at most `cap`
+    /// cm, with the march reduced for every figure of the mass (2.3: the
+    /// followers use the leader's march length, reductions counted for all
+    /// figures). A follower that cannot go where the leader goes (its own
+    /// prohibited terrain, the table edge, an enemy) moves up to that
+    /// obstacle and stops there; the rest flee on, the march left to them
+    /// reduced for their own figures only.
+    #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
     fn slide_mass(
         &mut self,
         ctx: &FsCtx,
@@ -380,32 +404,48 @@ impl FsEngine {
         mass: &mut Vec<usize>,
         legs: &mut [Leg],
         dir: (f32, f32),
-        dist: f32,
+        march: f32,
+        cap: f32,
     ) {
-        if dist <= EPS {
-            return;
-        }
-        let mut keep = Vec::with_capacity(mass.len());
-        for (k, &m) in mass.iter().enumerate() {
-            if k > 0 {
-                let hard = self.hard_stop(table, m, dir, dist);
-                let walk = self.terrain_walk(ctx, table, &[m], dir, dist, hard, false);
-                if walk < dist - EPS {
-                    continue;
+        let (mut moved, mut budget) = (0.0f32, march);
+        while moved < cap - EPS && budget > EPS {
+            let room = cap - moved;
+            // Where each follower would have to stop on its own.
+            let mut stops = Vec::with_capacity(mass.len());
+            for &m in &mass[1..] {
+                let hard = self.hard_stop(table, m, dir, room);
+                stops.push(self.terrain_walk(ctx, table, &[m], dir, room, hard, false));
+            }
+            let drop = stops.iter().copied().fold(f32::MAX, f32::min);
+            let hard = self.hard_stop(table, mass[0], dir, room).min(drop);
+            let (go, left) = self.walk(ctx, table, mass, dir, budget, hard, true);
+            if go <= EPS {
+                break;
+            }
+            for &m in mass.iter() {
+                let unit = &mut table.units[m];
+                unit.x += dir.0 * go;
+                unit.y += dir.1 * go;
+                let p = (unit.x, unit.y);
+                self.refile(ctx, table, m);
+                if let Some(leg) = legs.iter_mut().rev().find(|l| l.unit == m) {
+                    leg.path.push(p);
+                    leg.moved += go;
                 }
             }
-            let unit = &mut table.units[m];
-            unit.x += dir.0 * dist;
-            unit.y += dir.1 * dist;
-            let p = (unit.x, unit.y);
-            self.refile(ctx, table, m);
-            if let Some(leg) = legs.iter_mut().rev().find(|l| l.unit == m) {
-                leg.path.push(p);
-                leg.moved += dist;
+            (moved, budget) = (moved + go, left);
+            if go < drop - EPS || moved >= cap - EPS {
+                break;
             }
-            keep.push(m);
+            // The followers stopped by their ground drop off here.
+            let lead = mass[0];
+            let mut k = 0;
+            mass.retain(|&m| {
+                let keep = m == lead || stops[k - 1] > drop + EPS;
+                k += 1;
+                keep
+            });
         }
-        *mass = keep;
     }
 
     /// 2.2.2: the straight line within the cone around `base` (degrees)
@@ -482,11 +522,7 @@ impl FsEngine {
         self.broad.kind == BroadPhaseKind::AllPairs || overlap(self.boxes[j], swept)
     }
 
-    /// Walks the mass along `dir` for a march of `march` cm, stopping at
-    /// `limit`, at the table edge, or before the leader's prohibited terrain;
-    /// with `reduce`, every centimetre in which any part of any unit of the
-    /// mass is in reducing terrain costs `1 / terrain_reduction` (2.2.3,
-    /// 2.6). Returns the distance made good.
+    /// The distance [`Self::walk`] makes good.
     #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
     fn terrain_walk(
         &mut self,
@@ -498,6 +534,25 @@ impl FsEngine {
         limit: f32,
         reduce: bool,
     ) -> f32 {
+        self.walk(ctx, table, mass, dir, march, limit, reduce).0
+    }
+
+    /// Walks the mass along `dir` for a march of `march` cm, stopping at
+    /// `limit`, at the table edge, or before the leader's prohibited terrain;
+    /// with `reduce`, every centimetre in which any part of any unit of the
+    /// mass is in reducing terrain costs `1 / terrain_reduction` (2.2.3,
+    /// 2.6). Returns the distance made good and the march left.
+    #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
+    fn walk(
+        &mut self,
+        ctx: &FsCtx,
+        table: &Table,
+        mass: &[usize],
+        dir: (f32, f32),
+        march: f32,
+        limit: f32,
+        reduce: bool,
+    ) -> (f32, f32) {
         let ba = ctx.ba();
         let arm = table.units[mass[0]].moving_arm();
         let (w, h) = ctx.table_cm();
@@ -520,7 +575,8 @@ impl FsEngine {
         }
         let inside = (bb.0.max(0.0), bb.1.max(0.0), bb.2.min(w), bb.3.min(h));
         if self.all_open(ctx, inside, arm) {
-            return limit.min(march);
+            let go = limit.min(march);
+            return (go, march - go);
         }
         let lead = self.rects[mass[0]];
         let mut t = 0.0f32;
@@ -550,12 +606,13 @@ impl FsEngine {
             let cost = step / rate;
             if cost > budget {
                 t += budget * rate;
+                budget = 0.0;
                 break;
             }
             budget -= cost;
             t = next;
         }
-        t
+        (t, budget)
     }
 
     /// Every cell under the box is passable for `arm` and not reducing.

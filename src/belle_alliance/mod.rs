@@ -12,6 +12,7 @@
 pub mod broad;
 pub mod engine;
 pub mod geometry;
+pub mod summary;
 pub mod tables;
 
 use crate::hex::{Edge, Offset};

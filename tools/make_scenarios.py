@@ -407,7 +407,16 @@ def write_shocks(out, shocks):
     out.append("    ],")
 
 
-def scenario_text(meta, sides, map_lines, groups, shocks, line, rules_lines=None, victory=None):
+def write_staff(out, staff):
+    out.append("    // Commanders behind their lines: a unit fleeing past one within 1 cm of")
+    out.append("    // its rectangle gets the staff bonus to reorganise (rules 2.4).")
+    out.append("    staff: [")
+    for side, (x, y), name in staff:
+        out.append(f"        (side: {q(side)}, pos: ({x:.1f}, {y:.1f}), name: {q(name)}),")
+    out.append("    ],")
+
+
+def scenario_text(meta, sides, map_lines, groups, shocks, line, rules_lines=None, victory=None, staff=None):
     out = []
     write_header(out, meta["title"], meta["header"])
     out.append("Scenario(")
@@ -426,6 +435,9 @@ def scenario_text(meta, sides, map_lines, groups, shocks, line, rules_lines=None
     write_units(out, groups, line)
     out.append("")
     write_shocks(out, shocks)
+    if staff:
+        out.append("")
+        write_staff(out, staff)
     if victory:
         out.append("")
         write_victory(out, victory)
@@ -1492,7 +1504,13 @@ def build_plancenoit():
         17: "Maransart road leaves the bottom edge",
     }
     map_lines = table_map_lines(m, 10.0, notes, FS_LEGEND_NOTE)
-    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_table)
+    staff = [
+        ("fr", (160.0, 90.0), "Duhesme"),
+        ("fr", (145.0, 42.0), "Lobau"),
+        ("pr", (290.0, 72.0), "Bülow"),
+        ("pr", (256.0, 124.0), "Hiller"),
+    ]
+    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_table, staff=staff)
     return "plancenoit-1815.ron", text, lambda: show_table(m, units, 10.0)
 
 
@@ -1642,7 +1660,13 @@ def build_ligny():
         17: "Fleurus roads leave the bottom edge",
     }
     map_lines = table_map_lines(m, 10.0, notes, FS_LEGEND_NOTE)
-    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_table)
+    staff = [
+        ("fr", (78.0, 141.0), "Vandamme"),
+        ("fr", (228.0, 156.0), "Gérard"),
+        ("pr", (80.0, 55.0), "Zieten"),
+        ("pr", (185.0, 30.0), "Blücher"),
+    ]
+    text = scenario_text(meta, sides, map_lines, groups, shocks, unit_line_table, staff=staff)
     return "ligny-1815.ron", text, lambda: show_table(m, units, 10.0)
 
 

@@ -36,6 +36,7 @@ mod playback;
 mod scenarios;
 pub mod sentences;
 mod shot;
+mod staff;
 mod units;
 
 use std::collections::HashMap;
@@ -169,4 +170,5 @@ pub fn build(app: &mut App, req: WindowRequest) {
     panels::plugin(app);
     gameover::plugin(app);
     shot::plugin(app);
+    staff::plugin(app);
 }

@@ -5,8 +5,9 @@
 //! offset so each counter shows; units that surrender or are destroyed
 //! fade away. Hex counters carry a light bar on the edge towards the
 //! hexside they face (rule 1.7); squares, facing every way, carry none,
-//! and routed units' bar is dimmed. In free space, rectangles of the unit's real footprint,
-//! turned to its facing, with the front edge marked.
+//! and routed units' bar is dimmed. In free space, rectangles of the unit's
+//! real footprint in its shown formation, turned to its facing, with the
+//! front edge marked (none in the flight formation, which faces every way).
 
 use bevy::prelude::*;
 
@@ -34,6 +35,8 @@ pub const FRONT_R: f32 = 25.0;
 const FRONT_BAR: Vec2 = Vec2::new(14.0, 3.0);
 const FRONT_COLOUR: Color = Color::srgb(1.0, 0.9, 0.25);
 const FRONT_OUTLINE: Color = Color::srgb(0.08, 0.08, 0.08);
+/// Height of a free-space counter's state band, which sits just above it.
+const TABLE_BAND_H: f32 = 7.0;
 
 /// A unit's counter; its children are listed in `parts`.
 #[derive(Component)]
@@ -54,6 +57,9 @@ struct Parts {
     formation: Option<Entity>,
     /// Hex counters: the front bar, its dark outline and light fill.
     front: Option<(Entity, Entity)>,
+    /// Free-space counters: the fill and the front edge, resized with the
+    /// border and the band when the unit changes formation.
+    table: Option<(Entity, Entity)>,
 }
 
 /// Fading away after surrender or elimination: seconds left.
@@ -83,7 +89,8 @@ fn rgb(c: [u8; 3]) -> Color {
     Color::srgb_u8(c[0], c[1], c[2])
 }
 
-/// A free-space unit's footprint in cm (width along its front, depth).
+/// A free-space unit's footprint in cm (width along its front, depth), as
+/// the scenario sets it up.
 pub fn footprint_cm(spec: &UnitSpec, rules: &Rules) -> (f32, f32) {
     crate::belle_alliance::footprint(
         spec.arm,
@@ -91,6 +98,15 @@ pub fn footprint_cm(spec: &UnitSpec, rules: &Rules) -> (f32, f32) {
         spec.formation.unwrap_or(Formation::Line),
         &rules.belle_alliance,
     )
+}
+
+/// A free-space counter's size in world units for the shown figures and
+/// formation (the log names formations as `Formation` events do: `Line`,
+/// `Column`, `Square`, `Flight`), never smaller than a readable sliver.
+pub fn table_size(spec: &UnitSpec, figures: u32, formation: &str, rules: &Rules, px_per_cm: f32) -> Vec2 {
+    let formation = ron::from_str::<Formation>(formation).unwrap_or(spec.formation.unwrap_or(Formation::Line));
+    let (w, d) = crate::belle_alliance::footprint(spec.arm, figures, formation, &rules.belle_alliance);
+    Vec2::new((w * px_per_cm).max(6.0), (d * px_per_cm).max(4.0))
 }
 
 /// Where a hex counter's front bar sits, from the counter's centre, and
@@ -146,7 +162,7 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
             Sprite::from_color(Color::srgb(0.08, 0.08, 0.08), Vec2::new(w + 3.0, h + 3.0)),
             Transform::default(),
         ));
-        child((Sprite::from_color(rgb(colour), Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.1)));
+        let fill = child((Sprite::from_color(rgb(colour), Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.1)));
         let hex = matches!(opened.layout, Layout::Hex { .. });
         let (sym_size, sym_at) = if hex {
             // Room on the left for the formation mark.
@@ -165,13 +181,15 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
             },
             Transform::from_translation(sym_at.extend(0.2)),
         ));
-        if !hex {
-            // The front edge: a light bar along the side the unit faces.
-            child((
+        // Free space: the front edge, a light bar along the side the unit
+        // faces.
+        let table = (!hex).then(|| {
+            let edge = child((
                 Sprite::from_color(Color::srgb(1.0, 0.95, 0.6), Vec2::new(w, 1.5)),
                 Transform::from_xyz(0.0, h / 2.0 - 0.75, 0.25),
             ));
-        }
+            (fill, edge)
+        });
         // Hex counters: the front bar, placed and turned by `restyle` from
         // the shown facing.
         let front = hex.then(|| {
@@ -180,7 +198,7 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
             let fill = child((Sprite::from_color(FRONT_COLOUR, FRONT_BAR), Transform::from_xyz(0.0, 0.0, 0.75)));
             (outline, fill)
         });
-        let band_h = if hex { 9.0 } else { 7.0 };
+        let band_h = if hex { 9.0 } else { TABLE_BAND_H };
         let band_y = h / 2.0 + if hex { -band_h / 2.0 } else { band_h / 2.0 + 1.0 };
         let band_e = child((
             Sprite::from_color(Color::NONE, Vec2::new(w.max(18.0), band_h)),
@@ -216,7 +234,7 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         } else if h > 12.0 {
             text(&mut commands, format!("{:+}", u.valour), 8.0, Vec3::new(-w / 2.0 + 7.0, 0.0, 0.3), ink);
         }
-        let parts = Parts { border, band: band_e, band_text, badge, badge_text, strength, formation, front };
+        let parts = Parts { border, band: band_e, band_text, badge, badge_text, strength, formation, front, table };
         commands.entity(parent).insert(Counter { unit: i, parts });
     }
 }
@@ -282,6 +300,38 @@ fn restyle(
         }
         if let Ok((mut t, _)) = texts.get_mut(c.parts.badge_text) {
             t.0 = letter.to_owned();
+        }
+        if let (Some(s), Some((fill, edge))) = (opened.scenario.as_ref(), c.parts.table)
+            && let Some(spec) = s.units.get(c.unit)
+        {
+            // Free space: the footprint of the shown formation (the flight
+            // formation is as wide as deep, rule 2.2.5, and has no front).
+            let size = table_size(spec, u.strength, &u.formation, &s.rules, opened.layout.px_per_cm());
+            let flight = u.formation == "Flight";
+            for (part, grow) in [(c.parts.border, 3.0), (fill, 0.0)] {
+                if let Ok(mut sp) = sprites.get_mut(part)
+                    && sp.custom_size != Some(size + grow)
+                {
+                    sp.custom_size = Some(size + grow);
+                }
+            }
+            if let Ok(mut sp) = sprites.get_mut(edge) {
+                sp.custom_size = Some(Vec2::new(size.x, 1.5));
+            }
+            if let Ok(mut tf) = transforms.get_mut(edge) {
+                tf.translation.y = size.y / 2.0 - 0.75;
+            }
+            if let Ok(mut v) = vis.get_mut(edge) {
+                v.set_if_neq(if flight { Visibility::Hidden } else { Visibility::Inherited });
+            }
+            for part in [c.parts.band, c.parts.band_text] {
+                if let Ok(mut tf) = transforms.get_mut(part) {
+                    tf.translation.y = size.y / 2.0 + TABLE_BAND_H / 2.0 + 1.0;
+                }
+            }
+            if let Ok(mut sp) = sprites.get_mut(c.parts.band) {
+                sp.custom_size = Some(Vec2::new(size.x.max(18.0), TABLE_BAND_H));
+            }
         }
         if let Some(spec) = opened.scenario.as_ref().and_then(|s| s.units.get(c.unit)) {
             if let Some(Ok((mut t, _))) = c.parts.strength.map(|e| texts.get_mut(e)) {
@@ -501,6 +551,27 @@ fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lin
 
 #[cfg(test)]
 mod tests {
+
+    /// A free-space counter takes the footprint of the shown formation: a
+    /// line 24 cm by 4 for 24 figures, and in the flight formation (2.2.5) a
+    /// square of the same area, as wide as deep.
+    #[test]
+    fn table_counters_take_the_shown_formations_footprint() {
+        let text = r#"Scenario(format: 1, name: "t", mode: FreeSpace, sides: [(id: "a"), (id: "b")],
+            map: (rows: ["....."], cell_cm: 10.0),
+            units: [(id: "x", side: "a", arm: Infantry, pos: (20.0, 5.0), figures: 24)])"#;
+        let s = match crate::scenario::parse(text, "t.ron") {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        let ppc = 4.0;
+        assert_eq!(table_size(&s.units[0], 24, "Line", &s.rules, ppc), Vec2::new(96.0, 16.0));
+        let square = table_size(&s.units[0], 24, "Flight", &s.rules, ppc);
+        assert!((square.x - square.y).abs() < 1e-3 && (square.x * square.y - 96.0 * 16.0).abs() < 0.1, "{square}");
+        let column = table_size(&s.units[0], 24, "Column", &s.rules, ppc);
+        assert_eq!(column, Vec2::new(64.0, 24.0), "8 files of 3");
+    }
+
     use super::*;
 
     #[test]

@@ -19,7 +19,7 @@ use sauve::labataille::fields::SideFields;
 use sauve::labataille::grid::{Grid, Occupancy};
 use sauve::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
 use sauve::labataille::{Board, HexState};
-use sauve::rules::Rules;
+use sauve::rules::{RoutRefuge, Rules};
 
 fn parse_validate(c: &mut Criterion) {
     let text = generate::scenario_text(200, 200, 2000, 1813);
@@ -85,6 +85,7 @@ fn naive_segment(s: &RoutSetup) -> usize {
             hexes: 10,
             enemy_radius: 15,
             own_rear: Edge::South,
+            refuge: RoutRefuge::Destination,
         });
         if let RoutPlan::Full(p) = plan
             && let Some(&end) = p.last()

@@ -55,16 +55,33 @@ pub struct MoraleRoll {
 }
 
 /// La Bataille morale check (RULES.md 1.1): passes when the modified roll is
-/// strictly greater than the morale value; a natural 11 always fails and a
-/// natural 66 always passes.
-pub fn morale_check(morale: u8, modifier: i32, roll: D66) -> MoraleRoll {
+/// strictly greater than the morale value. With `natural_extremes` (the
+/// rules switch of that name, house default on) a natural 11 always fails
+/// and a natural 66 always passes, whatever the modifiers.
+pub fn morale_check(morale: u8, modifier: i32, roll: D66, natural_extremes: bool) -> MoraleRoll {
     let result = roll.modified(modifier);
     let passed = match roll.value() {
-        11 => false,
-        66 => true,
+        11 if natural_extremes => false,
+        66 if natural_extremes => true,
         _ => result.value() > morale,
     };
     MoraleRoll { morale, modifier, roll, result, passed }
+}
+
+/// The smallest natural d66 roll that passes a check of `morale` with
+/// `modifier` (RULES.md 1.1); `None` if none does (possible only without
+/// natural extremes: a routed unit of morale 56 or more never recovers).
+pub fn needed_roll(morale: u8, modifier: i32, natural_extremes: bool) -> Option<D66> {
+    (1..=6)
+        .flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }))
+        .find(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed)
+}
+
+/// Chance a d66 morale check passes (RULES.md 1.1), counting the 36 rolls.
+pub fn pass_chance(morale: u8, modifier: i32, natural_extremes: bool) -> f32 {
+    let all = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }));
+    let pass = all.filter(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed).count();
+    pass as f32 / 36.0
 }
 
 /// The game's dice. Same seed and script => same rolls, on every machine.
@@ -166,7 +183,7 @@ mod tests {
         all.sort();
         all.into_iter()
             .filter(|&r| r.value() != 66)
-            .find(|&r| morale_check(morale, modifier, r).passed)
+            .find(|&r| morale_check(morale, modifier, r, true).passed)
             .map_or(66, D66::value)
     }
 
@@ -202,9 +219,24 @@ mod tests {
 
     #[test]
     fn natural_11_fails_and_natural_66_passes() {
-        assert!(!morale_check(11, 35, d(11)).passed, "even with a huge bonus");
-        assert!(morale_check(66, -35, d(66)).passed, "even with a huge penalty");
-        assert!(!morale_check(66, 0, d(65)).passed);
+        assert!(!morale_check(11, 35, d(11), true).passed, "even with a huge bonus");
+        assert!(morale_check(66, -35, d(66), true).passed, "even with a huge penalty");
+        assert!(!morale_check(66, 0, d(65), true).passed);
+    }
+
+    #[test]
+    fn without_natural_extremes_only_the_modified_roll_counts() {
+        assert!(morale_check(11, 35, d(11), false).passed, "11 moved 35 places up beats 11");
+        assert!(!morale_check(66, 0, d(66), false).passed, "a natural 66 does not beat morale 66 on its own");
+        assert!(!morale_check(56, -6, d(66), false).passed, "66 at -6 is 56, not above 56");
+        assert!(morale_check(55, -6, d(66), false).passed, "56 beats 55");
+        // RULES.md 1.1: a routed unit (-6) of morale 56 or more never
+        // recovers without the switch, and needs a natural 66 with it.
+        assert_eq!(needed_roll(56, -6, false), None);
+        assert_eq!(needed_roll(56, -6, true), Some(d(66)));
+        assert_eq!(needed_roll(32, -3, false), Some(d(36)));
+        assert_eq!(needed_roll(11, 6, true), Some(d(12)), "a natural 11 always fails");
+        assert_eq!(needed_roll(11, 6, false), Some(d(11)), "11 moved up 6 places beats 11");
     }
 
     #[test]

@@ -76,6 +76,20 @@ pub enum StackContagion {
     EachUnit,
 }
 
+/// Where the woods/built-up preference of a rout move ranks (RULES.md 1.3,
+/// preference 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum RoutRefuge {
+    /// House default: the router seeks a woods or built-up hex as its
+    /// destination, so such an end beats every end in the open, however
+    /// much cheaper the ground to it; the route is chosen second.
+    #[default]
+    Destination,
+    /// The refuge only breaks ties between routes of equal terrain cost and
+    /// equal friends passed (before the zones of influence).
+    TieBreak,
+}
+
 /// The longest rout move a scenario may set (`rules.rout_hexes`); the rout
 /// planner packs its window and tallies for moves up to this length.
 pub const MAX_ROUT_HEXES: u32 = 50;
@@ -92,6 +106,12 @@ pub struct Rules {
     pub hexsides: BTreeMap<HexsideKind, ArmCosts>,
     /// Length of a rout move in hexes (RULES.md 1.3).
     pub rout_hexes: u32,
+    /// Where the woods/built-up end ranks among the rout preferences
+    /// (RULES.md 1.3).
+    pub rout_refuge: RoutRefuge,
+    /// A natural 11 always fails and a natural 66 always passes a morale
+    /// check, whatever the modifiers (RULES.md 1.1, house default on).
+    pub natural_extremes: bool,
     /// Movement points of a disorder retreat (RULES.md 1.3).
     pub retreat_mp: f32,
     /// Morale modifier while disordered (RULES.md 1.2).
@@ -130,6 +150,8 @@ impl Default for Rules {
             terrain: BTreeMap::new(),
             hexsides: BTreeMap::new(),
             rout_hexes: 10,
+            rout_refuge: RoutRefuge::Destination,
+            natural_extremes: true,
             retreat_mp: 3.0,
             disordered_modifier: -3,
             routed_modifier: -6,

@@ -75,9 +75,10 @@ fn rout_never_steps_closer_and_ends_further_from_the_enemy() {
 
 #[test]
 fn rout_takes_the_most_economical_terrain() {
-    // A belt of woods across the line of flight with one clear gap.
+    // A belt of marsh (dear, and no refuge to seek) across the line of
+    // flight with one clear gap.
     let marks: Vec<(usize, usize, char)> =
-        (0..15).filter(|&c| c != 9).flat_map(|c| [(c, 8, 'w'), (c, 9, 'w')]).collect();
+        (0..15).filter(|&c| c != 9).flat_map(|c| [(c, 8, 'm'), (c, 9, 'm')]).collect();
     let text = scenario_text(
         &rows(15, 30, &marks),
         &[unit("fr-a", "fr", "Infantry", 7, 5, 44, ""), unit("ru-a", "ru", "Infantry", 7, 2, 44, "")],
@@ -89,7 +90,7 @@ fn rout_takes_the_most_economical_terrain() {
     let p = path(first_move(&log, "fr-a"));
     assert_eq!(p.len(), 11);
     assert_simple_adjacent(&p);
-    assert!(p.iter().all(|&(c, r)| !(marks.contains(&(c as usize, r as usize, 'w')))), "went through woods: {p:?}");
+    assert!(p.iter().all(|&(c, r)| !(marks.contains(&(c as usize, r as usize, 'm')))), "went through marsh: {p:?}");
     assert!(p.contains(&(9, 8)) && p.contains(&(9, 9)), "through the gap: {p:?}");
 }
 
@@ -141,16 +142,37 @@ fn rout_prefers_a_woods_end_hex_when_paths_cost_the_same() {
         &rows(15, 30, &[(9, 14, 'w')]),
         &[unit("fr-a", "fr", "Infantry", 7, 5, 44, ""), unit("ru-a", "ru", "Infantry", 7, 2, 44, "")],
         &[FR_ROUTS],
-        "terrain: { Woods: (infantry: 1.0, cavalry: 1.0, artillery: None) }",
+        "terrain: { Woods: (infantry: 1.0, cavalry: 1.0, artillery: None) }, rout_refuge: TieBreak",
         1,
     );
     let log = run(&text, &[]);
     let p = path(first_move(&log, "fr-a"));
     assert_eq!(p.last(), Some(&(9, 14)), "{p:?}");
-    // With woods at its usual cost, the cheaper clear end wins (priority 5 before 7).
-    let text = text.replace("terrain: { Woods: (infantry: 1.0, cavalry: 1.0, artillery: None) }", "");
+    // As a tie-break only, woods at their usual cost lose to the cheaper
+    // clear end.
+    let text = text.replace("terrain: { Woods: (infantry: 1.0, cavalry: 1.0, artillery: None) }, ", "");
     let log = run(&text, &[]);
     assert_eq!(path(first_move(&log, "fr-a")).last(), Some(&(7, 15)));
+}
+
+#[test]
+fn rout_seeks_a_woods_or_town_destination_before_cheaper_ground() {
+    // Open ground with a wood and a town among the legal ends: under the
+    // house default (`rout_refuge: Destination`) the router ends in one of
+    // them although clear ground all the way costs less.
+    let text = scenario_text(
+        &rows(15, 30, &[(9, 14, 'w'), (4, 13, 't')]),
+        &[unit("fr-a", "fr", "Infantry", 7, 5, 44, ""), unit("ru-a", "ru", "Infantry", 7, 2, 44, "")],
+        &[FR_ROUTS],
+        "",
+        1,
+    );
+    let log = run(&text, &[]);
+    let p = path(first_move(&log, "fr-a"));
+    assert_eq!(p.len(), 11);
+    assert_simple_adjacent(&p);
+    assert!(p.last() == Some(&(9, 14)) || p.last() == Some(&(4, 13)), "ends in the wood or the town: {p:?}");
+    assert!(p[1..p.len() - 1].iter().all(|&(c, r)| (c, r) != (9, 14) && (c, r) != (4, 13)));
 }
 
 #[test]
@@ -261,6 +283,44 @@ fn disorder_retreat_moves_at_least_one_hex_whatever_it_costs() {
 }
 
 #[test]
+fn disorder_retreat_takes_cheaper_ground_before_fewer_friends() {
+    // The south edge caps how far it can get (6 hexes from the enemy, on
+    // row 8). A road runs straight back through a friend at (7, 6); clear
+    // ground beside it reaches the same distance past nobody but costs 3.
+    let text = scenario_text(
+        &rows(15, 9, &[(7, 6, 'r'), (7, 7, 'r'), (7, 8, 'r')]),
+        &[
+            unit("fr-a", "fr", "Infantry", 7, 5, 44, ""),
+            unit("fr-b", "fr", "Infantry", 7, 6, 44, ""),
+            unit("ru-a", "ru", "Infantry", 7, 2, 44, ""),
+        ],
+        &[FR_DISORDERS],
+        "",
+        1,
+    );
+    let log = run(&text, &[66]);
+    let p = path(first_move(&log, "fr-a"));
+    assert_eq!(p, vec![(7, 5), (7, 6), (7, 7), (7, 8)], "down the road, past the friend: {p:?}");
+    assert_eq!(for_unit(&log, "MoraleCheck", "fr-b")[0]["cause"], "Contagion");
+    // Without the road the friend is avoided: equal ground, fewer friends.
+    let open = scenario_text(
+        &rows(15, 9, &[]),
+        &[
+            unit("fr-a", "fr", "Infantry", 7, 5, 44, ""),
+            unit("fr-b", "fr", "Infantry", 7, 6, 44, ""),
+            unit("ru-a", "ru", "Infantry", 7, 2, 44, ""),
+        ],
+        &[FR_DISORDERS],
+        "",
+        1,
+    );
+    let log = run(&open, &[66]);
+    let p = path(first_move(&log, "fr-a"));
+    assert_eq!(p.len(), 4);
+    assert!(!p.contains(&(7, 6)), "{p:?}");
+}
+
+#[test]
 fn infantry_retreating_through_an_enemy_cavalry_zone_routs() {
     // The hussars face south: fr-a stands in their zone and must retreat.
     let text = scenario_text(
@@ -291,9 +351,10 @@ fn infantry_retreating_through_an_enemy_cavalry_zone_routs() {
 // --- 1.4 Contagion ------------------------------------------------------------
 
 fn corridor(units: &[String], rules: &str) -> String {
-    // Woods everywhere but column 7, so routers must pass through friends.
+    // Marsh everywhere but column 7, so routers must pass through friends
+    // (marsh, unlike woods, is no refuge to end in).
     let marks: Vec<(usize, usize, char)> =
-        (0..15).filter(|&c| c != 7).flat_map(|c| (0..30).map(move |r| (c, r, 'w'))).collect();
+        (0..15).filter(|&c| c != 7).flat_map(|c| (0..30).map(move |r| (c, r, 'm'))).collect();
     scenario_text(&rows(15, 30, &marks), units, &[FR_ROUTS], rules, 1)
 }
 
@@ -473,6 +534,29 @@ fn a_far_router_that_fails_heads_for_the_nearest_safe_woods() {
     assert_eq!(mv["reason"], "Recovery");
     assert_eq!(path(mv).last(), Some(&(10, 26)));
     assert!(for_unit(&log, "Move", "fr-a").len() == 1);
+}
+
+#[test]
+fn a_far_router_never_steps_closer_to_the_enemy_on_its_way_to_refuge() {
+    // The wood at (7, 21) is nearest (three hexes) and safe (19 hexes from
+    // the enemy), but lies towards the enemy; the town at (5, 29) lies
+    // away from it.
+    let text = scenario_text(
+        &rows(15, 30, &[(7, 21, 'w'), (5, 29, 't')]),
+        &[unit("fr-a", "fr", "Infantry", 7, 24, 32, ", state: Routed"), unit("ru-a", "ru", "Infantry", 7, 2, 44, "")],
+        &[],
+        "",
+        1,
+    );
+    let log = run(&text, &[11]);
+    let mv = first_move(&log, "fr-a");
+    assert_eq!(mv["reason"], "Recovery");
+    let p = path(mv);
+    assert_simple_adjacent(&p);
+    for w in p.windows(2) {
+        assert!(dist(w[1], (7, 2)) >= dist(w[0], (7, 2)), "step {w:?} comes closer to the enemy");
+    }
+    assert_eq!(p.last(), Some(&(5, 29)), "{p:?}");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use sauve::labataille::grid::{Grid, Occupancy};
 use sauve::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
 use sauve::labataille::{Board, HexState, HexUnit};
 use sauve::map::TerrainMap;
-use sauve::rules::Rules;
+use sauve::rules::{ArmCosts, RoutRefuge, Rules};
 use sauve::scenario::{Control, Formation, Readiness, Side};
 use sauve::terrain::{Arm, Terrain};
 
@@ -42,6 +42,10 @@ fn sides() -> Vec<Side> {
 }
 
 fn plan(grid: &Grid, fields: &SideFields, board: &Board, unit: usize) -> RoutPlan {
+    plan_with(grid, fields, board, unit, RoutRefuge::Destination)
+}
+
+fn plan_with(grid: &Grid, fields: &SideFields, board: &Board, unit: usize, refuge: RoutRefuge) -> RoutPlan {
     let occ = {
         let mut o = Occupancy::new(grid);
         for (i, u) in board.units.iter().enumerate() {
@@ -62,29 +66,153 @@ fn plan(grid: &Grid, fields: &SideFields, board: &Board, unit: usize) -> RoutPla
         hexes: 10,
         enemy_radius: 15,
         own_rear: Edge::South,
+        refuge,
     })
 }
 
+fn full(plan: RoutPlan) -> Vec<Offset> {
+    match plan {
+        RoutPlan::Full(p) => p,
+        other => panic!("expected a full rout move, got {other:?}"),
+    }
+}
+
+/// Preference 2 before 4 (RULES.md 1.3): the zone-of-influence preference
+/// is the last one, so the clear column is taken though enemy zones lie
+/// along it (marsh everywhere else: dearer, and no refuge to seek).
 #[test]
-fn amid_enemies_the_least_zoned_direction_beats_cheaper_ground() {
-    // Woods everywhere but column 7; column 7 lies in enemy zones.
-    let mut map = TerrainMap::filled(15, 30, Terrain::Woods);
+fn cheaper_ground_beats_a_less_zoned_path() {
+    let mut map = TerrainMap::filled(15, 30, Terrain::Marsh);
     for r in 0..30 {
         map.set(Offset::new(7, r), Terrain::Clear);
     }
-    let rules = Rules::default();
-    let grid = Grid::new(&map, &rules);
+    let grid = Grid::new(&map, &Rules::default());
     let board =
         Board { units: vec![unit("fr", 0, (7, 5), HexState::Routed), unit("ru", 1, (7, 2), HexState::GoodOrder)] };
     let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
-    let RoutPlan::Full(p) = plan(&grid, &fields, &board, 0) else { panic!("no rout") };
-    assert!(p.iter().all(|o| o.c == 7), "cheapest: straight down the clear column: {p:?}");
     for r in 6..30 {
         fields.add_zone(grid.idx(Offset::new(7, r)));
     }
-    let RoutPlan::Full(p) = plan(&grid, &fields, &board, 0) else { panic!("no rout") };
-    let zoned = p[1..].iter().filter(|o| o.c == 7).count();
-    assert_eq!(zoned, 0, "priority 4 before 5: through the woods, out of the zones: {p:?}");
+    let p = full(plan(&grid, &fields, &board, 0));
+    assert!(p.iter().all(|o| o.c == 7), "the cheapest ground, zones or not: {p:?}");
+}
+
+/// Preference 3 before 4: of two routes of equal terrain cost, the one past
+/// no friends wins though it runs through enemy zones.
+#[test]
+fn fewer_friends_passed_beats_fewer_zones() {
+    // Marsh everywhere but two clear columns, 6 and 8, both next to the
+    // start in column 7.
+    let mut map = TerrainMap::filled(15, 30, Terrain::Marsh);
+    for r in 0..30 {
+        map.set(Offset::new(6, r), Terrain::Clear);
+        map.set(Offset::new(8, r), Terrain::Clear);
+    }
+    map.set(Offset::new(7, 5), Terrain::Clear);
+    let grid = Grid::new(&map, &Rules::default());
+    let mut units = vec![unit("fr", 0, (7, 5), HexState::Routed), unit("ru", 1, (7, 1), HexState::GoodOrder)];
+    // Friends stand along column 6; enemy zones cover column 8.
+    for r in [8, 10, 12] {
+        units.push(unit(&format!("friend{r}"), 0, (6, r), HexState::GoodOrder));
+    }
+    let board = Board { units };
+    let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
+    for r in 5..30 {
+        fields.add_zone(grid.idx(Offset::new(8, r)));
+    }
+    let p = full(plan(&grid, &fields, &board, 0));
+    assert!(p[1..].iter().all(|o| o.c == 8), "past no friends, through the zones: {p:?}");
+}
+
+/// Preference 2 before 3: cheaper ground beats a route past fewer friends.
+#[test]
+fn cheaper_ground_beats_fewer_friends_passed() {
+    // Two columns next to the start: clear column 8 with friends along it,
+    // garden column 6 (dearer, no refuge) with none; marsh elsewhere.
+    let mut map = TerrainMap::filled(15, 30, Terrain::Marsh);
+    for r in 0..30 {
+        map.set(Offset::new(6, r), Terrain::Garden);
+        map.set(Offset::new(8, r), Terrain::Clear);
+    }
+    map.set(Offset::new(7, 5), Terrain::Clear);
+    let grid = Grid::new(&map, &Rules::default());
+    let mut units = vec![unit("fr", 0, (7, 5), HexState::Routed), unit("ru", 1, (7, 1), HexState::GoodOrder)];
+    for r in 6..16 {
+        units.push(unit(&format!("friend{r}"), 0, (8, r), HexState::GoodOrder));
+    }
+    let board = Board { units };
+    let fields = SideFields::build(&grid, &board, 0, Edge::North);
+    let p = full(plan(&grid, &fields, &board, 0));
+    assert!(p[1..].iter().all(|o| o.c == 8), "clear ground through the friends, not the gardens: {p:?}");
+}
+
+/// Preference 1 (house default `rout_refuge: Destination`): in open ground
+/// with a wood and a village among the legal ends, the router ends in one
+/// of them though clear ground all the way is cheaper; with `TieBreak` it
+/// keeps to the clear ground.
+#[test]
+fn a_refuge_end_beats_a_cheaper_clear_end() {
+    let mut map = TerrainMap::filled(21, 30, Terrain::Clear);
+    map.set(Offset::new(10, 15), Terrain::Woods);
+    map.set(Offset::new(6, 13), Terrain::Village);
+    let grid = Grid::new(&map, &Rules::default());
+    let board =
+        Board { units: vec![unit("fr", 0, (10, 5), HexState::Routed), unit("ru", 1, (10, 2), HexState::GoodOrder)] };
+    let fields = SideFields::build(&grid, &board, 0, Edge::North);
+    let p = full(plan_with(&grid, &fields, &board, 0, RoutRefuge::Destination));
+    let end = p[p.len() - 1];
+    assert!(grid.refuge[grid.idx(end)], "ends in the wood or the village: {p:?}");
+    // Of the two refuges the nearer its own rear wins (both cost the same:
+    // nine clear hexes and the refuge's 3).
+    assert_eq!(end, Offset::new(10, 15), "{p:?}");
+    let p = full(plan_with(&grid, &fields, &board, 0, RoutRefuge::TieBreak));
+    let end = p[p.len() - 1];
+    assert!(!grid.refuge[grid.idx(end)], "as a tie-break the refuge loses to cheaper ground: {p:?}");
+    assert!(p[1..].iter().all(|o| map.terrain(*o) == Some(Terrain::Clear)), "{p:?}");
+}
+
+/// With `TieBreak` the refuge still wins among routes of equal cost and
+/// equal friends: with woods made as cheap as clear ground, a wood ten
+/// hexes off to one side beats the clear hex straight behind, which our
+/// tie-break (nearest the own rear edge) would take otherwise.
+#[test]
+fn as_a_tie_break_the_refuge_wins_among_equal_routes() {
+    let mut map = TerrainMap::filled(21, 30, Terrain::Clear);
+    map.set(Offset::new(12, 14), Terrain::Woods);
+    let mut rules = Rules::default();
+    rules.terrain.insert(Terrain::Woods, ArmCosts::all(1.0, 1.0, 1.0));
+    let grid = Grid::new(&map, &rules);
+    let board =
+        Board { units: vec![unit("fr", 0, (10, 5), HexState::Routed), unit("ru", 1, (10, 2), HexState::GoodOrder)] };
+    let fields = SideFields::build(&grid, &board, 0, Edge::North);
+    let p = full(plan_with(&grid, &fields, &board, 0, RoutRefuge::TieBreak));
+    assert_eq!(p[10], Offset::new(12, 14), "{p:?}");
+    // Without a refuge within reach, the tie-break takes the hex behind.
+    let open = TerrainMap::filled(21, 30, Terrain::Clear);
+    let grid = Grid::new(&open, &rules);
+    let fields = SideFields::build(&grid, &board, 0, Edge::North);
+    let p = full(plan_with(&grid, &fields, &board, 0, RoutRefuge::TieBreak));
+    assert_eq!(p[10], Offset::new(10, 15), "{p:?}");
+}
+
+/// Preference 4 still decides between routes equal in everything before
+/// it: amid enemies, the least zoned one.
+#[test]
+fn amid_enemies_the_least_zoned_of_equal_routes() {
+    // Clear ground; the column straight down lies in enemy zones, so the
+    // router, which would go straight, bends round them at no extra cost.
+    let map = TerrainMap::filled(21, 30, Terrain::Clear);
+    let grid = Grid::new(&map, &Rules::default());
+    let board =
+        Board { units: vec![unit("fr", 0, (10, 5), HexState::Routed), unit("ru", 1, (10, 2), HexState::GoodOrder)] };
+    let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
+    let straight = full(plan(&grid, &fields, &board, 0));
+    assert!(straight.iter().all(|o| o.c == 10), "nothing in the way: straight to its rear: {straight:?}");
+    for r in 6..30 {
+        fields.add_zone(grid.idx(Offset::new(10, r)));
+    }
+    let p = full(plan(&grid, &fields, &board, 0));
+    assert!(p[1..].iter().all(|o| o.c != 10), "out of the zones: {p:?}");
 }
 
 #[test]

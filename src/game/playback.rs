@@ -69,9 +69,11 @@ pub fn initial(s: &Scenario) -> Vec<ShownUnit> {
     s.units
         .iter()
         .map(|u| {
+            let rear = s.sides.get(u.side).map_or(crate::hex::Edge::South, |side| side.rear);
             let (at, cm) = match u.place {
                 Place::Hex(o) => (Some(o), None),
-                Place::Table { x, y } => (None, Some((x, y, u.facing.unwrap_or(0.0)))),
+                // The same default the simulation gives: away from its rear edge.
+                Place::Table { x, y } => (None, Some((x, y, crate::belle_alliance::FsUnit::from_spec(u, rear).facing))),
             };
             let state = match u.state {
                 StateName::GoodOrder => StateLabel::GoodOrder,
@@ -84,10 +86,7 @@ pub fn initial(s: &Scenario) -> Vec<ShownUnit> {
             };
             let formation = format!("{:?}", u.formation.unwrap_or(crate::scenario::Formation::Line));
             // The same default the simulation gives a hex unit: away from its rear edge.
-            let facing = at.map(|_| {
-                let rear = s.sides.get(u.side).map_or(crate::hex::Edge::South, |side| side.rear);
-                crate::labataille::HexUnit::from_spec(u, rear).facing
-            });
+            let facing = at.map(|_| crate::labataille::HexUnit::from_spec(u, rear).facing);
             ShownUnit {
                 at,
                 cm,
@@ -266,6 +265,9 @@ impl Names for ScenarioNames<'_> {
     }
     fn d66(&self) -> bool {
         self.0.mode == crate::scenario::Mode::Hex
+    }
+    fn natural_extremes(&self) -> bool {
+        self.0.rules.natural_extremes
     }
     fn corps(&self, id: &str) -> String {
         self.0.corps.iter().find(|c| c.id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
@@ -511,7 +513,10 @@ fn tick(
             EventKind::MoraleCheck { unit, roll, passed, source, morale, modifier, .. } => {
                 if let Some(i) = index(unit) {
                     let d66 = scenario.mode == crate::scenario::Mode::Hex;
-                    let need = (!passed && d66).then(|| sentences::needed_roll(*morale, *modifier));
+                    let extremes = scenario.rules.natural_extremes;
+                    let need = (!passed && d66)
+                        .then(|| crate::dice::needed_roll(*morale, *modifier, extremes).map(|n| n.value()))
+                        .flatten();
                     fx.flashes.push((i, *roll, *passed, need));
                     if let Some(from) = source.as_deref().and_then(index) {
                         fx.links.push(Link { from, to: i, passed: *passed, ttl: flash });

@@ -2,7 +2,7 @@
 //! per event, or none for bookkeeping events). Pure functions, so the words
 //! are tested without a window.
 
-use crate::dice::{D66, morale_check};
+use crate::dice::needed_roll;
 use crate::events::{Cause, EliminationReason, Event, EventKind, MoveReason, Pos, StateLabel};
 
 /// What kind of line a sentence is, for the log's filter.
@@ -25,6 +25,11 @@ pub trait Names {
     fn d66(&self) -> bool {
         true
     }
+    /// Whether a natural 11 always fails and a natural 66 always passes
+    /// (the scenario's `natural_extremes`).
+    fn natural_extremes(&self) -> bool {
+        true
+    }
     /// A corps' display name from its id.
     fn corps(&self, id: &str) -> String {
         id.to_owned()
@@ -33,15 +38,6 @@ pub trait Names {
     fn leader(&self, id: &str) -> String {
         id.to_owned()
     }
-}
-
-/// The smallest natural d66 roll that passes a check of `morale` with
-/// `modifier` (the dice rule of RULES.md 1.1, natural 66 always passing).
-pub fn needed_roll(morale: u8, modifier: i32) -> u8 {
-    (1..=6)
-        .flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }))
-        .find(|&roll| morale_check(morale, modifier, roll).passed)
-        .map_or(66, D66::value)
 }
 
 pub fn state_words(s: StateLabel) -> &'static str {
@@ -110,16 +106,22 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
                 (Cause::Contagion, Some(src)) => format!("for contagion from {}", names.name(src)),
                 _ => cause_words(*cause).to_owned(),
             };
-            let mods = if result != roll { format!(", {result} after modifiers") } else { String::new() };
-            let need = if names.d66() {
-                let at = if *modifier == 0 { String::new() } else { format!(" at {modifier:+}") };
-                format!(", needed {}{at}", needed_roll(*morale, *modifier))
-            } else {
-                String::new()
-            };
             let verb = if *passed { "passes" } else { "fails" };
             let cat = if *passed { Category::Check } else { Category::Failure };
-            (cat, format!("{who} {verb} its morale check {why} (rolled {roll}{mods}{need})"))
+            // d66: the natural roll beside the natural roll it needed, so
+            // both read on one scale; the modifier and morale say why.
+            let detail = if names.d66() {
+                let at = if *modifier == 0 { String::new() } else { format!(" at {modifier:+}") };
+                match needed_roll(*morale, *modifier, names.natural_extremes()) {
+                    Some(n) => format!("rolled {roll}; needed {} or better: morale {morale}{at}", n.value()),
+                    None => format!("rolled {roll}; no roll passes: morale {morale}{at}"),
+                }
+            } else if result != roll {
+                format!("rolled {roll}, {result} after modifiers")
+            } else {
+                format!("rolled {roll}")
+            };
+            (cat, format!("{who} {verb} its morale check {why} ({detail})"))
         }
         EventKind::StateChange { unit, from, to, cause } => {
             let who = names.name(unit);
@@ -196,6 +198,9 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
                 Category::Failure,
                 format!("{} close with {} at {odds}: {total}, {}", a.join(" and "), d.join(" and "), result.words()),
             )
+        }
+        EventKind::Formation { unit, to, .. } if to == "Flight" => {
+            (Category::Move, format!("{} huddles into a flight formation, as wide as deep", names.name(unit)))
         }
         EventKind::Formation { unit, from, to } => {
             (Category::Move, format!("{} changes from {from} to {to}", names.name(unit)))
@@ -394,15 +399,6 @@ mod tests {
     }
 
     #[test]
-    fn the_needed_roll_follows_the_d66_rule() {
-        assert_eq!(needed_roll(32, 0), 33);
-        assert_eq!(needed_roll(32, -3), 36);
-        assert_eq!(needed_roll(32, -6), 43);
-        assert_eq!(needed_roll(66, 0), 66, "a natural 66 always passes");
-        assert_eq!(needed_roll(11, 6), 12, "a natural 11 always fails");
-    }
-
-    #[test]
     fn a_failed_check_says_what_was_rolled_and_needed() {
         let e = ev(EventKind::MoraleCheck {
             unit: "fr-9L".into(),
@@ -418,8 +414,43 @@ mod tests {
         assert_eq!(cat, Category::Failure);
         assert_eq!(
             s,
-            "1st Bn 9e Léger fails its morale check in the recovery segment (rolled 24, 14 after modifiers, needed 43 at -6)"
+            "1st Bn 9e Léger fails its morale check in the recovery segment (rolled 24; needed 43 or better: morale 32 at -6)"
         );
+    }
+
+    /// Without natural extremes a routed unit of morale 56 cannot pass, and
+    /// the sentence says so rather than naming a roll that would not do.
+    #[test]
+    fn a_check_no_roll_can_pass_says_so() {
+        struct Strict;
+        impl Names for Strict {
+            fn name(&self, id: &str) -> String {
+                id.into()
+            }
+            fn side(&self, id: &str) -> String {
+                id.into()
+            }
+            fn natural_extremes(&self) -> bool {
+                false
+            }
+        }
+        let e = ev(EventKind::MoraleCheck {
+            unit: "fr-g".into(),
+            cause: Cause::Recovery,
+            morale: 56,
+            modifier: -6,
+            roll: 66,
+            result: 56,
+            passed: false,
+            source: None,
+        });
+        let s = sentence(&e, &Strict).map(|x| x.1).unwrap_or_default();
+        assert_eq!(
+            s,
+            "fr-g fails its morale check in the recovery segment (rolled 66; no roll passes: morale 56 at -6)"
+        );
+        let s = sentence(&e, &Ids).map(|x| x.1).unwrap_or_default();
+        assert!(s.ends_with("(rolled 66; needed 66 or better: morale 56 at -6)"), "{s}");
     }
 
     #[test]
@@ -435,7 +466,10 @@ mod tests {
             source: Some("fr-9L".into()),
         });
         let s = sentence(&e, &Ids).map(|x| x.1).unwrap_or_default();
-        assert_eq!(s, "ru-1 passes its morale check for contagion from 1st Bn 9e Léger (rolled 55, needed 44)");
+        assert_eq!(
+            s,
+            "ru-1 passes its morale check for contagion from 1st Bn 9e Léger (rolled 55; needed 44 or better: morale 43)"
+        );
         let path: Vec<Pos> = (0..11).map(|r| Pos::Hex([3, r])).collect();
         let m = ev(EventKind::Move {
             unit: "fr-9L".into(),

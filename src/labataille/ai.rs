@@ -35,7 +35,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use crate::dice::{D66, Dice, morale_check};
+use crate::dice::{Dice, pass_chance};
 use crate::events::EventLog;
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, FireOdds, charge_reach, fire_odds, line_of_sight, melee_odds};
@@ -459,7 +459,7 @@ impl Ai<'_, '_, '_> {
             if t.arm == Arm::Infantry && t.state == HexState::GoodOrder && t.formation != Formation::Square && open {
                 let modifier =
                     self.bf.ctx.rules.combat.form_square_modifier + self.engine.bonus.get(target).copied().unwrap_or(0);
-                let p = pass_chance(t.morale, modifier);
+                let p = pass_chance(t.morale, modifier, self.bf.ctx.rules.natural_extremes);
                 let formation = t.formation;
                 self.board.units[target].formation = Formation::Square;
                 let in_square = self.melee_win(&[unit], target, true);
@@ -1129,19 +1129,6 @@ type Rank = (u8, Reverse<i64>);
 
 fn value_key(value: f32) -> i64 {
     (value * 10_000.0).round() as i64
-}
-
-/// Chance a d66 morale check passes (rule 1.1), by counting the 36 rolls.
-pub fn pass_chance(morale: u8, modifier: i32) -> f32 {
-    let mut pass = 0;
-    for tens in 1..=6u8 {
-        for units in 1..=6u8 {
-            if morale_check(morale, modifier, D66 { tens, units }).passed {
-                pass += 1;
-            }
-        }
-    }
-    pass as f32 / 36.0
 }
 
 #[cfg(test)]

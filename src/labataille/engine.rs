@@ -259,7 +259,7 @@ impl Engine {
     ) -> bool {
         let u = &board.units[unit];
         let modifier = Self::state_modifier(ctx.rules, u.state) + extra + self.bonus.get(unit).copied().unwrap_or(0);
-        let r = morale_check(u.morale, modifier, dice.d66());
+        let r = morale_check(u.morale, modifier, dice.d66(), ctx.rules.natural_extremes);
         log.push(EventKind::MoraleCheck {
             unit: u.id.clone(),
             cause,
@@ -387,6 +387,7 @@ impl Engine {
             hexes: ctx.rules.rout_hexes,
             enemy_radius: ctx.rules.rout_enemy_radius,
             own_rear: ctx.own_rear(side),
+            refuge: ctx.rules.rout_refuge,
         });
         match plan {
             RoutPlan::Full(path) => {

@@ -36,9 +36,11 @@ pub struct RetreatPlan {
 /// into enemy-occupied or prohibited hexes or behind enemy lines; it always
 /// moves at least one hex if any legal neighbour exists, whatever that hex
 /// costs. Of the hexes it can reach it ends in the one furthest from the
-/// nearest enemy; ties go to a path outside enemy cavalry zones, then past
-/// fewer friends, then cheaper, then a woods/built-up hex, then the hex
-/// nearest its own rear edge. `None` if it cannot move at all.
+/// nearest enemy (house default); ties go, as for the rout move, to the
+/// cheaper path, then the one past fewer friends (the source puts terrain
+/// before friends), then a path outside enemy cavalry zones, then a
+/// woods/built-up hex, then the hex nearest its own rear edge. `None` if it
+/// cannot move at all.
 pub fn plan_retreat(q: &RetreatQuery) -> Option<RetreatPlan> {
     SCRATCH.with_borrow_mut(|s| plan_retreat_in(s, q))
 }
@@ -172,9 +174,9 @@ fn plan_retreat_in(s: &mut Scratch, q: &RetreatQuery) -> Option<RetreatPlan> {
             let (cav, past_friends) = s.along[i];
             let key = (
                 Reverse(f.dist[i]),
-                cav,
-                past_friends,
                 s.cost[i],
+                past_friends,
+                cav,
                 !grid.refuge[i],
                 grid.edge_half_distance(q.own_rear, grid.offset(i)),
                 i,
@@ -189,8 +191,10 @@ fn plan_retreat_in(s: &mut Scratch, q: &RetreatQuery) -> Option<RetreatPlan> {
 /// Morale Recovery Segment, far router (rule 1.5): a routed unit that failed
 /// recovery more than `safe` hexes from every enemy walks towards the nearest
 /// woods or built-up hex that is itself at least `safe` hexes from every
-/// enemy, keeping that distance on the way, at most `max_hexes` hexes this
-/// segment. Returns the path (start included) or `None` if it stays.
+/// enemy, keeping that distance on the way and, as every forced move, never
+/// taking a step closer to the nearest enemy (RULES.md 1.3), at most
+/// `max_hexes` hexes this segment. Returns the path (start included) or
+/// `None` if it stays.
 pub fn plan_refuge(
     grid: &Grid,
     fields: &SideFields,
@@ -222,7 +226,8 @@ pub fn plan_refuge(
             }
             for dir in Dir::ALL {
                 let Some(j) = grid.neighbour(i, dir) else { continue };
-                if !grid.on_map[j] || fields.enemy[j] || !safe_at(j) || sc.seen(j) {
+                let closer = fields.dist[j] < fields.dist[i];
+                if !grid.on_map[j] || fields.enemy[j] || closer || !safe_at(j) || sc.seen(j) {
                     continue;
                 }
                 if grid.step_cost(arm, i, dir) == BLOCKED {

@@ -68,6 +68,7 @@ impl SaveGame {
     /// Reads a save; `file` names it in messages. The embedded scenario is
     /// validated too, its problems reported against `FILE (scenario)`.
     pub fn parse(text: &str, file: &str) -> Result<(SaveGame, scenario::Scenario), LoadError> {
+        let text = scenario::without_bom(text);
         let save: SaveGame = scenario::ron_options().from_str(text).map_err(|e| LoadError::Syntax {
             file: file.into(),
             line: e.span.start.line,
@@ -133,5 +134,5 @@ pub fn restore(world: &mut World, save: &SaveGame, scenario: Arc<scenario::Scena
 
 /// Whether a file's text looks like a save rather than a scenario.
 pub fn is_save(text: &str) -> bool {
-    text.trim_start().starts_with("SaveGame")
+    scenario::without_bom(text).trim_start().starts_with("SaveGame")
 }

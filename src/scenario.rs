@@ -511,6 +511,7 @@ pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadError> {
 /// The one pure function from scenario text to a validated [`Scenario`].
 /// `file` only names the source in messages.
 pub fn parse(text: &str, file: &str) -> Result<Scenario, LoadError> {
+    let text = without_bom(text);
     let raw: ScenarioFile = ron_options().from_str(text).map_err(|e| LoadError::Syntax {
         file: file.into(),
         line: e.span.start.line,
@@ -518,6 +519,14 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, LoadError> {
         message: one_line(e.code.to_string()),
     })?;
     validate(raw).map_err(|problems| LoadError::Invalid { file: file.into(), problems })
+}
+
+/// The text without a leading byte-order mark. Windows editors start UTF-8
+/// files with U+FEFF, which RON does not read as whitespace; it sits before
+/// line 1, column 1, and editors do not show it, so dropping it keeps every
+/// later line and column as the author sees them.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// Is `v` a d66 number (both digits 1..=6)?
@@ -1196,6 +1205,24 @@ Scenario(
         assert_eq!(s.units[1].state, StateName::Routed);
         assert_eq!(s.shocks[0].cause, Some(1));
         assert_eq!(s.sides[1].rear, Edge::North);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_later_positions_stay_right() {
+        let with_bom = format!("\u{feff}{SMALL}");
+        let s = parse_bytes(with_bom.as_bytes(), "t.ron").expect("a file with a BOM loads");
+        assert_eq!(s.name, "The first rout");
+        // The same typo as without the mark, reported at the same place.
+        let bad = with_bom.replace("seed: 1813,", "sead: 1813,");
+        match parse_bytes(bad.as_bytes(), "t.ron") {
+            Err(LoadError::Syntax { line, col, .. }) => assert_eq!((line, col), (6, 5)),
+            other => panic!("{other:?}"),
+        }
+        // A mark on the first line does not shift the columns there.
+        match parse("\u{feff}Scenario(sead: 1)", "t.ron") {
+            Err(LoadError::Syntax { line, col, .. }) => assert_eq!((line, col), (1, 10)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -75,33 +75,24 @@ impl SaveGame {
             col: e.span.start.col,
             message: e.code.to_string().replace(['\n', '\r'], " "),
         })?;
+        // A problem with one of the save's own fields, placed at that field.
+        let invalid = |field: &str, message: String| {
+            let mut problems = vec![Problem { path: Some(field.into()), ..Problem::new(field, message) }];
+            scenario::locate(&mut problems, text);
+            LoadError::Invalid { file: file.into(), problems }
+        };
         if save.format != SAVE_FORMAT {
-            return Err(LoadError::Invalid {
-                file: file.into(),
-                problems: vec![Problem {
-                    subject: "format".into(),
-                    message: format!("unsupported save format {} (this build reads format {SAVE_FORMAT})", save.format),
-                }],
-            });
+            return Err(invalid(
+                "format",
+                format!("unsupported save format {} (this build reads format {SAVE_FORMAT})", save.format),
+            ));
         }
         let mut s = scenario::parse(&save.scenario, &format!("{file} (scenario)"))?;
         if save.turns == 0 || save.turns > 1000 {
-            return Err(LoadError::Invalid {
-                file: file.into(),
-                problems: vec![Problem {
-                    subject: "turns".into(),
-                    message: format!("{} must be 1..=1000", save.turns),
-                }],
-            });
+            return Err(invalid("turns", format!("{} must be 1..=1000", save.turns)));
         }
         if save.controls.len() != s.sides.len() {
-            return Err(LoadError::Invalid {
-                file: file.into(),
-                problems: vec![Problem {
-                    subject: "controls".into(),
-                    message: format!("{} entries for {} sides", save.controls.len(), s.sides.len()),
-                }],
-            });
+            return Err(invalid("controls", format!("{} entries for {} sides", save.controls.len(), s.sides.len())));
         }
         s.turns = save.turns;
         Ok((save, s))

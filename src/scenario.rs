@@ -701,6 +701,19 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             aggression,
         });
     }
+    // Routers run for their own rear and away from the enemy's; with one
+    // edge for both, a rout would run towards the enemy's line of retreat.
+    if let [first, second] = sides.as_slice()
+        && first.rear == second.rear
+    {
+        p.add(
+            About::entry("side", &second.id, "sides[1]".into()).field("rear"),
+            format!(
+                "rear {:?} is also the rear of side '{}': the two sides must fall back towards different edges",
+                second.rear, first.id
+            ),
+        );
+    }
     // Map.
     let map = build_map(&raw.map, mode, &mut p);
     let cell_cm = raw.map.cell_cm.unwrap_or(10.0);
@@ -1488,6 +1501,26 @@ Scenario(
             assert!(lines.contains(&e), "missing {e:?} in\n{}", lines.join("\n"));
         }
         assert_ne!(first, second);
+    }
+
+    #[test]
+    fn two_sides_with_one_rear_edge_are_refused_at_the_second_rear() {
+        let text = SMALL.replace("rear: North", "rear: South");
+        let at = where_is(&text, "rear: South, control: Ai");
+        assert_eq!(
+            check_lines(&text),
+            [format!(
+                "t.ron:{at}: error: side 'ru': rear South is also the rear of side 'fr': the two sides must fall back towards different edges"
+            )]
+        );
+        // A rear left to its default (North for the second side) is placed
+        // at the side's entry.
+        let text =
+            SMALL.replace("rear: South, ", "rear: North, ").replace(", rear: North, control: Ai", ", control: Ai");
+        let lines = check_lines(&text);
+        let entry = where_is(&text, "(id: \"ru\"");
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].starts_with(&format!("t.ron:{entry}: error: side 'ru': rear North is also")), "{lines:?}");
     }
 
     #[test]

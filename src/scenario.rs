@@ -1308,6 +1308,16 @@ fn build_map(raw: &MapFile, mode: Mode, p: &mut Collector) -> TerrainMap {
             let at = Offset::new(hs.at.0, hs.at.1);
             if !map.contains(at) {
                 p.add(format!("map.hexsides[{i}]"), format!("at {at} is off the map"));
+            } else if !map.contains(at.neighbour(hs.side)) {
+                // A stream or slope between a hex and nothing is never crossed
+                // by a move on the map: almost surely the wrong side or hex.
+                p.add(
+                    format!("map.hexsides[{i}]"),
+                    format!(
+                        "the {:?} side of {at} is on the map's edge: there is no hex on the other side of it",
+                        hs.side
+                    ),
+                );
             } else {
                 map.add_hexside(at, hs.side, hs.kind);
             }
@@ -1521,6 +1531,35 @@ Scenario(
         let entry = where_is(&text, "(id: \"ru\"");
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].starts_with(&format!("t.ron:{entry}: error: side 'ru': rear North is also")), "{lines:?}");
+    }
+
+    #[test]
+    fn a_hexside_on_the_outer_edge_of_the_map_is_refused() {
+        // Row 0 has no hexes north of it; even column 0 none to the NW or SW;
+        // odd column 9 (the last) none to the NE or SE.
+        let text = SMALL.replace(
+            "legend: { '=': Bridge },",
+            "legend: { '=': Bridge }, hexsides: [(at: (3, 0), side: N, kind: Stream), (at: (3, 0), side: S, kind: Slope),
+                (at: (0, 1), side: SW, kind: Slope), (at: (9, 1), side: NW, kind: Slope), (at: (9, 2), side: SE, kind: Stream)],",
+        );
+        let lines = check_lines(&text);
+        let first = where_is(&text, "(at: (3, 0), side: N,");
+        let last = where_is(&text, "(at: (9, 2)");
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "t.ron:{first}: error: map.hexsides[0]: the N side of (3, 0) is on the map's edge: there is no hex on the other side of it"
+                ),
+                format!(
+                    "t.ron:{}: error: map.hexsides[2]: the SW side of (0, 1) is on the map's edge: there is no hex on the other side of it",
+                    where_is(&text, "(at: (0, 1)")
+                ),
+                format!(
+                    "t.ron:{last}: error: map.hexsides[4]: the SE side of (9, 2) is on the map's edge: there is no hex on the other side of it"
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -263,7 +263,7 @@ pub struct UnitFile {
     #[serde(default)]
     pub readiness: Option<Readiness>,
     #[serde(default)]
-    pub facing: Option<f32>,
+    pub facing: Option<FacingFile>,
     #[serde(default)]
     pub limbered: Option<bool>,
     /// Free-space artillery: horse artillery (flees at the horse rate when
@@ -271,6 +271,22 @@ pub struct UnitFile {
     #[serde(default)]
     pub horse: Option<bool>,
 }
+
+/// A unit's `facing` as written: degrees clockwise from north, or in hex
+/// mode the name of a hexside (`NE`), which is what a hex unit faces anyway.
+/// Untagged, so that `facing: 30.0`, `facing: 30`, `facing: NE` and
+/// `facing: "NE"` all read.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FacingFile {
+    Degrees(f32),
+    Hexside(Dir),
+}
+
+/// What serde says when a `facing` is neither a number nor a hexside name,
+/// and what the author is told instead.
+const FACING_MISMATCH: &str = "data did not match any variant of untagged enum FacingFile";
+const FACING_EXPECTED: &str = "facing must be degrees clockwise from north or a hexside name: N, NE, SE, S, SW, NW";
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -562,11 +578,17 @@ pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadError> {
 /// `file` only names the source in messages.
 pub fn parse(text: &str, file: &str) -> Result<Scenario, LoadError> {
     let text = without_bom(text);
-    let raw: ScenarioFile = ron_options().from_str(text).map_err(|e| LoadError::Syntax {
-        file: file.into(),
-        line: e.span.start.line,
-        col: e.span.start.col,
-        message: one_line(e.code.to_string()),
+    let raw: ScenarioFile = ron_options().from_str(text).map_err(|e| {
+        let mut at = Pos { line: e.span.start.line, col: e.span.start.col };
+        let mut message = one_line(e.code.to_string());
+        // serde's words for a bad `facing` name a type the author never
+        // wrote, and ron places the error at the end of the value: say what
+        // is expected, at the value's start.
+        if message.contains(FACING_MISMATCH) {
+            message = FACING_EXPECTED.to_owned();
+            at = locate::value_before(text, "facing", at).unwrap_or(at);
+        }
+        LoadError::Syntax { file: file.into(), line: at.line, col: at.col, message }
     })?;
     validate(raw).map_err(|mut problems| {
         locate(&mut problems, text);
@@ -780,11 +802,22 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
         {
             p.add(subject.field("movement"), format!("movement {m} must be above 0 and at most 100"));
         }
-        if let Some(f) = u.facing
-            && !f.is_finite()
-        {
-            p.add(subject.field("facing"), "facing must be a finite number of degrees");
-        }
+        let facing = match u.facing {
+            None => None,
+            Some(FacingFile::Degrees(f)) if !f.is_finite() => {
+                p.add(subject.field("facing"), "facing must be a finite number of degrees");
+                None
+            }
+            Some(FacingFile::Degrees(f)) => Some(f),
+            Some(FacingFile::Hexside(d)) if mode == Mode::FreeSpace => {
+                p.add(
+                    subject.field("facing"),
+                    format!("facing {d:?} is a hexside name, for Hex mode: give degrees clockwise from north"),
+                );
+                None
+            }
+            Some(FacingFile::Hexside(d)) => Some(d.degrees()),
+        };
         let mut place = Place::Hex(Offset::new(0, 0));
         let mut morale = 0u8;
         let mut valour = 0i32;
@@ -913,7 +946,7 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             movement: u.movement,
             formation: u.formation,
             readiness: u.readiness.unwrap_or_default(),
-            facing: u.facing,
+            facing,
             limbered: u.limbered.unwrap_or(false),
             horse: u.horse.unwrap_or(false),
         });
@@ -1459,7 +1492,11 @@ Scenario(
 
     /// The line and column of the first occurrence of `needle` in SMALL-like text.
     fn where_is(text: &str, needle: &str) -> String {
-        let i = text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in the text"));
+        position_of(text, text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in the text")))
+    }
+
+    /// The line and column of byte `i` of `text`.
+    fn position_of(text: &str, i: usize) -> String {
         let before = &text[..i];
         let line = before.matches('\n').count() + 1;
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -1560,6 +1597,58 @@ Scenario(
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn hex_facing_may_be_degrees_or_a_hexside_name() {
+        for (written, degrees) in [("30.0", 30.0), ("120", 120.0), ("NE", 60.0), ("\"SW\"", 240.0), ("Some(NW)", 300.0)]
+        {
+            let text = SMALL.replace("morale: 32", &format!("morale: 32, facing: {written}"));
+            let s = parse(&text, "t.ron").unwrap_or_else(|e| panic!("facing: {written}: {e}"));
+            assert_eq!(s.units[0].facing, Some(degrees), "facing: {written}");
+        }
+    }
+
+    #[test]
+    fn a_facing_that_is_no_hexside_name_says_what_is_expected_where() {
+        for bad in ["ENE", "\"ENE\"", "Some(ENE)", "(1, 2)", "true"] {
+            let text = SMALL.replace("morale: 32", &format!("morale: 32, facing: {bad}"));
+            facing_refused_at_its_value(&text, bad);
+        }
+    }
+
+    fn facing_refused_at_its_value(text: &str, bad: &str) {
+        match parse(text, "t.ron") {
+            Err(e @ LoadError::Syntax { .. }) => {
+                let LoadError::Syntax { line, col, .. } = e else { unreachable!() };
+                let written = format!("facing: {bad}");
+                let value = text.find(&written).map(|i| i + "facing: ".len());
+                let at = position_of(text, value.unwrap_or_else(|| panic!("{written:?} not in the text")));
+                assert_eq!(format!("{line}:{col}"), at, "{written}");
+                assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "t.ron:{at}: error: facing must be degrees clockwise from north or a hexside name: N, NE, SE, S, SW, NW"
+                    )
+                );
+            }
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn a_free_space_facing_must_be_degrees() {
+        let text = r#"Scenario(format: 1, name: "t", mode: FreeSpace, sides: [(id: "a"), (id: "b")],
+            map: (rows: ["....", "...."]),
+            units: [(id: "a1", side: "a", arm: Infantry, pos: (15.0, 5.0), facing: NE, figures: 24)])"#;
+        let at = where_is(text, "facing");
+        assert_eq!(
+            check_lines(text),
+            [format!(
+                "t.ron:{at}: error: unit 'a1': facing NE is a hexside name, for Hex mode: give degrees clockwise from north"
+            )]
+        );
+        assert!(parse(&text.replace("facing: NE", "facing: 90"), "t.ron").is_ok());
     }
 
     #[test]

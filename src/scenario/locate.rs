@@ -99,6 +99,20 @@ impl Outline {
     }
 }
 
+/// Where the value of the last `field: value` that starts before `before`
+/// begins. A value that reads as RON but fits none of its type's forms (a
+/// `facing` that is neither a number nor a hexside name) is reported by ron
+/// at the end of a bare name or just inside a string's quotes; this finds
+/// the value's start, so that the message points where the author looks.
+pub fn value_before(text: &str, field: &str, before: Pos) -> Option<Pos> {
+    let tokens = tokenize(text)?;
+    tokens
+        .windows(3)
+        .filter(|w| w[0].0 == Tok::Ident(field.to_owned()) && w[1].0 == Tok::Colon && w[2].1 <= before)
+        .map(|w| w[2].1)
+        .last()
+}
+
 impl Node {
     /// The place and value one step down, looking through a one-item
     /// wrapper such as `Some(..)` (optional fields may be written either way).
@@ -549,6 +563,15 @@ Scenario(
                 assert!(rest.contains(&format!("\"{}\"", u.id)), "units[{i}] at {at} is not {}: {rest}", u.id);
             }
         }
+    }
+
+    #[test]
+    fn the_value_of_a_field_is_found_before_a_place() {
+        let text = "(a: (facing: ENE), b: (facing: /* facing: */ \"x\"))";
+        assert_eq!(value_before(text, "facing", Pos { line: 1, col: 17 }), Some(Pos { line: 1, col: 14 }));
+        assert_eq!(value_before(text, "facing", Pos { line: 1, col: 47 }), Some(Pos { line: 1, col: 46 }));
+        assert_eq!(value_before(text, "facing", Pos { line: 1, col: 5 }), None);
+        assert_eq!(value_before("(facing: \"open", "facing", Pos { line: 1, col: 12 }), None);
     }
 
     #[test]

@@ -187,9 +187,14 @@ fn simulate(
     report(&scenario, seed, &mut sim, events)
 }
 
-/// `sauve replay`: a save's game played again to its save point.
+/// `sauve replay`: a save's game played again to its save point. A save
+/// whose orders cannot all be carried out is not the game it claims to be:
+/// the first failing order is named and the exit status is not 0 (the log
+/// and summary are still written, to look into).
 fn replay(file: &Path, events: Option<&Path>) -> ExitCode {
-    let (save, scenario) = match crate::save::SaveGame::load(file) {
+    let loaded = crate::save::read_text(file)
+        .and_then(|text| crate::save::SaveGame::parse(&text, &file.display().to_string()).map(|l| (l, text)));
+    let ((save, scenario), text) = match loaded {
         Ok(x) => x,
         Err(e) => {
             for line in e.lines() {
@@ -201,11 +206,14 @@ fn replay(file: &Path, events: Option<&Path>) -> ExitCode {
     let scenario = Arc::new(scenario);
     let mut sim = Simulation::new(scenario.clone(), save.seed, save.dice.clone(), AiMode::None);
     crate::save::restore(sim.app.world_mut(), &save, scenario.clone());
-    let errors = sim.log().events.iter().filter(|e| matches!(e.kind, EventKind::ReplayError { .. })).count();
-    if errors > 0 {
-        eprintln!("{}: error: {errors} saved orders could not be carried out (see ReplayError events)", file.display());
+    let failed = crate::save::failed_order(sim.app.world(), &save, &text);
+    if let Some(p) = &failed {
+        eprintln!("{}", p.line(&file.display().to_string(), "error"));
     }
-    report(&scenario, save.seed, &mut sim, events)
+    match report(&scenario, save.seed, &mut sim, events) {
+        _ if failed.is_some() => ExitCode::FAILURE,
+        code => code,
+    }
 }
 
 /// Writes the event log if asked and prints the summary.

@@ -562,16 +562,19 @@ pub fn load(path: &Path) -> Result<Scenario, LoadError> {
 
 /// Parses and validates raw bytes (the asset loader's entry point).
 pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse(text, file),
-        Err(e) => {
-            // Locate the bad byte for the author.
-            let good = &bytes[..e.valid_up_to()];
-            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = good.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-            Err(LoadError::Syntax { file: file.into(), line, col, message: "the file is not valid UTF-8".into() })
-        }
-    }
+    parse(utf8(bytes, file)?, file)
+}
+
+/// The bytes of a scenario or save file as text, or a syntax error at the
+/// first byte that is not UTF-8.
+pub fn utf8<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, LoadError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        // Locate the bad byte for the author.
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = String::from_utf8_lossy(good).rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        LoadError::Syntax { file: file.into(), line, col, message: "the file is not valid UTF-8".into() }
+    })
 }
 
 /// The one pure function from scenario text to a validated [`Scenario`].

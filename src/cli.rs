@@ -109,11 +109,25 @@ pub struct ShotRequest {
     pub seed: Option<u64>,
 }
 
+/// `sauve check`: each file validated; problems are errors (non-zero exit),
+/// and a valid file's warnings (legal, almost surely not meant) are printed
+/// after its `ok` line without changing the exit status.
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut bad = false;
     for f in files {
-        match scenario::load(f) {
-            Ok(s) => println!("{}: ok ({}, {:?} mode, {} units)", f.display(), s.name, s.mode, s.units.len()),
+        let name = f.display().to_string();
+        let loaded = std::fs::read(f)
+            .map_err(|source| scenario::LoadError::Io { file: name.clone(), source })
+            .and_then(|bytes| scenario::parse_bytes(&bytes, &name).map(|s| (s, bytes)));
+        match loaded {
+            Ok((s, bytes)) => {
+                println!("{name}: ok ({}, {:?} mode, {} units)", s.name, s.mode, s.units.len());
+                let mut warnings = scenario::warnings(&s);
+                scenario::locate(&mut warnings, &String::from_utf8_lossy(&bytes));
+                for w in warnings {
+                    eprintln!("{}", w.line(&name, "warning"));
+                }
+            }
             Err(e) => {
                 bad = true;
                 for line in e.lines() {

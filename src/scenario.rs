@@ -15,8 +15,10 @@ use crate::rules::Rules;
 use crate::terrain::{Arm, HexsideKind, Terrain};
 
 pub mod locate;
+mod warnings;
 
 pub use locate::Pos;
+pub use warnings::warnings;
 
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -474,13 +476,21 @@ pub struct Problem {
     /// `units[3].facing`, `sides[1].rear`, `map.rows[2]`, `rules.rout_hexes`.
     /// `None` for a problem with no one place.
     pub path: Option<String>,
-    /// A duplicate's earlier twin, as a path (`units[1]` for a second unit
-    /// with the same id), so that the message names both places.
-    pub first: Option<String>,
-    /// Where `path` and `first` lie in the text: filled in by [`locate`],
-    /// `None` while unknown (the message then keeps the `FILE: error:` form).
+    /// A second place the problem involves: a duplicate's earlier twin, the
+    /// other of two overlapping units. The message names both places.
+    pub other: Option<Other>,
+    /// Where `path` lies in the text: filled in by [`locate`], `None` while
+    /// unknown (the message then keeps the `FILE: error:` form).
     pub at: Option<Pos>,
-    pub first_at: Option<Pos>,
+}
+
+/// The second place of a [`Problem`]: what it is (`first` for a duplicate's
+/// earlier twin, `unit 'fr-a'`), its path, and where that lies once located.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Other {
+    pub what: String,
+    pub path: String,
+    pub at: Option<Pos>,
 }
 
 impl Problem {
@@ -496,7 +506,9 @@ pub fn locate(problems: &mut [Problem], text: &str) {
     let Some(outline) = locate::Outline::of(without_bom(text)) else { return };
     for p in problems {
         p.at = p.path.as_deref().and_then(|path| outline.find(path));
-        p.first_at = p.first.as_deref().and_then(|path| outline.find(path));
+        if let Some(o) = &mut p.other {
+            o.at = outline.find(&o.path);
+        }
     }
 }
 
@@ -536,10 +548,10 @@ impl Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.subject, self.message)?;
-        match (self.first_at, &self.first) {
-            (Some(at), _) => write!(f, " (first at {at})"),
-            (None, Some(path)) => write!(f, " (first at {path})"),
-            (None, None) => Ok(()),
+        match &self.other {
+            Some(Other { what, at: Some(at), .. }) => write!(f, " ({what} at {at})"),
+            Some(Other { what, path, at: None }) => write!(f, " ({what} at {path})"),
+            None => Ok(()),
         }
     }
 }
@@ -678,7 +690,7 @@ impl Collector {
     fn duplicate(&mut self, about: &About, first: String, message: &str) {
         self.add(about, message);
         if let Some(p) = self.0.last_mut() {
-            p.first = Some(first);
+            p.other = Some(Other { what: "first".into(), path: first, at: None });
         }
     }
 }

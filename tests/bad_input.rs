@@ -192,3 +192,39 @@ fn check_gives_semantic_errors_a_line_and_column_and_fails() {
     );
     assert!(stderr(&o).starts_with(&expect), "expected {expect:?} in\n{}", stderr(&o));
 }
+
+#[test]
+fn check_prints_warnings_located_and_exits_zero() {
+    let dir = Scratch::new("warnings");
+    let hex = r#"Scenario(format: 1, name: "w", sides: [(id: "fr", rear: South), (id: "ru", rear: North)],
+    map: (rows: ["............", "............", "............", "............", "............", "............",
+                 "............", "............", "............", "............", "............", "............"]),
+    units: [
+        (id: "fr-a", side: "fr", arm: Infantry, at: (2, 11), morale: 44, strength: 4),
+        (id: "fr-b", side: "fr", arm: Infantry, at: (4, 11), morale: 44, strength: 4),
+        (id: "ru-a", side: "ru", arm: Infantry, at: (2, 0), morale: 44, strength: 4),
+    ],
+    corps: [(id: "I", side: "fr", units: ["fr-a"])],
+)"#;
+    let file = dir.write("w.ron", hex);
+    let o = sauve(&["check", path(&file)]);
+    assert!(o.status.success(), "warnings alone keep status 0: {}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(": ok (w, Hex mode, 3 units)"));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    let f = path(&file);
+    let (fr_a, fr_b, ru_a) =
+        (where_is(hex, "(id: \"fr-a\""), where_is(hex, "(id: \"fr-b\""), where_is(hex, "(id: \"ru-a\""));
+    let expect = [
+        format!(
+            "{f}:{fr_a}: warning: unit 'fr-a': in good order 11 hexes from the enemy but only 0 from its rear edge (South): a rout of rules.rout_hexes (10) from there would run off the map (so would the routs of 1 more unit of side 'fr' in the line: 'fr-b')"
+        ),
+        format!(
+            "{f}:{ru_a}: warning: unit 'ru-a': in good order 11 hexes from the enemy but only 0 from its rear edge (North): a rout of rules.rout_hexes (10) from there would run off the map"
+        ),
+        format!(
+            "{f}:{fr_b}: warning: unit 'fr-b': 'fr-b' is in no corps of side 'fr', so the loader makes it a corps of its own ('fr') that breaks when it routs or is gone: list it in a corps"
+        ),
+    ];
+    assert_eq!(lines, expect, "{err}");
+}

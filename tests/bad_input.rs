@@ -228,3 +228,14 @@ fn check_prints_warnings_located_and_exits_zero() {
     ];
     assert_eq!(lines, expect, "{err}");
 }
+
+#[test]
+fn shot_refuses_an_ai_that_is_no_side_before_opening_a_window() {
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cascade.ron");
+    let dir = Scratch::new("shot-ai");
+    let out = dir.0.join("never.png");
+    let o = sauve(&["shot", scenario, "--out", path(&out), "--ai", "prussia"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--ai \"prussia\": expected both, none or a side id (fr, ru)"), "{}", stderr(&o));
+    assert!(!out.exists());
+}

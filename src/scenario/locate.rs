@@ -108,9 +108,9 @@ pub fn value_before(text: &str, field: &str, before: Pos) -> Option<Pos> {
     let tokens = tokenize(text)?;
     tokens
         .windows(3)
-        .filter(|w| w[0].0 == Tok::Ident(field.to_owned()) && w[1].0 == Tok::Colon && w[2].1 <= before)
+        .rev()
+        .find(|w| matches!(&w[0].0, Tok::Ident(n) if n == field) && w[1].0 == Tok::Colon && w[2].1 <= before)
         .map(|w| w[2].1)
-        .last()
 }
 
 impl Node {

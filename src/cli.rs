@@ -65,16 +65,31 @@ pub enum Command {
         #[arg(long)]
         events: Option<PathBuf>,
     },
-    /// Render the scenario (after N simulated turns) to a PNG and exit; needs
-    /// a display (Xvfb is fine).
+    /// Render the battle to a PNG, after N simulated turns, and exit; needs a
+    /// display (Xvfb is fine). By default nobody gives orders in those turns,
+    /// as with `simulate --ai none`: only shocks, forced moves, cascades and
+    /// the morale segments run. A save file is pictured where it was saved
+    /// (`--turns`, `--seed` and `--ai` then do not apply). An invalid file
+    /// is pictured as the window's error card, its errors go to stderr and
+    /// the exit status is not 0.
     Shot {
+        /// The scenario (or save) to picture.
         file: PathBuf,
+        /// Where to write the picture (PNG).
         #[arg(long)]
         out: PathBuf,
+        /// Turns to play before the picture is taken; 0 (the default) shows
+        /// the opening position. Stops early if the battle ends.
         #[arg(long, default_value_t = 0)]
         turns: u32,
+        /// Seed for the dice (default: the scenario's `seed`).
         #[arg(long)]
         seed: Option<u64>,
+        /// Who gives orders in the turns played: `none` (the default: nobody,
+        /// the rules alone), `both` (the AI plays every side), or a side id
+        /// (the AI plays that side, the other gives no orders).
+        #[arg(long, default_value = "none")]
+        ai: String,
     },
 }
 
@@ -84,8 +99,16 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
     match cli.command {
         None => window(WindowRequest { file: None, shot: None }),
         Some(Command::Play { file }) => window(WindowRequest { file, shot: None }),
-        Some(Command::Shot { file, out, turns, seed }) => {
-            window(WindowRequest { file: Some(file), shot: Some(ShotRequest { out, turns, seed }) })
+        Some(Command::Shot { file, out, turns, seed, ai }) => {
+            // A side id is checked here, before a window opens, when the
+            // file can be read; a file that cannot is left to the window,
+            // which pictures its errors.
+            if let Some(sides) = sides_of(&file)
+                && let Err(msg) = ai_mode(&ai, &sides)
+            {
+                return usage_error(&msg);
+            }
+            window(WindowRequest { file: Some(file), shot: Some(ShotRequest { out, turns, seed, ai }) })
         }
         Some(Command::Check { files }) => check(&files),
         Some(Command::Simulate { file, seed, turns, ai, dice, events, save }) => {
@@ -107,13 +130,52 @@ pub struct ShotRequest {
     pub out: PathBuf,
     pub turns: u32,
     pub seed: Option<u64>,
+    /// `--ai` as given: `both`, `none` or a side id (see [`ai_mode`]).
+    pub ai: String,
 }
 
+/// Reads `--ai`: `both`, `none` or one of the sides' ids.
+pub fn ai_mode(ai: &str, sides: &[scenario::Side]) -> Result<AiMode, String> {
+    match ai {
+        "both" => Ok(AiMode::Both),
+        "none" => Ok(AiMode::None),
+        side => sides.iter().position(|s| s.id == side).map(AiMode::Side).ok_or_else(|| {
+            let ids: Vec<_> = sides.iter().map(|s| s.id.as_str()).collect();
+            format!("--ai {side:?}: expected both, none or a side id ({})", ids.join(", "))
+        }),
+    }
+}
+
+/// The sides of a scenario or save file, if it reads and validates.
+fn sides_of(file: &Path) -> Option<Vec<scenario::Side>> {
+    let text = crate::save::read_text(file).ok()?;
+    let scenario = if crate::save::is_save(&text) {
+        crate::save::SaveGame::parse(&text, "").ok()?.1
+    } else {
+        scenario::parse(&text, "").ok()?
+    };
+    Some(scenario.sides)
+}
+
+/// `sauve check`: each file validated; problems are errors (non-zero exit),
+/// and a valid file's warnings (legal, almost surely not meant) are printed
+/// after its `ok` line without changing the exit status.
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut bad = false;
     for f in files {
-        match scenario::load(f) {
-            Ok(s) => println!("{}: ok ({}, {:?} mode, {} units)", f.display(), s.name, s.mode, s.units.len()),
+        let name = f.display().to_string();
+        let loaded = std::fs::read(f)
+            .map_err(|source| scenario::LoadError::Io { file: name.clone(), source })
+            .and_then(|bytes| scenario::parse_bytes(&bytes, &name).map(|s| (s, bytes)));
+        match loaded {
+            Ok((s, bytes)) => {
+                println!("{name}: ok ({}, {:?} mode, {} units)", s.name, s.mode, s.units.len());
+                let mut warnings = scenario::warnings(&s);
+                scenario::locate(&mut warnings, &String::from_utf8_lossy(&bytes));
+                for w in warnings {
+                    eprintln!("{}", w.line(&name, "warning"));
+                }
+            }
             Err(e) => {
                 bad = true;
                 for line in e.lines() {
@@ -155,16 +217,9 @@ fn simulate(
         }
         scenario.turns = t;
     }
-    let ai = match ai {
-        "both" => AiMode::Both,
-        "none" => AiMode::None,
-        side => match scenario.sides.iter().position(|s| s.id == side) {
-            Some(i) => AiMode::Side(i),
-            None => {
-                let ids: Vec<_> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
-                return usage_error(&format!("--ai {side:?}: expected both, none or a side id ({})", ids.join(", ")));
-            }
-        },
+    let ai = match ai_mode(ai, &scenario.sides) {
+        Ok(ai) => ai,
+        Err(msg) => return usage_error(&msg),
     };
     let script = match dice.map(|d| parse_script(d, scenario.mode == Mode::Hex)).transpose() {
         Ok(s) => s.unwrap_or_default(),
@@ -187,9 +242,14 @@ fn simulate(
     report(&scenario, seed, &mut sim, events)
 }
 
-/// `sauve replay`: a save's game played again to its save point.
+/// `sauve replay`: a save's game played again to its save point. A save
+/// whose orders cannot all be carried out is not the game it claims to be:
+/// the first failing order is named and the exit status is not 0 (the log
+/// and summary are still written, to look into).
 fn replay(file: &Path, events: Option<&Path>) -> ExitCode {
-    let (save, scenario) = match crate::save::SaveGame::load(file) {
+    let loaded = crate::save::read_text(file)
+        .and_then(|text| crate::save::SaveGame::parse(&text, &file.display().to_string()).map(|l| (l, text)));
+    let ((save, scenario), text) = match loaded {
         Ok(x) => x,
         Err(e) => {
             for line in e.lines() {
@@ -201,11 +261,14 @@ fn replay(file: &Path, events: Option<&Path>) -> ExitCode {
     let scenario = Arc::new(scenario);
     let mut sim = Simulation::new(scenario.clone(), save.seed, save.dice.clone(), AiMode::None);
     crate::save::restore(sim.app.world_mut(), &save, scenario.clone());
-    let errors = sim.log().events.iter().filter(|e| matches!(e.kind, EventKind::ReplayError { .. })).count();
-    if errors > 0 {
-        eprintln!("{}: error: {errors} saved orders could not be carried out (see ReplayError events)", file.display());
+    let failed = crate::save::failed_order(sim.app.world(), &save, &text);
+    if let Some(p) = &failed {
+        eprintln!("{}", p.line(&file.display().to_string(), "error"));
     }
-    report(&scenario, save.seed, &mut sim, events)
+    match report(&scenario, save.seed, &mut sim, events) {
+        _ if failed.is_some() => ExitCode::FAILURE,
+        code => code,
+    }
 }
 
 /// Writes the event log if asked and prints the summary.
@@ -295,4 +358,60 @@ pub fn summary(scenario: &Scenario, seed: u64, log: &EventLog) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    fn sides() -> Vec<scenario::Side> {
+        let text = include_str!("../scenarios/cascade.ron");
+        scenario::parse(text, "cascade.ron").map(|s| s.sides).unwrap_or_default()
+    }
+
+    #[test]
+    fn ai_reads_both_none_or_a_side_id() {
+        let sides = sides();
+        assert_eq!(ai_mode("both", &sides), Ok(AiMode::Both));
+        assert_eq!(ai_mode("none", &sides), Ok(AiMode::None));
+        assert_eq!(ai_mode("ru", &sides), Ok(AiMode::Side(1)));
+        assert_eq!(
+            ai_mode("prussia", &sides),
+            Err("--ai \"prussia\": expected both, none or a side id (fr, ru)".into())
+        );
+    }
+
+    #[test]
+    fn shot_takes_ai_and_by_default_nobody_gives_orders() {
+        let shot = |args: &[&str]| match Cli::try_parse_from(args).map(|c| c.command) {
+            Ok(Some(Command::Shot { ai, turns, seed, .. })) => (ai, turns, seed),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(shot(&["sauve", "shot", "f.ron", "--out", "f.png"]), ("none".into(), 0, None));
+        assert_eq!(
+            shot(&["sauve", "shot", "f.ron", "--out", "f.png", "--turns", "2", "--seed", "5", "--ai", "fr"]),
+            ("fr".into(), 2, Some(5))
+        );
+    }
+
+    #[test]
+    fn shot_help_says_what_each_option_does_and_who_gives_orders() {
+        let mut cmd = Cli::command();
+        let help = cmd.find_subcommand_mut("shot").map(|c| c.render_long_help().to_string()).unwrap_or_default();
+        for needle in [
+            "--out <OUT>",
+            "Where to write the picture (PNG)",
+            "--turns <TURNS>",
+            "Turns to play before the picture is taken",
+            "--seed <SEED>",
+            "Seed for the dice",
+            "--ai <AI>",
+            "nobody gives orders in those turns",
+            "`both` (the AI plays every side)",
+        ] {
+            assert!(help.contains(needle), "{needle:?} missing from:\n{help}");
+        }
+    }
 }

@@ -195,10 +195,14 @@ pub enum EventKind {
         points: Vec<u32>,
         detail: Vec<String>,
     },
-    /// A saved order that could not be carried out on replay.
+    /// A saved order that could not be carried out on replay: the order,
+    /// why not, its place in the save's `orders` (from 0) and the units it
+    /// was given to.
     ReplayError {
         order: String,
         error: String,
+        index: usize,
+        units: Vec<String>,
     },
     /// A change of formation, or limbering (`Limbered`/`Unlimbered`).
     Formation {

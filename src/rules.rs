@@ -13,8 +13,8 @@ use crate::terrain::{Arm, HexsideKind, Terrain};
 
 /// Movement cost of one terrain or hexside for each arm, in movement points.
 /// `None` means prohibited for that arm. All three arms must be written: a
-/// left-out arm reads as NaN and validation names it, so that forgetting an
-/// arm never silently prohibits it.
+/// left-out arm reads as [`LEFT_OUT`] and validation names it, so that
+/// forgetting an arm never silently prohibits it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArmCosts {
@@ -26,8 +26,23 @@ pub struct ArmCosts {
     pub artillery: Option<f32>,
 }
 
+/// The value a left-out arm reads as: a NaN with its own payload. A file can
+/// write `NaN` too, which parses as the standard NaN (`f32::NAN`, another bit
+/// pattern), so comparing bits tells "not written" (say it is missing) from
+/// "written as NaN" (say it must be a finite number). A NaN rather than a
+/// separate flag keeps `ArmCosts` the plain `Option<f32>` triple every rule
+/// reads; copies keep a NaN's bits, and no rule runs on a file that still
+/// holds one, since validation refuses it.
+pub const LEFT_OUT: f32 = f32::from_bits(0x7fc0_1eaf);
+
 fn left_out() -> Option<f32> {
-    Some(f32::NAN)
+    Some(LEFT_OUT)
+}
+
+/// Whether a cost is the [`LEFT_OUT`] marker rather than a number the file
+/// gave (an explicit `NaN` included).
+fn is_left_out(v: f32) -> bool {
+    v.to_bits() == LEFT_OUT.to_bits()
 }
 
 impl ArmCosts {
@@ -186,10 +201,14 @@ impl Rules {
         let mut cost_ok = |field: String, c: &ArmCosts| {
             for arm in Arm::ALL {
                 match c.get(arm) {
-                    Some(v) if v.is_nan() => {
+                    Some(v) if is_left_out(v) => {
                         out.push((field.clone(), format!("{arm:?} cost is missing (write None to prohibit)")))
                     }
-                    Some(v) if !(v.is_finite() && v > 0.0 && v <= 100.0) => out.push((
+                    Some(v) if !v.is_finite() => out.push((
+                        field.clone(),
+                        format!("{arm:?} cost {v} must be a finite number of movement points (None prohibits)"),
+                    )),
+                    Some(v) if !(v > 0.0 && v <= 100.0) => out.push((
                         field.clone(),
                         format!("{arm:?} cost {v} must be above 0 and at most 100 (None prohibits)"),
                     )),
@@ -447,6 +466,26 @@ mod tests {
             .from_str("(terrain: { Woods: (infantry: 2.0, cavalry: 3.0, artillery: None) })")
             .expect("parses");
         assert!(r.problems().is_empty());
+    }
+
+    #[test]
+    fn a_cost_written_as_nan_or_infinity_must_be_finite_not_missing() {
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(terrain: { Woods: (infantry: NaN, cavalry: inf, artillery: -inf) }, hexsides: { Slope: (infantry: NaN, cavalry: 1.0) })")
+            .expect("parses");
+        let p = r.problems();
+        let says = |field: &str, arm: &str, what: &str| {
+            p.iter().any(|(f, m)| f == field && m.starts_with(arm) && m.contains(what))
+        };
+        for arm in ["Infantry", "Cavalry", "Artillery"] {
+            assert!(says("rules.terrain.Woods", arm, "must be a finite number"), "{arm}: {p:?}");
+        }
+        assert!(says("rules.hexsides.Slope", "Infantry", "must be a finite number"), "{p:?}");
+        // The arm left out of the same row is still missing, not "not finite".
+        assert!(says("rules.hexsides.Slope", "Artillery", "cost is missing"), "{p:?}");
+        assert!(!p.iter().any(|(_, m)| m.contains("Infantry cost is missing")), "{p:?}");
+        assert_eq!(p.len(), 5, "{p:?}");
+        assert!(f32::NAN.to_bits() != LEFT_OUT.to_bits() && LEFT_OUT.is_nan());
     }
 
     #[test]

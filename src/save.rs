@@ -68,39 +68,31 @@ impl SaveGame {
     /// Reads a save; `file` names it in messages. The embedded scenario is
     /// validated too, its problems reported against `FILE (scenario)`.
     pub fn parse(text: &str, file: &str) -> Result<(SaveGame, scenario::Scenario), LoadError> {
+        let text = scenario::without_bom(text);
         let save: SaveGame = scenario::ron_options().from_str(text).map_err(|e| LoadError::Syntax {
             file: file.into(),
             line: e.span.start.line,
             col: e.span.start.col,
             message: e.code.to_string().replace(['\n', '\r'], " "),
         })?;
+        // A problem with one of the save's own fields, placed at that field.
+        let invalid = |field: &str, message: String| {
+            let mut problems = vec![Problem { path: Some(field.into()), ..Problem::new(field, message) }];
+            scenario::locate(&mut problems, text);
+            LoadError::Invalid { file: file.into(), problems }
+        };
         if save.format != SAVE_FORMAT {
-            return Err(LoadError::Invalid {
-                file: file.into(),
-                problems: vec![Problem {
-                    subject: "format".into(),
-                    message: format!("unsupported save format {} (this build reads format {SAVE_FORMAT})", save.format),
-                }],
-            });
+            return Err(invalid(
+                "format",
+                format!("unsupported save format {} (this build reads format {SAVE_FORMAT})", save.format),
+            ));
         }
         let mut s = scenario::parse(&save.scenario, &format!("{file} (scenario)"))?;
         if save.turns == 0 || save.turns > 1000 {
-            return Err(LoadError::Invalid {
-                file: file.into(),
-                problems: vec![Problem {
-                    subject: "turns".into(),
-                    message: format!("{} must be 1..=1000", save.turns),
-                }],
-            });
+            return Err(invalid("turns", format!("{} must be 1..=1000", save.turns)));
         }
         if save.controls.len() != s.sides.len() {
-            return Err(LoadError::Invalid {
-                file: file.into(),
-                problems: vec![Problem {
-                    subject: "controls".into(),
-                    message: format!("{} entries for {} sides", save.controls.len(), s.sides.len()),
-                }],
-            });
+            return Err(invalid("controls", format!("{} entries for {} sides", save.controls.len(), s.sides.len())));
         }
         s.turns = save.turns;
         Ok((save, s))
@@ -108,9 +100,8 @@ impl SaveGame {
 
     /// Reads a save file from disk.
     pub fn load(path: &Path) -> Result<(SaveGame, scenario::Scenario), LoadError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io { file: file.clone(), source })?;
-        SaveGame::parse(&text, &file)
+        let text = read_text(path)?;
+        SaveGame::parse(&text, &path.display().to_string())
     }
 
     /// Writes the save atomically.
@@ -120,6 +111,72 @@ impl SaveGame {
         }
         crate::cli::write_atomically(path, &self.to_ron())
     }
+}
+
+/// A save file's text; bytes that are not UTF-8 are a located syntax error.
+pub fn read_text(path: &Path) -> Result<String, LoadError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { file: file.clone(), source })?;
+    scenario::utf8(&bytes, &file).map(str::to_owned)
+}
+
+/// The first saved order that the replay in `world` could not carry out
+/// (after [`restore`]), as a problem placed at that order in `text`, the
+/// save's own text: its turn, phase, unit and why. `None` when every order
+/// was carried out.
+pub fn failed_order(world: &World, save: &SaveGame, text: &str) -> Option<Problem> {
+    let sides = world.get_resource::<Battle>().map(|b| b.scenario.sides.clone()).unwrap_or_default();
+    let side_name = |s: usize| sides.get(s).map_or_else(|| format!("side {s}"), |s| format!("side '{}'", s.id));
+    let unit_list = |units: &[&str]| match units {
+        [one] => format!("unit '{one}'"),
+        many => format!("units {}", many.iter().map(|u| format!("'{u}'")).collect::<Vec<_>>().join(", ")),
+    };
+    let log = world.get_resource::<crate::events::EventLog>()?;
+    let errors: Vec<_> = log
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            crate::events::EventKind::ReplayError { order, error, index, units } => {
+                Some((e, order, error, *index, units))
+            }
+            _ => None,
+        })
+        .collect();
+    let left = sim::orders_not_replayed(world);
+    let (index, message) = if let Some(&(e, order, error, index, units)) = errors.first() {
+        let units: Vec<&str> = units.iter().map(String::as_str).collect();
+        let side = e.side.as_deref().map_or_else(String::new, |s| format!(" of side '{s}'"));
+        let more = errors.len() - 1 + left.len();
+        let more = if more > 0 { format!("; {more} more saved orders failed after it") } else { String::new() };
+        (
+            index,
+            format!(
+                "turn {}, {} phase{side}: the order to {} could not be carried out: {error} ({order}){more}",
+                e.turn,
+                e.phase,
+                unit_list(&units)
+            ),
+        )
+    } else {
+        let first = left.first()?;
+        let index = save.orders.len().saturating_sub(left.len());
+        let more = if left.len() > 1 { format!("; {} more after it", left.len() - 1) } else { String::new() };
+        (
+            index,
+            format!(
+                "turn {}, {:?} phase of {}: the order to {} was never carried out: the replay never stopped at that \
+                 moment (orders out of turn order, or after the save point){more}",
+                first.at.turn,
+                first.at.phase,
+                side_name(first.at.side),
+                unit_list(&first.order.units())
+            ),
+        )
+    };
+    let subject = format!("orders[{index}]");
+    let mut problems = vec![Problem { path: Some(subject.clone()), ..Problem::new(subject, message) }];
+    scenario::locate(&mut problems, text);
+    problems.pop()
 }
 
 /// Puts the saved game into `world` (replacing any battle there) and plays
@@ -133,5 +190,5 @@ pub fn restore(world: &mut World, save: &SaveGame, scenario: Arc<scenario::Scena
 
 /// Whether a file's text looks like a save rather than a scenario.
 pub fn is_save(text: &str) -> bool {
-    text.trim_start().starts_with("SaveGame")
+    scenario::without_bom(text).trim_start().starts_with("SaveGame")
 }

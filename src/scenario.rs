@@ -14,6 +14,12 @@ use crate::map::TerrainMap;
 use crate::rules::Rules;
 use crate::terrain::{Arm, HexsideKind, Terrain};
 
+pub mod locate;
+mod warnings;
+
+pub use locate::Pos;
+pub use warnings::warnings;
+
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -259,7 +265,7 @@ pub struct UnitFile {
     #[serde(default)]
     pub readiness: Option<Readiness>,
     #[serde(default)]
-    pub facing: Option<f32>,
+    pub facing: Option<FacingFile>,
     #[serde(default)]
     pub limbered: Option<bool>,
     /// Free-space artillery: horse artillery (flees at the horse rate when
@@ -267,6 +273,22 @@ pub struct UnitFile {
     #[serde(default)]
     pub horse: Option<bool>,
 }
+
+/// A unit's `facing` as written: degrees clockwise from north, or in hex
+/// mode the name of a hexside (`NE`), which is what a hex unit faces anyway.
+/// Untagged, so that `facing: 30.0`, `facing: 30`, `facing: NE` and
+/// `facing: "NE"` all read.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FacingFile {
+    Degrees(f32),
+    Hexside(Dir),
+}
+
+/// What serde says when a `facing` is neither a number nor a hexside name,
+/// and what the author is told instead.
+const FACING_MISMATCH: &str = "data did not match any variant of untagged enum FacingFile";
+const FACING_EXPECTED: &str = "facing must be degrees clockwise from north or a hexside name: N, NE, SE, S, SW, NW";
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -444,11 +466,50 @@ impl Scenario {
 // Errors.
 // ---------------------------------------------------------------------------
 
-/// One problem found in a scenario: where (a unit id, a field) and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One problem found in a scenario: what it is about (a unit by id, a field
+/// by path), what is wrong, and where in the file it lies.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problem {
     pub subject: String,
     pub message: String,
+    /// The place it is about, as a path into the file: `units[3]`,
+    /// `units[3].facing`, `sides[1].rear`, `map.rows[2]`, `rules.rout_hexes`.
+    /// `None` for a problem with no one place.
+    pub path: Option<String>,
+    /// A second place the problem involves: a duplicate's earlier twin, the
+    /// other of two overlapping units. The message names both places.
+    pub other: Option<Other>,
+    /// Where `path` lies in the text: filled in by [`locate`], `None` while
+    /// unknown (the message then keeps the `FILE: error:` form).
+    pub at: Option<Pos>,
+}
+
+/// The second place of a [`Problem`]: what it is (`first` for a duplicate's
+/// earlier twin, `unit 'fr-a'`), its path, and where that lies once located.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Other {
+    pub what: String,
+    pub path: String,
+    pub at: Option<Pos>,
+}
+
+impl Problem {
+    /// A problem about `subject` with no place in the file.
+    pub fn new(subject: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem { subject: subject.into(), message: message.into(), ..Problem::default() }
+    }
+}
+
+/// Finds each problem's place in the scenario text (see [`locate::Outline`]).
+/// Problems whose path the text does not hold stay unlocated.
+pub fn locate(problems: &mut [Problem], text: &str) {
+    let Some(outline) = locate::Outline::of(without_bom(text)) else { return };
+    for p in problems {
+        p.at = p.path.as_deref().and_then(|path| outline.find(path));
+        if let Some(o) = &mut p.other {
+            o.at = outline.find(&o.path);
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -462,19 +523,36 @@ pub enum LoadError {
 }
 
 fn render_problems(file: &str, problems: &[Problem]) -> String {
-    problems.iter().map(|p| format!("{file}: error: {}: {}", p.subject, p.message)).collect::<Vec<_>>().join("\n")
+    problems.iter().map(|p| p.line(file, "error")).collect::<Vec<_>>().join("\n")
 }
 
 impl LoadError {
-    /// One line per problem, in the command line's `FILE...: error: ...` form.
+    /// One line per problem, in the command line's `FILE:LINE:COL: error: ...`
+    /// form (`FILE: error: ...` for a problem with no place in the file).
     pub fn lines(&self) -> Vec<String> {
         self.to_string().lines().map(str::to_owned).collect()
     }
 }
 
+impl Problem {
+    /// The problem as one line of `sauve check` output: `FILE:LINE:COL: KIND:
+    /// subject: message`, or `FILE: KIND: ...` when it has no place.
+    pub fn line(&self, file: &str, kind: &str) -> String {
+        match self.at {
+            Some(at) => format!("{file}:{at}: {kind}: {self}"),
+            None => format!("{file}: {kind}: {self}"),
+        }
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.subject, self.message)
+        write!(f, "{}: {}", self.subject, self.message)?;
+        match &self.other {
+            Some(Other { what, at: Some(at), .. }) => write!(f, " ({what} at {at})"),
+            Some(Other { what, path, at: None }) => write!(f, " ({what} at {path})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -496,28 +574,49 @@ pub fn load(path: &Path) -> Result<Scenario, LoadError> {
 
 /// Parses and validates raw bytes (the asset loader's entry point).
 pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Scenario, LoadError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse(text, file),
-        Err(e) => {
-            // Locate the bad byte for the author.
-            let good = &bytes[..e.valid_up_to()];
-            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = good.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-            Err(LoadError::Syntax { file: file.into(), line, col, message: "the file is not valid UTF-8".into() })
-        }
-    }
+    parse(utf8(bytes, file)?, file)
+}
+
+/// The bytes of a scenario or save file as text, or a syntax error at the
+/// first byte that is not UTF-8.
+pub fn utf8<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, LoadError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        // Locate the bad byte for the author.
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = String::from_utf8_lossy(good).rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        LoadError::Syntax { file: file.into(), line, col, message: "the file is not valid UTF-8".into() }
+    })
 }
 
 /// The one pure function from scenario text to a validated [`Scenario`].
 /// `file` only names the source in messages.
 pub fn parse(text: &str, file: &str) -> Result<Scenario, LoadError> {
-    let raw: ScenarioFile = ron_options().from_str(text).map_err(|e| LoadError::Syntax {
-        file: file.into(),
-        line: e.span.start.line,
-        col: e.span.start.col,
-        message: one_line(e.code.to_string()),
+    let text = without_bom(text);
+    let raw: ScenarioFile = ron_options().from_str(text).map_err(|e| {
+        let mut at = Pos { line: e.span.start.line, col: e.span.start.col };
+        let mut message = one_line(e.code.to_string());
+        // serde's words for a bad `facing` name a type the author never
+        // wrote, and ron places the error at the end of the value: say what
+        // is expected, at the value's start.
+        if message.contains(FACING_MISMATCH) {
+            message = FACING_EXPECTED.to_owned();
+            at = locate::value_before(text, "facing", at).unwrap_or(at);
+        }
+        LoadError::Syntax { file: file.into(), line: at.line, col: at.col, message }
     })?;
-    validate(raw).map_err(|problems| LoadError::Invalid { file: file.into(), problems })
+    validate(raw).map_err(|mut problems| {
+        locate(&mut problems, text);
+        LoadError::Invalid { file: file.into(), problems }
+    })
+}
+
+/// The text without a leading byte-order mark. Windows editors start UTF-8
+/// files with U+FEFF, which RON does not read as whitespace; it sits before
+/// line 1, column 1, and editors do not show it, so dropping it keeps every
+/// later line and column as the author sees them.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// Is `v` a d66 number (both digits 1..=6)?
@@ -531,13 +630,68 @@ fn one_line(s: String) -> String {
     if s.chars().any(char::is_control) { s.chars().flat_map(char::escape_default).collect() } else { s }
 }
 
+/// What a problem is about: the subject its message names and the path of
+/// its place in the file.
+#[derive(Clone, Debug)]
+struct About {
+    subject: String,
+    path: String,
+}
+
+impl About {
+    /// A list entry with an id (a unit, side, corps, leader): named `kind
+    /// 'id'`, or by its path while the id is empty; placed at the entry.
+    fn entry(kind: &str, id: &str, path: String) -> About {
+        let subject = if id.trim().is_empty() { path.clone() } else { format!("{kind} '{id}'") };
+        About { subject, path }
+    }
+
+    /// One field of it: the same subject, placed at the field.
+    fn field(&self, name: &str) -> About {
+        About { subject: self.subject.clone(), path: format!("{}.{name}", self.path) }
+    }
+}
+
+/// A field named by its path (`format`, `map.rows[3]`, `shocks[0]`).
+impl From<&str> for About {
+    fn from(path: &str) -> About {
+        About { subject: path.to_owned(), path: path.to_owned() }
+    }
+}
+
+impl From<String> for About {
+    fn from(path: String) -> About {
+        About { subject: path.clone(), path }
+    }
+}
+
+impl From<&About> for About {
+    fn from(a: &About) -> About {
+        a.clone()
+    }
+}
+
 struct Collector(Vec<Problem>);
 
 impl Collector {
     /// Records a problem. Control characters (a newline inside a quoted id,
     /// say) are escaped so that every problem stays on one line.
-    fn add(&mut self, subject: impl Into<String>, message: impl Into<String>) {
-        self.0.push(Problem { subject: one_line(subject.into()), message: one_line(message.into()) });
+    fn add(&mut self, about: impl Into<About>, message: impl Into<String>) {
+        let about = about.into();
+        self.0.push(Problem {
+            subject: one_line(about.subject),
+            message: one_line(message.into()),
+            path: Some(about.path),
+            ..Problem::default()
+        });
+    }
+
+    /// A second entry with an id already used at `first` (a path).
+    fn duplicate(&mut self, about: &About, first: String, message: &str) {
+        self.add(about, message);
+        if let Some(p) = self.0.last_mut() {
+            p.other = Some(Other { what: "first".into(), path: first, at: None });
+        }
     }
 }
 
@@ -560,18 +714,21 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
     if raw.sides.len() != 2 {
         p.add("sides", format!("exactly two sides are needed, found {}", raw.sides.len()));
     }
-    let mut sides = Vec::new();
-    let mut side_ids = BTreeSet::new();
+    let mut sides: Vec<Side> = Vec::new();
+    let mut side_ids: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, s) in raw.sides.iter().enumerate() {
+        let about = About::entry("side", &s.id, format!("sides[{i}]"));
         if s.id.trim().is_empty() {
-            p.add(format!("sides[{i}].id"), "must not be empty");
-        } else if !side_ids.insert(s.id.as_str()) {
-            p.add(format!("side '{}'", s.id), "duplicate side id");
+            p.add(about.field("id"), "id must not be empty");
+        } else if let Some(&first) = side_ids.get(s.id.as_str()) {
+            p.duplicate(&about, format!("sides[{first}]"), "duplicate side id");
+        } else {
+            side_ids.insert(s.id.as_str(), i);
         }
         let rear = s.rear.unwrap_or(if i == 0 { Edge::South } else { Edge::North });
         let aggression = s.aggression.unwrap_or(DEFAULT_AGGRESSION);
         if !(0.0..=1.0).contains(&aggression) {
-            p.add(format!("side '{}'", s.id), format!("aggression {aggression} must be 0.0..=1.0"));
+            p.add(about.field("aggression"), format!("aggression {aggression} must be 0.0..=1.0"));
         }
         sides.push(Side {
             id: s.id.clone(),
@@ -580,6 +737,19 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             control: s.control,
             aggression,
         });
+    }
+    // Routers run for their own rear and away from the enemy's; with one
+    // edge for both, a rout would run towards the enemy's line of retreat.
+    if let [first, second] = sides.as_slice()
+        && first.rear == second.rear
+    {
+        p.add(
+            About::entry("side", &second.id, "sides[1]".into()).field("rear"),
+            format!(
+                "rear {:?} is also the rear of side '{}': the two sides must fall back towards different edges",
+                second.rear, first.id
+            ),
+        );
     }
     // Map.
     let map = build_map(&raw.map, mode, &mut p);
@@ -610,46 +780,59 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
     let mut units = Vec::new();
     let mut occupant: BTreeMap<Offset, usize> = BTreeMap::new();
     for (i, u) in raw.units.iter().enumerate() {
-        let subject = if u.id.trim().is_empty() { format!("units[{i}]") } else { format!("unit '{}'", u.id) };
+        let subject = About::entry("unit", &u.id, format!("units[{i}]"));
         if u.id.trim().is_empty() {
-            p.add(&subject, "id must not be empty");
-        } else if unit_ids.insert(u.id.as_str(), i).is_some() {
-            p.add(&subject, "duplicate unit id");
+            p.add(subject.field("id"), "id must not be empty");
+        } else if let Some(&first) = unit_ids.get(u.id.as_str()) {
+            p.duplicate(&subject, format!("units[{first}]"), "duplicate unit id");
+        } else {
+            unit_ids.insert(u.id.as_str(), i);
         }
         let side = sides.iter().position(|s| s.id == u.side);
         if side.is_none() {
             p.add(
-                &subject,
+                subject.field("side"),
                 format!("side '{}' does not exist (sides: {})", u.side, list(sides.iter().map(|s| s.id.as_str()))),
             );
         }
         if let Some(name) = &u.name
             && name.chars().count() > 200
         {
-            p.add(&subject, "name is longer than 200 characters");
+            p.add(subject.field("name"), "name is longer than 200 characters");
         }
         let state = u.state.unwrap_or(if mode == Mode::Hex { StateName::GoodOrder } else { StateName::Order });
         if state.is_hex() != (mode == Mode::Hex) {
-            p.add(&subject, format!("state {state:?} is not a {mode:?}-mode state"));
+            p.add(subject.field("state"), format!("state {state:?} is not a {mode:?}-mode state"));
         }
         if mode == Mode::Hex && u.arm == Arm::Cavalry && state == StateName::Disordered {
-            p.add(&subject, "cavalry is never Disordered (rule 1.2): use Routed or GoodOrder");
+            p.add(subject.field("state"), "cavalry is never Disordered (rule 1.2): use Routed or GoodOrder");
         }
         if let Some(f) = u.formation
             && !f.allowed_in(mode)
         {
-            p.add(&subject, format!("formation {f:?} is not used in {mode:?} mode"));
+            p.add(subject.field("formation"), format!("formation {f:?} is not used in {mode:?} mode"));
         }
         if let Some(m) = u.movement
             && !(m.is_finite() && m > 0.0 && m <= 100.0)
         {
-            p.add(&subject, format!("movement {m} must be above 0 and at most 100"));
+            p.add(subject.field("movement"), format!("movement {m} must be above 0 and at most 100"));
         }
-        if let Some(f) = u.facing
-            && !f.is_finite()
-        {
-            p.add(&subject, "facing must be a finite number of degrees");
-        }
+        let facing = match u.facing {
+            None => None,
+            Some(FacingFile::Degrees(f)) if !f.is_finite() => {
+                p.add(subject.field("facing"), "facing must be a finite number of degrees");
+                None
+            }
+            Some(FacingFile::Degrees(f)) => Some(f),
+            Some(FacingFile::Hexside(d)) if mode == Mode::FreeSpace => {
+                p.add(
+                    subject.field("facing"),
+                    format!("facing {d:?} is a hexside name, for Hex mode: give degrees clockwise from north"),
+                );
+                None
+            }
+            Some(FacingFile::Hexside(d)) => Some(d.degrees()),
+        };
         let mut place = Place::Hex(Offset::new(0, 0));
         let mut morale = 0u8;
         let mut valour = 0i32;
@@ -660,7 +843,10 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
                     [(u.pos.is_some(), "pos"), (u.valour.is_some(), "valour"), (u.figures.is_some(), "figures")]
                 {
                     if present {
-                        p.add(&subject, format!("`{field}` is a FreeSpace field; Hex mode uses at/morale/strength"));
+                        p.add(
+                            subject.field(field),
+                            format!("`{field}` is a FreeSpace field; Hex mode uses at/morale/strength"),
+                        );
                     }
                 }
                 match u.at {
@@ -668,19 +854,25 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
                     Some((c, r)) => {
                         let at = Offset::new(c.clamp(-1, i32::MAX as i64) as i32, r.clamp(-1, i32::MAX as i64) as i32);
                         if !map.contains(at) || c != at.c as i64 || r != at.r as i64 {
-                            p.add(&subject, format!("at ({c}, {r}) is off the {}x{} map", map.width, map.height));
+                            p.add(
+                                subject.field("at"),
+                                format!("at ({c}, {r}) is off the {}x{} map", map.width, map.height),
+                            );
                         } else {
                             place = Place::Hex(at);
                             if let Some(t) = map.terrain(at)
                                 && raw.rules.terrain_cost(t, u.arm).is_none()
                             {
-                                p.add(&subject, format!("at ({c}, {r}) is {t:?}, prohibited terrain for {:?}", u.arm));
+                                p.add(
+                                    subject.field("at"),
+                                    format!("at ({c}, {r}) is {t:?}, prohibited terrain for {:?}", u.arm),
+                                );
                             }
                             if let Some(s) = side {
                                 if let Some(&other) = occupant.get(&at)
                                     && other != s
                                 {
-                                    p.add(&subject, format!("shares hex ({c}, {r}) with an enemy unit"));
+                                    p.add(subject.field("at"), format!("shares hex ({c}, {r}) with an enemy unit"));
                                 }
                                 occupant.insert(at, s);
                             }
@@ -689,15 +881,18 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
                 }
                 match u.morale {
                     None => p.add(&subject, "missing `morale` (a d66 value such as 32)"),
-                    Some(m) if !is_d66(m) => {
-                        p.add(&subject, format!("morale {m} is not a d66 number (11..66, each digit 1..6)"))
-                    }
+                    Some(m) if !is_d66(m) => p.add(
+                        subject.field("morale"),
+                        format!("morale {m} is not a d66 number (11..66, each digit 1..6)"),
+                    ),
                     Some(m) => morale = m as u8,
                 }
                 match u.strength {
                     None => p.add(&subject, "missing `strength` (increments)"),
-                    Some(s) if s <= 0 => p.add(&subject, format!("strength {s} must be at least 1")),
-                    Some(s) if s > 1000 => p.add(&subject, format!("strength {s} is more than 1000 increments")),
+                    Some(s) if s <= 0 => p.add(subject.field("strength"), format!("strength {s} must be at least 1")),
+                    Some(s) if s > 1000 => {
+                        p.add(subject.field("strength"), format!("strength {s} is more than 1000 increments"))
+                    }
                     Some(s) => strength = s as u32,
                 }
             }
@@ -706,15 +901,20 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
                     [(u.at.is_some(), "at"), (u.morale.is_some(), "morale"), (u.strength.is_some(), "strength")]
                 {
                     if present {
-                        p.add(&subject, format!("`{field}` is a Hex field; FreeSpace mode uses pos/valour/figures"));
+                        p.add(
+                            subject.field(field),
+                            format!("`{field}` is a Hex field; FreeSpace mode uses pos/valour/figures"),
+                        );
                     }
                 }
                 let (w, h) = (map.width as f32 * cell_cm, map.height as f32 * cell_cm);
                 match u.pos {
                     None => p.add(&subject, "missing `pos: (x, y)` in cm"),
-                    Some((x, y)) if !(x.is_finite() && y.is_finite()) => p.add(&subject, "pos must be finite"),
+                    Some((x, y)) if !(x.is_finite() && y.is_finite()) => {
+                        p.add(subject.field("pos"), "pos must be finite")
+                    }
                     Some((x, y)) if !(0.0..=w).contains(&x) || !(0.0..=h).contains(&y) => {
-                        p.add(&subject, format!("pos ({x}, {y}) is off the {w}x{h} cm table"))
+                        p.add(subject.field("pos"), format!("pos ({x}, {y}) is off the {w}x{h} cm table"))
                     }
                     Some((x, y)) => {
                         place = Place::Table { x, y };
@@ -723,26 +923,28 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
                         if let Some(t) = map.terrain(cell)
                             && t == Terrain::River
                         {
-                            p.add(&subject, format!("pos ({x}, {y}) is in a river"));
+                            p.add(subject.field("pos"), format!("pos ({x}, {y}) is in a river"));
                         }
                     }
                 }
                 match u.valour {
                     None => {}
-                    Some(v) if !(-5..=5).contains(&v) => p.add(&subject, format!("valour {v} must be -5..=5")),
+                    Some(v) if !(-5..=5).contains(&v) => {
+                        p.add(subject.field("valour"), format!("valour {v} must be -5..=5"))
+                    }
                     Some(v) => valour = v as i32,
                 }
                 match u.figures {
                     None => p.add(&subject, "missing `figures`"),
-                    Some(f) if f <= 0 => p.add(&subject, format!("figures {f} must be at least 1")),
-                    Some(f) if f > 1000 => p.add(&subject, format!("figures {f} is more than 1000")),
+                    Some(f) if f <= 0 => p.add(subject.field("figures"), format!("figures {f} must be at least 1")),
+                    Some(f) if f > 1000 => p.add(subject.field("figures"), format!("figures {f} is more than 1000")),
                     Some(f) => strength = f as u32,
                 }
                 if u.limbered.is_some() && u.arm != Arm::Artillery {
-                    p.add(&subject, "`limbered` applies to artillery only");
+                    p.add(subject.field("limbered"), "`limbered` applies to artillery only");
                 }
                 if u.horse.is_some() && u.arm != Arm::Artillery {
-                    p.add(&subject, "`horse` applies to artillery only");
+                    p.add(subject.field("horse"), "`horse` applies to artillery only");
                 }
             }
         }
@@ -759,7 +961,7 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
             movement: u.movement,
             formation: u.formation,
             readiness: u.readiness.unwrap_or_default(),
-            facing: u.facing,
+            facing,
             limbered: u.limbered.unwrap_or(false),
             horse: u.horse.unwrap_or(false),
         });
@@ -771,23 +973,23 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
     // Shocks.
     let mut shocks = Vec::new();
     for (i, s) in raw.shocks.iter().enumerate() {
-        let subject = format!("shocks[{i}]");
+        let subject = About::from(format!("shocks[{i}]"));
         let unit = unit_ids.get(s.unit.as_str()).copied();
         if unit.is_none() {
-            p.add(&subject, format!("unit '{}' does not exist", s.unit));
+            p.add(subject.field("unit"), format!("unit '{}' does not exist", s.unit));
         }
         let cause = match &s.cause {
             None => None,
             Some(c) => {
                 let idx = unit_ids.get(c.as_str()).copied();
                 if idx.is_none() {
-                    p.add(&subject, format!("cause '{c}' is not a unit id"));
+                    p.add(subject.field("cause"), format!("cause '{c}' is not a unit id"));
                 }
                 idx
             }
         };
         if s.turn == 0 || s.turn > raw.turns {
-            p.add(&subject, format!("turn {} is outside the scenario's turns 1..={}", s.turn, raw.turns));
+            p.add(subject.field("turn"), format!("turn {} is outside the scenario's turns 1..={}", s.turn, raw.turns));
         }
         let allowed: &[StateName] = match mode {
             Mode::Hex => &[StateName::Disordered, StateName::Routed],
@@ -795,7 +997,7 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
         };
         if !allowed.contains(&s.to) {
             p.add(
-                &subject,
+                subject.field("to"),
                 format!(
                     "`to: {:?}` is not a {mode:?}-mode shock (use {})",
                     s.to,
@@ -806,7 +1008,7 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
         if let Some(u) = unit
             && cause == Some(u)
         {
-            p.add(&subject, "a unit cannot be its own cause");
+            p.add(subject.field("cause"), "a unit cannot be its own cause");
         }
         if let Some(u) = unit {
             shocks.push(Shock { turn: s.turn, unit: u, to: s.to, cause });
@@ -816,19 +1018,19 @@ pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
     // Staff figures (free space).
     let mut staff = Vec::new();
     for (i, f) in raw.staff.iter().enumerate() {
-        let subject = format!("staff[{i}]");
+        let subject = About::from(format!("staff[{i}]"));
         if mode != Mode::FreeSpace {
             p.add(&subject, "staff figures stand on FreeSpace tables only");
             continue;
         }
         let Some(side) = sides.iter().position(|s| s.id == f.side) else {
-            p.add(&subject, format!("side '{}' does not exist", f.side));
+            p.add(subject.field("side"), format!("side '{}' does not exist", f.side));
             continue;
         };
         let (w, h) = (map.width as f32 * cell_cm, map.height as f32 * cell_cm);
         let (x, y) = f.pos;
         if !(x.is_finite() && y.is_finite() && (0.0..=w).contains(&x) && (0.0..=h).contains(&y)) {
-            p.add(&subject, format!("pos ({x}, {y}) is off the {w}x{h} cm table"));
+            p.add(subject.field("pos"), format!("pos ({x}, {y}) is off the {w}x{h} cm table"));
             continue;
         }
         staff.push(Staff { side, x, y, name: f.name.clone().unwrap_or_else(|| format!("staff {i}")) });
@@ -901,34 +1103,34 @@ fn validate_victory(
     // Objectives.
     let mut objective_hexes = BTreeSet::new();
     for (i, o) in raw.objectives.iter().enumerate() {
-        let subject = format!("objectives[{i}]");
+        let subject = About::from(format!("objectives[{i}]"));
         let (c, r) = o.at;
         let at = match (i32::try_from(c), i32::try_from(r)) {
             (Ok(c), Ok(r)) if map.contains(Offset::new(c, r)) => Some(Offset::new(c, r)),
             _ => {
-                p.add(&subject, format!("at ({c}, {r}) is off the {}x{} map", map.width, map.height));
+                p.add(subject.field("at"), format!("at ({c}, {r}) is off the {}x{} map", map.width, map.height));
                 None
             }
         };
         if let Some(at) = at
             && !objective_hexes.insert(at)
         {
-            p.add(&subject, format!("a second objective at {at}"));
+            p.add(subject.field("at"), format!("a second objective at {at}"));
         }
         if !(1..=100).contains(&o.points) {
-            p.add(&subject, format!("points {} must be 1..=100", o.points));
+            p.add(subject.field("points"), format!("points {} must be 1..=100", o.points));
         }
         if let Some(name) = &o.name
             && name.chars().count() > 200
         {
-            p.add(&subject, "name is longer than 200 characters");
+            p.add(subject.field("name"), "name is longer than 200 characters");
         }
         let held_by = match &o.held_by {
             None => None,
             Some(h) => {
                 let side = side_of(h);
                 if side.is_none() {
-                    p.add(&subject, format!("held_by '{h}' is not a side (sides: {})", side_list()));
+                    p.add(subject.field("held_by"), format!("held_by '{h}' is not a side (sides: {})", side_list()));
                 }
                 side
             }
@@ -946,64 +1148,74 @@ fn validate_victory(
     // Exits.
     let mut exit_keys = BTreeSet::new();
     for (i, e) in raw.exits.iter().enumerate() {
-        let subject = format!("exits[{i}]");
+        let subject = About::from(format!("exits[{i}]"));
         let side = side_of(&e.side);
         if side.is_none() {
-            p.add(&subject, format!("side '{}' does not exist (sides: {})", e.side, side_list()));
+            p.add(subject.field("side"), format!("side '{}' does not exist (sides: {})", e.side, side_list()));
         }
         if !(1..=100).contains(&e.points) {
-            p.add(&subject, format!("points {} must be 1..=100", e.points));
+            p.add(subject.field("points"), format!("points {} must be 1..=100", e.points));
         }
         if let Some(side) = side {
             // Two exits for one side and edge would leave the points ambiguous.
             if !exit_keys.insert((side, e.edge)) {
-                p.add(&subject, format!("side '{}' already has an exit across the {:?} edge", e.side, e.edge));
+                p.add(
+                    subject.field("edge"),
+                    format!("side '{}' already has an exit across the {:?} edge", e.side, e.edge),
+                );
             }
             v.exits.push(Exit { side, edge: e.edge, points: e.points.clamp(0, 100) as u32 });
         }
     }
 
     // Corps.
-    let mut corps_ids = BTreeSet::new();
+    let mut corps_ids: BTreeMap<&str, usize> = BTreeMap::new();
     let mut corps_of: BTreeMap<usize, &str> = BTreeMap::new();
     for (i, k) in raw.corps.iter().enumerate() {
-        let subject = if k.id.trim().is_empty() { format!("corps[{i}]") } else { format!("corps '{}'", k.id) };
+        let subject = About::entry("corps", &k.id, format!("corps[{i}]"));
         if k.id.trim().is_empty() {
-            p.add(&subject, "id must not be empty");
-        } else if !corps_ids.insert(k.id.as_str()) {
-            p.add(&subject, "duplicate corps id");
-        } else if side_of(&k.id).is_some() {
-            // The implicit corps of a side's unlisted units goes by the side's id.
-            p.add(&subject, "a corps id may not be a side id (that name is kept for the side's other units)");
+            p.add(subject.field("id"), "id must not be empty");
+        } else if let Some(&first) = corps_ids.get(k.id.as_str()) {
+            p.duplicate(&subject, format!("corps[{first}]"), "duplicate corps id");
+        } else {
+            corps_ids.insert(k.id.as_str(), i);
+            if side_of(&k.id).is_some() {
+                // The implicit corps of a side's unlisted units goes by the side's id.
+                p.add(
+                    subject.field("id"),
+                    "a corps id may not be a side id (that name is kept for the side's other units)",
+                );
+            }
         }
         let side = side_of(&k.side);
         if side.is_none() {
-            p.add(&subject, format!("side '{}' does not exist (sides: {})", k.side, side_list()));
+            p.add(subject.field("side"), format!("side '{}' does not exist (sides: {})", k.side, side_list()));
         }
         if let Some(name) = &k.name
             && name.chars().count() > 200
         {
-            p.add(&subject, "name is longer than 200 characters");
+            p.add(subject.field("name"), "name is longer than 200 characters");
         }
         if k.units.is_empty() {
-            p.add(&subject, "lists no units");
+            p.add(subject.field("units"), "lists no units");
         }
         let mut members = Vec::new();
-        for id in &k.units {
+        for (j, id) in k.units.iter().enumerate() {
+            let listed = subject.field(&format!("units[{j}]"));
             let Some(&u) = unit_ids.get(id.as_str()) else {
-                p.add(&subject, format!("unit '{id}' does not exist"));
+                p.add(&listed, format!("unit '{id}' does not exist"));
                 continue;
             };
             if let Some(s) = side
                 && units[u].side != s
             {
-                p.add(&subject, format!("unit '{id}' is on side '{}'", sides[units[u].side].id));
+                p.add(&listed, format!("unit '{id}' is on side '{}'", sides[units[u].side].id));
             }
             if let Some(other) = corps_of.insert(u, k.id.as_str()) {
                 if other == k.id {
-                    p.add(&subject, format!("unit '{id}' is listed twice"));
+                    p.add(&listed, format!("unit '{id}' is listed twice"));
                 } else {
-                    p.add(&subject, format!("unit '{id}' is already in corps '{other}'"));
+                    p.add(&listed, format!("unit '{id}' is already in corps '{other}'"));
                 }
                 continue;
             }
@@ -1012,7 +1224,10 @@ fn validate_victory(
         let breaks_at = match k.breaks_at {
             None => half_rounded_up(k.units.len()),
             Some(b) if b < 1 || b > k.units.len() as i64 => {
-                p.add(&subject, format!("breaks_at {b} must be 1..={} (its number of units)", k.units.len()));
+                p.add(
+                    subject.field("breaks_at"),
+                    format!("breaks_at {b} must be 1..={} (its number of units)", k.units.len()),
+                );
                 1
             }
             Some(b) => b as u32,
@@ -1045,32 +1260,35 @@ fn validate_victory(
     }
 
     // Leaders.
-    let mut leader_ids = BTreeSet::new();
+    let mut leader_ids: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, l) in raw.leaders.iter().enumerate() {
-        let subject = if l.id.trim().is_empty() { format!("leaders[{i}]") } else { format!("leader '{}'", l.id) };
+        let subject = About::entry("leader", &l.id, format!("leaders[{i}]"));
         if l.id.trim().is_empty() {
-            p.add(&subject, "id must not be empty");
-        } else if !leader_ids.insert(l.id.as_str()) {
-            p.add(&subject, "duplicate leader id");
+            p.add(subject.field("id"), "id must not be empty");
+        } else if let Some(&first) = leader_ids.get(l.id.as_str()) {
+            p.duplicate(&subject, format!("leaders[{first}]"), "duplicate leader id");
+        } else {
+            leader_ids.insert(l.id.as_str(), i);
         }
         let side = side_of(&l.side);
         if side.is_none() {
-            p.add(&subject, format!("side '{}' does not exist (sides: {})", l.side, side_list()));
+            p.add(subject.field("side"), format!("side '{}' does not exist (sides: {})", l.side, side_list()));
         }
         if !(1..=6).contains(&l.bonus) {
-            p.add(&subject, format!("bonus {} must be 1..=6", l.bonus));
+            p.add(subject.field("bonus"), format!("bonus {} must be 1..=6", l.bonus));
         }
         if let Some(name) = &l.name
             && name.chars().count() > 200
         {
-            p.add(&subject, "name is longer than 200 characters");
+            p.add(subject.field("name"), "name is longer than 200 characters");
         }
         let with = unit_ids.get(l.with.as_str()).copied();
         match (with, side) {
-            (None, _) => p.add(&subject, format!("with '{}' is not a unit id", l.with)),
-            (Some(u), Some(s)) if units[u].side != s => {
-                p.add(&subject, format!("with '{}' is a unit of side '{}'", l.with, sides[units[u].side].id))
-            }
+            (None, _) => p.add(subject.field("with"), format!("with '{}' is not a unit id", l.with)),
+            (Some(u), Some(s)) if units[u].side != s => p.add(
+                subject.field("with"),
+                format!("with '{}' is a unit of side '{}'", l.with, sides[units[u].side].id),
+            ),
             (Some(u), Some(s)) => v.leaders.push(Leader {
                 id: l.id.clone(),
                 name: l.name.clone().unwrap_or_else(|| l.id.clone()),
@@ -1138,6 +1356,16 @@ fn build_map(raw: &MapFile, mode: Mode, p: &mut Collector) -> TerrainMap {
             let at = Offset::new(hs.at.0, hs.at.1);
             if !map.contains(at) {
                 p.add(format!("map.hexsides[{i}]"), format!("at {at} is off the map"));
+            } else if !map.contains(at.neighbour(hs.side)) {
+                // A stream or slope between a hex and nothing is never crossed
+                // by a move on the map: almost surely the wrong side or hex.
+                p.add(
+                    format!("map.hexsides[{i}]"),
+                    format!(
+                        "the {:?} side of {at} is on the map's edge: there is no hex on the other side of it",
+                        hs.side
+                    ),
+                );
             } else {
                 map.add_hexside(at, hs.side, hs.kind);
             }
@@ -1199,6 +1427,24 @@ Scenario(
     }
 
     #[test]
+    fn a_byte_order_mark_is_skipped_and_later_positions_stay_right() {
+        let with_bom = format!("\u{feff}{SMALL}");
+        let s = parse_bytes(with_bom.as_bytes(), "t.ron").expect("a file with a BOM loads");
+        assert_eq!(s.name, "The first rout");
+        // The same typo as without the mark, reported at the same place.
+        let bad = with_bom.replace("seed: 1813,", "sead: 1813,");
+        match parse_bytes(bad.as_bytes(), "t.ron") {
+            Err(LoadError::Syntax { line, col, .. }) => assert_eq!((line, col), (6, 5)),
+            other => panic!("{other:?}"),
+        }
+        // A mark on the first line does not shift the columns there.
+        match parse("\u{feff}Scenario(sead: 1)", "t.ron") {
+            Err(LoadError::Syntax { line, col, .. }) => assert_eq!((line, col), (1, 10)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn some_may_be_left_out() {
         let text = SMALL.replace("cause: Some(\"ru-sumy\")", "cause: \"ru-sumy\"");
         assert!(parse(&text, "t.ron").is_ok());
@@ -1249,6 +1495,181 @@ Scenario(
         assert!(all.contains("duplicate unit id"), "{all}");
         assert!(all.contains("River, prohibited"), "{all}");
         assert!(all.contains("'X'"), "{all}");
+    }
+
+    /// The lines `sauve check` prints for `text`.
+    fn check_lines(text: &str) -> Vec<String> {
+        match parse(text, "t.ron") {
+            Err(e) => e.lines(),
+            Ok(_) => panic!("expected problems, the file was accepted"),
+        }
+    }
+
+    /// The line and column of the first occurrence of `needle` in SMALL-like text.
+    fn where_is(text: &str, needle: &str) -> String {
+        position_of(text, text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in the text")))
+    }
+
+    /// The line and column of byte `i` of `text`.
+    fn position_of(text: &str, i: usize) -> String {
+        let before = &text[..i];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("{line}:{col}")
+    }
+
+    #[test]
+    fn semantic_errors_give_the_line_and_column_of_the_unit_or_field() {
+        let text = SMALL
+            .replace("morale: 32", "morale: 37, facing: inf")
+            .replace("\"...ww..t..\"", "\"...ww..t.\"")
+            .replace("rules: ()", "rules: (rout_hexes: 0)")
+            .replace("(turn: 1, unit: \"fr-1-9L\"", "(turn: 9, unit: \"fr-1-9L\"")
+            .replace("format: 1", "format: 3");
+        let lines = check_lines(&text);
+        let expect = [
+            format!("t.ron:{}: error: format: unsupported format 3", where_is(&text, "format")),
+            format!("t.ron:{}: error: map.rows[1]: row 1 has 9 hexes", where_is(&text, "\"...ww")),
+            format!("t.ron:{}: error: rules.rout_hexes: 0 must be", where_is(&text, "rout_hexes")),
+            format!("t.ron:{}: error: unit 'fr-1-9L': morale 37", where_is(&text, "morale: 37")),
+            format!("t.ron:{}: error: unit 'fr-1-9L': facing must be", where_is(&text, "facing")),
+            format!("t.ron:{}: error: shocks[0]: turn 9 is outside", where_is(&text, "turn: 9")),
+        ];
+        for e in &expect {
+            assert!(lines.iter().any(|l| l.starts_with(e.as_str())), "missing {e:?} in\n{}", lines.join("\n"));
+        }
+        assert_eq!(lines.len(), expect.len(), "{}", lines.join("\n"));
+    }
+
+    #[test]
+    fn a_problem_with_a_missing_field_points_at_its_entry() {
+        let text = SMALL.replace(", morale: 32", "");
+        let lines = check_lines(&text);
+        let entry = where_is(&text, "(id: \"fr-1-9L\"");
+        assert_eq!(lines, [format!("t.ron:{entry}: error: unit 'fr-1-9L': missing `morale` (a d66 value such as 32)")]);
+    }
+
+    #[test]
+    fn duplicate_unit_and_side_ids_name_both_places() {
+        let text = SMALL.replace("\"ru-sumy\", side", "\"fr-1-9L\", side").replace("(id: \"ru\"", "(id: \"fr\"");
+        let lines = check_lines(&text);
+        let (first, second) = (where_is(&text, "(id: \"fr-1-9L\""), where_is(&text, "(id: \"fr-1-9L\", side: \"ru"));
+        let first_side = where_is(&text, "(id: \"fr\", name: \"French\"");
+        let second_side = where_is(&text, "(id: \"fr\", name: \"Russian\"");
+        for e in [
+            format!("t.ron:{second}: error: unit 'fr-1-9L': duplicate unit id (first at {first})"),
+            format!("t.ron:{second_side}: error: side 'fr': duplicate side id (first at {first_side})"),
+        ] {
+            assert!(lines.contains(&e), "missing {e:?} in\n{}", lines.join("\n"));
+        }
+        assert_ne!(first, second);
+    }
+
+    #[test]
+    fn two_sides_with_one_rear_edge_are_refused_at_the_second_rear() {
+        let text = SMALL.replace("rear: North", "rear: South");
+        let at = where_is(&text, "rear: South, control: Ai");
+        assert_eq!(
+            check_lines(&text),
+            [format!(
+                "t.ron:{at}: error: side 'ru': rear South is also the rear of side 'fr': the two sides must fall back towards different edges"
+            )]
+        );
+        // A rear left to its default (North for the second side) is placed
+        // at the side's entry.
+        let text =
+            SMALL.replace("rear: South, ", "rear: North, ").replace(", rear: North, control: Ai", ", control: Ai");
+        let lines = check_lines(&text);
+        let entry = where_is(&text, "(id: \"ru\"");
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].starts_with(&format!("t.ron:{entry}: error: side 'ru': rear North is also")), "{lines:?}");
+    }
+
+    #[test]
+    fn a_hexside_on_the_outer_edge_of_the_map_is_refused() {
+        // Row 0 has no hexes north of it; even column 0 none to the NW or SW;
+        // odd column 9 (the last) none to the NE or SE.
+        let text = SMALL.replace(
+            "legend: { '=': Bridge },",
+            "legend: { '=': Bridge }, hexsides: [(at: (3, 0), side: N, kind: Stream), (at: (3, 0), side: S, kind: Slope),
+                (at: (0, 1), side: SW, kind: Slope), (at: (9, 1), side: NW, kind: Slope), (at: (9, 2), side: SE, kind: Stream)],",
+        );
+        let lines = check_lines(&text);
+        let first = where_is(&text, "(at: (3, 0), side: N,");
+        let last = where_is(&text, "(at: (9, 2)");
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "t.ron:{first}: error: map.hexsides[0]: the N side of (3, 0) is on the map's edge: there is no hex on the other side of it"
+                ),
+                format!(
+                    "t.ron:{}: error: map.hexsides[2]: the SW side of (0, 1) is on the map's edge: there is no hex on the other side of it",
+                    where_is(&text, "(at: (0, 1)")
+                ),
+                format!(
+                    "t.ron:{last}: error: map.hexsides[4]: the SE side of (9, 2) is on the map's edge: there is no hex on the other side of it"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn hex_facing_may_be_degrees_or_a_hexside_name() {
+        for (written, degrees) in [("30.0", 30.0), ("120", 120.0), ("NE", 60.0), ("\"SW\"", 240.0), ("Some(NW)", 300.0)]
+        {
+            let text = SMALL.replace("morale: 32", &format!("morale: 32, facing: {written}"));
+            let s = parse(&text, "t.ron").unwrap_or_else(|e| panic!("facing: {written}: {e}"));
+            assert_eq!(s.units[0].facing, Some(degrees), "facing: {written}");
+        }
+    }
+
+    #[test]
+    fn a_facing_that_is_no_hexside_name_says_what_is_expected_where() {
+        for bad in ["ENE", "\"ENE\"", "Some(ENE)", "(1, 2)", "true"] {
+            let text = SMALL.replace("morale: 32", &format!("morale: 32, facing: {bad}"));
+            facing_refused_at_its_value(&text, bad);
+        }
+    }
+
+    fn facing_refused_at_its_value(text: &str, bad: &str) {
+        match parse(text, "t.ron") {
+            Err(e @ LoadError::Syntax { .. }) => {
+                let LoadError::Syntax { line, col, .. } = e else { unreachable!() };
+                let written = format!("facing: {bad}");
+                let value = text.find(&written).map(|i| i + "facing: ".len());
+                let at = position_of(text, value.unwrap_or_else(|| panic!("{written:?} not in the text")));
+                assert_eq!(format!("{line}:{col}"), at, "{written}");
+                assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "t.ron:{at}: error: facing must be degrees clockwise from north or a hexside name: N, NE, SE, S, SW, NW"
+                    )
+                );
+            }
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn a_free_space_facing_must_be_degrees() {
+        let text = r#"Scenario(format: 1, name: "t", mode: FreeSpace, sides: [(id: "a"), (id: "b")],
+            map: (rows: ["....", "...."]),
+            units: [(id: "a1", side: "a", arm: Infantry, pos: (15.0, 5.0), facing: NE, figures: 24)])"#;
+        let at = where_is(text, "facing");
+        assert_eq!(
+            check_lines(text),
+            [format!(
+                "t.ron:{at}: error: unit 'a1': facing NE is a hexside name, for Hex mode: give degrees clockwise from north"
+            )]
+        );
+        assert!(parse(&text.replace("facing: NE", "facing: 90"), "t.ron").is_ok());
+    }
+
+    #[test]
+    fn a_problem_the_file_holds_no_place_for_keeps_the_plain_form() {
+        let text = r#"Scenario(format: 1, name: "t", sides: [(id: "a"), (id: "b")], map: (rows: [".."]))"#;
+        assert_eq!(check_lines(text), ["t.ron: error: units: a scenario needs at least one unit"]);
     }
 
     #[test]

@@ -546,7 +546,14 @@ fn order_phase_system(world: &mut World) {
                 // A save's orders were legal when given; one that is not now
                 // means the save does not belong to this scenario or build.
                 if let Err(err) = o.apply(engine, board, dice, log, phase, acting, &e.order) {
-                    log.push(EventKind::ReplayError { order: format!("{:?}", e.order), error: err.to_string() });
+                    log.push(EventKind::ReplayError {
+                        order: format!("{:?}", e.order),
+                        error: err.to_string(),
+                        // Every replayed order joins the book in turn, so
+                        // its length is this order's place in the save.
+                        index: pb.book.len(),
+                        units: e.order.units().into_iter().map(str::to_owned).collect(),
+                    });
                 }
                 pb.book.push(e);
             }
@@ -1157,6 +1164,14 @@ pub fn start_replay(world: &mut World, orders: Vec<LoggedOrder>, until: SavePoin
     let mut play = world.resource_mut::<PlayState>();
     play.replay = orders.into();
     play.replay_until = Some(until);
+}
+
+/// The saved orders a replay has not reached: after [`run_to`], orders
+/// stamped for a moment the replay passed without stopping, or for one past
+/// the save point, so never carried out. The first of them stops the rest,
+/// since orders are replayed in the order saved.
+pub fn orders_not_replayed(world: &World) -> Vec<LoggedOrder> {
+    world.get_resource::<PlayState>().map_or_else(Vec::new, |p| p.replay.iter().cloned().collect())
 }
 
 /// Steps until the clock stands at `until` with its phase begun (or the

@@ -119,8 +119,48 @@ fn an_invalid_file_is_shown_with_its_located_errors_and_fails() {
         .unwrap_or_else(|e| panic!("cannot run xvfb-run: {e}"));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(!run.status.success(), "an invalid file is a failure");
-    assert!(stderr.contains("broken.ron: error: unit 'x': side 'c'"), "{stderr}");
+    // Line 3, column 21: the unit's `side` field.
+    assert!(stderr.contains("broken.ron:3:21: error: unit 'x': side 'c'"), "{stderr}");
     let (w, h, _) = decode(&out);
     assert_eq!((w, h), (1280, 720), "and the window showed the errors");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `sauve shot FILE --turns 1` with extra arguments, as PNG bytes.
+fn shot_bytes(dir: &Path, name: &str, file: &Path, extra: &[&str]) -> Vec<u8> {
+    let out = dir.join(format!("{name}.png"));
+    let run = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_sauve"))
+        .arg("shot")
+        .arg(file)
+        .arg("--out")
+        .arg(&out)
+        .args(["--turns", "1"])
+        .args(extra)
+        .env("WGPU_BACKEND", "vulkan")
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xvfb-run: {e}"));
+    assert!(run.status.success(), "{name}: {}", String::from_utf8_lossy(&run.stderr));
+    std::fs::read(&out).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn shot_ai_lets_the_computer_play_the_turns_and_the_default_is_nobody() {
+    if !have_xvfb() {
+        assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing on CI");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sauve-render-ai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/dennewitz-1813.ron");
+    let default = shot_bytes(&dir, "default", &file, &[]);
+    let none = shot_bytes(&dir, "none", &file, &["--ai", "none"]);
+    let both = shot_bytes(&dir, "both", &file, &["--ai", "both"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    // The same picture as before `--ai` existed (nobody gives orders), and
+    // a different one once both sides' orders have moved units.
+    assert!(default == none, "the default is --ai none");
+    assert!(both != none, "with --ai both the AI's turn-1 orders show");
 }

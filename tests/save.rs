@@ -152,7 +152,8 @@ fn saves_are_written_whole_and_bad_ones_name_the_file() {
 
     let newer = written.replacen("format: 1", "format: 99", 1);
     let e = SaveGame::parse(&newer, "slot1.save.ron").expect_err("a newer format");
-    assert!(e.to_string().starts_with("slot1.save.ron: error: format: unsupported save format 99"), "{e}");
+    // Placed at the save's own `format` field, on its second line.
+    assert!(e.to_string().starts_with("slot1.save.ron:2:5: error: format: unsupported save format 99"), "{e}");
     let broken = written.replacen("units: [", "units: [(id: \\\"x\\\"),", 1);
     let e = SaveGame::parse(&broken, "slot1.save.ron").expect_err("a broken scenario inside");
     assert!(e.to_string().contains("slot1.save.ron (scenario)"), "{e}");

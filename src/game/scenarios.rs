@@ -156,9 +156,13 @@ fn open_pending(world: &mut World) {
             let s = Arc::new(scenario);
             world.insert_resource(ScenarioText(text));
             let seed = shot.as_ref().and_then(|r| r.seed).unwrap_or(s.seed);
-            crate::sim::reset(world, s.clone(), seed, Vec::new(), AiMode::None);
-            // A picture shows the battle as the rules alone play it, unless
-            // asked for the player's seats (to picture a turn of orders).
+            // `sauve shot --ai`: who plays the turns before the picture (the
+            // command line has checked a side id against this file).
+            let ai = shot.as_ref().and_then(|r| crate::cli::ai_mode(&r.ai, &s.sides).ok()).unwrap_or(AiMode::None);
+            crate::sim::reset(world, s.clone(), seed, Vec::new(), ai);
+            // A picture shows the battle as the rules alone play it (or the
+            // AI, as `--ai` asked), unless asked for the player's seats (to
+            // picture a turn of orders).
             let seats = match (&shot, std::env::var("SAUVE_SHOT_SEATS").ok().as_deref()) {
                 (None, _) => Some(*world.resource::<super::orders::Seats>()),
                 (Some(_), Some("player")) => Some(super::orders::Seats::Player),

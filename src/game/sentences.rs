@@ -227,7 +227,7 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         EventKind::GameOver { winner, decisive, .. } => {
             (Category::Phase, winner_sentence(winner.as_deref(), *decisive, names))
         }
-        EventKind::ReplayError { order, error } => {
+        EventKind::ReplayError { order, error, .. } => {
             (Category::Failure, format!("A saved order could not be carried out ({error}): {order}"))
         }
         EventKind::Final { .. } => return None,

@@ -461,14 +461,24 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
     }
 }
 
+/// `n` and a noun that agrees with it ("1 increment", "2 increments"): the
+/// summary is read by people, and "1 increments lost" reads as a slip.
+fn counted(n: u32, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Losses")?;
         for s in &self.sides {
             writeln!(
                 f,
-                "  {}: {} increments lost; {} units routed, {} surrendered, {} eliminated",
-                s.name, s.increments_lost, s.routed, s.surrendered, s.eliminated
+                "  {}: {} lost; {} routed, {} surrendered, {} eliminated",
+                s.name,
+                counted(s.increments_lost, "increment"),
+                counted(s.routed, "unit"),
+                s.surrendered,
+                s.eliminated
             )?;
         }
         if !self.corps.is_empty() {
@@ -479,7 +489,7 @@ impl fmt::Display for Summary {
             }
         }
         writeln!(f, "Cascades")?;
-        writeln!(f, "  largest: {} units", self.largest_cascade)?;
+        writeln!(f, "  largest: {}", counted(self.largest_cascade, "unit"))?;
         if self.cascades.is_empty() {
             writeln!(f, "  no failure spread to a second unit")?;
         }
@@ -697,6 +707,17 @@ mod tests {
         let text = sum.to_string();
         assert!(text.contains("French: 5 increments lost; 0 units routed, 1 surrendered, 0 eliminated"), "{text}");
         assert!(text.contains("no failure spread"), "{text}");
+    }
+
+    #[test]
+    fn summary_says_one_increment_and_one_unit_in_the_singular() {
+        let s = scenario(2, 1, "");
+        let mut b = Board::from_scenario(&s);
+        b.units[0].strength -= 1;
+        let text = summary(&s, &b, &EventLog::default()).to_string();
+        assert!(text.contains("French: 1 increment lost; 0 units routed,"), "{text}");
+        assert!(text.contains("largest: 0 units"), "{text}");
+        assert_eq!((counted(1, "unit"), counted(2, "unit")), ("1 unit".to_owned(), "2 units".to_owned()));
     }
 
     #[test]

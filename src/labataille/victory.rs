@@ -272,7 +272,8 @@ pub fn score(
         if count > 0 && e.side < n {
             let p = count * e.points;
             points[e.side] += p;
-            detail.push(format!("{}: {count} increments off the {:?} edge (+{p})", side_name(e.side), e.edge));
+            let off = counted(count, "increment");
+            detail.push(format!("{}: {off} off the {:?} edge (+{p})", side_name(e.side), e.edge));
         }
     }
     let mut lost = vec![0u32; n];
@@ -287,7 +288,7 @@ pub fn score(
             if t != s && l > 0 {
                 let per = scenario.rules.points_per_increment;
                 *pts += l * per;
-                detail.push(format!("{}: {l} enemy increments lost (+{})", side_name(t), l * per));
+                detail.push(format!("{}: {} lost (+{})", side_name(t), counted(l, "enemy increment"), l * per));
             }
         }
     }
@@ -749,6 +750,10 @@ mod tests {
         b.units[2].strength = start[2] - 2; // a Russian unit lost 2 increments
         let sc = score(&s, &b, &[], &[], &start);
         assert_eq!(sc.points, [6, 0]);
+        assert!(sc.detail.iter().any(|d| d == "French: 2 enemy increments lost (+6)"), "{:?}", sc.detail);
+        b.units[2].strength = start[2] - 1;
+        let sc = score(&s, &b, &[], &[], &start);
+        assert!(sc.detail.iter().any(|d| d == "French: 1 enemy increment lost (+3)"), "{:?}", sc.detail);
     }
 
     #[test]

@@ -155,12 +155,28 @@ fn shot_ai_lets_the_computer_play_the_turns_and_the_default_is_nobody() {
     let dir = std::env::temp_dir().join(format!("sauve-render-ai-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/dennewitz-1813.ron");
-    let default = shot_bytes(&dir, "default", &file, &[]);
-    let none = shot_bytes(&dir, "none", &file, &["--ai", "none"]);
-    let both = shot_bytes(&dir, "both", &file, &["--ai", "both"]);
+    let default = shot_pixels(&dir, "default", &file, &[]);
+    let none = shot_pixels(&dir, "none", &file, &["--ai", "none"]);
+    let both = shot_pixels(&dir, "both", &file, &["--ai", "both"]);
     let _ = std::fs::remove_dir_all(&dir);
     // The same picture as before `--ai` existed (nobody gives orders), and
-    // a different one once both sides' orders have moved units.
-    assert!(default == none, "the default is --ai none");
-    assert!(both != none, "with --ai both the AI's turn-1 orders show");
+    // a different one once both sides' orders have moved units. Software
+    // rendering may differ by a stray pixel between runs, so pictures are
+    // compared by the share of pixels that differ, not byte for byte.
+    let (same, moved) = (differing(&default, &none), differing(&both, &none));
+    assert!(same < 0.001, "the default is --ai none: {:.3}% of pixels differ", same * 100.0);
+    assert!(moved > 0.002 && moved > 10.0 * same, "with --ai both the AI's orders show: {:.3}%", moved * 100.0);
+}
+
+/// `sauve shot FILE --turns 1` with extra arguments, decoded.
+fn shot_pixels(dir: &Path, name: &str, file: &Path, extra: &[&str]) -> (u32, u32, Vec<u8>) {
+    shot_bytes(dir, name, file, extra);
+    decode(&dir.join(format!("{name}.png")))
+}
+
+/// The share of pixels in which two pictures of one size differ.
+fn differing(a: &(u32, u32, Vec<u8>), b: &(u32, u32, Vec<u8>)) -> f64 {
+    assert_eq!((a.0, a.1), (b.0, b.1), "pictures of one size");
+    let n = a.2.chunks_exact(4).zip(b.2.chunks_exact(4)).filter(|(p, q)| p[..3] != q[..3]).count();
+    n as f64 / (a.0 * a.1) as f64
 }

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod hex;
 pub mod labataille;
 pub mod map;
+pub mod report;
 pub mod rules;
 pub mod save;
 pub mod scenario;

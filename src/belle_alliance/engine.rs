@@ -414,7 +414,7 @@ impl FsEngine {
             let mut stops = Vec::with_capacity(mass.len());
             for &m in &mass[1..] {
                 let hard = self.hard_stop(table, m, dir, room);
-                stops.push(self.terrain_walk(ctx, table, &[m], dir, room, hard, false));
+                stops.push(self.walk(ctx, table, &[m], dir, room, hard, false).0);
             }
             let drop = stops.iter().copied().fold(f32::MAX, f32::min);
             let hard = self.hard_stop(table, mass[0], dir, room).min(drop);
@@ -480,7 +480,7 @@ impl FsEngine {
                 }
                 let dir = bearing_vector(base + sign * k as f32 * step);
                 let hard = self.hard_stop(table, mass[0], dir, march);
-                let d = self.terrain_walk(ctx, table, mass, dir, march, hard, true);
+                let d = self.walk(ctx, table, mass, dir, march, hard, true).0;
                 if d > best.1 + EPS {
                     best = (dir, d);
                 }
@@ -520,21 +520,6 @@ impl FsEngine {
     /// a broad phase every pair goes to the narrow phase.
     fn may_touch(&self, j: usize, swept: (f32, f32, f32, f32)) -> bool {
         self.broad.kind == BroadPhaseKind::AllPairs || overlap(self.boxes[j], swept)
-    }
-
-    /// The distance [`Self::walk`] makes good.
-    #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
-    fn terrain_walk(
-        &mut self,
-        ctx: &FsCtx,
-        table: &Table,
-        mass: &[usize],
-        dir: (f32, f32),
-        march: f32,
-        limit: f32,
-        reduce: bool,
-    ) -> f32 {
-        self.walk(ctx, table, mass, dir, march, limit, reduce).0
     }
 
     /// Walks the mass along `dir` for a march of `march` cm, stopping at
@@ -826,7 +811,7 @@ impl FsEngine {
                 first = Some((j, t));
             }
         }
-        let walk = self.terrain_walk(ctx, table, &[u], dir, d, d, false);
+        let walk = self.walk(ctx, table, &[u], dir, d, d, false).0;
         if first.is_none() && walk >= d - EPS {
             let unit = &mut table.units[u];
             let start = (unit.x, unit.y);

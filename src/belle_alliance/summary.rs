@@ -7,19 +7,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::events::{Cause, EventKind, EventLog, MoveReason, StateLabel};
+use crate::report::{Cascade, counted, write_cascades};
 use crate::scenario::Scenario;
-
-/// One cascade of rout in free space.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FlightCascade {
-    /// The unit whose flight began it (its name, for the summary).
-    pub root_name: String,
-    /// What put the root into FU.
-    pub cause: Cause,
-    pub turn: u32,
-    /// Distinct units that fled in it, the root included.
-    pub size: u32,
-}
 
 /// Flights and spread of rout over a whole free-space battle.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -38,7 +27,7 @@ pub struct FlightSummary {
     /// Largest cascade (1 for a lone flight, 0 when nobody fled).
     pub largest_cascade: u32,
     /// Cascades of two units or more, in the order they began.
-    pub cascades: Vec<FlightCascade>,
+    pub cascades: Vec<Cascade>,
 }
 
 /// Reads the flights and cascades off a free-space battle's log.
@@ -48,7 +37,7 @@ pub fn summary(scenario: &Scenario, log: &EventLog) -> FlightSummary {
     let mut out = FlightSummary::default();
     // `cascade_of[u]`: the cascade of u's latest flight; `leader[u]`: the
     // unit leading the mass that u's latest failed carry-along test met.
-    let mut cascades: Vec<(FlightCascade, Vec<usize>)> = Vec::new();
+    let mut cascades: Vec<(Cascade, Vec<usize>)> = Vec::new();
     let mut cascade_of: Vec<Option<usize>> = vec![None; n];
     let mut leader: Vec<Option<usize>> = vec![None; n];
     for e in &log.events {
@@ -86,7 +75,8 @@ pub fn summary(scenario: &Scenario, log: &EventLog) -> FlightSummary {
                 };
                 let c = parent.unwrap_or_else(|| {
                     let root_name = scenario.units.get(u).map_or_else(|| unit.clone(), |s| s.name.clone());
-                    cascades.push((FlightCascade { root_name, cause: *cause, turn: e.turn, size: 0 }, Vec::new()));
+                    let root = unit.clone();
+                    cascades.push((Cascade { root, root_name, cause: *cause, turn: e.turn, size: 0 }, Vec::new()));
                     cascades.len() - 1
                 });
                 let (cascade, members) = &mut cascades[c];
@@ -104,36 +94,19 @@ pub fn summary(scenario: &Scenario, log: &EventLog) -> FlightSummary {
     out
 }
 
-fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 impl fmt::Display for FlightSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Flight and spread of rout")?;
         writeln!(
             f,
             "  {}; {}: {} carried along, {} shaken into U",
-            plural(self.flights, "flight", "flights"),
-            plural(self.carry_tests, "carry-along test", "carry-along tests"),
+            counted(self.flights, "flight"),
+            counted(self.carry_tests, "carry-along test"),
             self.carried_along,
             self.shaken
         )?;
-        writeln!(
-            f,
-            "  {}, {} out of FU",
-            plural(self.reorganisation_rolls, "reorganisation roll", "reorganisation rolls"),
-            self.reorganised
-        )?;
-        writeln!(f, "Cascades")?;
-        writeln!(f, "  largest: {}", plural(self.largest_cascade, "unit", "units"))?;
-        if self.cascades.is_empty() {
-            writeln!(f, "  no flight carried a second unit along")?;
-        }
-        for c in &self.cascades {
-            writeln!(f, "  {} units, from {} ({:?}) on turn {}", c.size, c.root_name, c.cause, c.turn)?;
-        }
-        Ok(())
+        writeln!(f, "  {}, {} out of FU", counted(self.reorganisation_rolls, "reorganisation roll"), self.reorganised)?;
+        write_cascades(f, self.largest_cascade, &self.cascades, "no flight carried a second unit along")
     }
 }
 

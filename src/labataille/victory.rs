@@ -9,6 +9,7 @@ use std::fmt;
 
 use crate::events::{Cause, EventKind, EventLog, StateLabel};
 use crate::hex::Edge;
+use crate::report::{Cascade, counted, write_cascades};
 use crate::scenario::Scenario;
 
 use super::{Board, HexState};
@@ -341,21 +342,6 @@ pub struct SideSummary {
     pub eliminated: u32,
 }
 
-/// One cascade: a failure that was not contagion and every contagion failure
-/// descending from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cascade {
-    /// The unit whose failure started it (its id).
-    pub root: String,
-    /// That unit's name, for the summary.
-    pub root_name: String,
-    /// What made the root fail.
-    pub cause: Cause,
-    pub turn: u32,
-    /// Distinct units it shook, the root included.
-    pub size: u32,
-}
-
 /// The end-of-game summary the command line prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -462,12 +448,6 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
     }
 }
 
-/// `n` and a noun that agrees with it ("1 increment", "2 increments"): the
-/// summary is read by people, and "1 increments lost" reads as a slip.
-fn counted(n: u32, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
-}
-
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Losses")?;
@@ -489,15 +469,7 @@ impl fmt::Display for Summary {
                 writeln!(f, "  {name}: {verdict} ({} gone, {} routed of {units})", st.gone, st.routed)?;
             }
         }
-        writeln!(f, "Cascades")?;
-        writeln!(f, "  largest: {}", counted(self.largest_cascade, "unit"))?;
-        if self.cascades.is_empty() {
-            writeln!(f, "  no failure spread to a second unit")?;
-        }
-        for c in &self.cascades {
-            writeln!(f, "  {} units, from {} ({:?}) on turn {}", c.size, c.root_name, c.cause, c.turn)?;
-        }
-        Ok(())
+        write_cascades(f, self.largest_cascade, &self.cascades, "no failure spread to a second unit")
     }
 }
 

@@ -1,23 +1,18 @@
 //! `sauve`: a Napoleonic wargame simulator about morale, rout and the
 //! cascades that break a line.
 //!
-//! The rules are pure functions over plain data ([`labataille`] for hex mode);
-//! [`sim`] runs them as an ECS world; [`scenario`] reads the files authors
-//! write; [`events`] is the one record everything writes to.
+//! The rules live in the `sauve-rules` crate, which has no Bevy in it; they
+//! are re-exported here under the same names ([`labataille`] for hex mode,
+//! [`belle_alliance`] for free space, [`scenario`], [`events`], ...). This
+//! crate runs them: [`sim`] as an ECS world, [`game`] as the window, [`cli`]
+//! as the command line.
+
+pub use sauve_rules::{
+    belle_alliance, dice, events, generate, hex, labataille, map, report, rules, scenario, sentences, terrain, turn,
+};
 
 pub mod asset;
-pub mod belle_alliance;
 pub mod cli;
-pub mod dice;
-pub mod events;
 pub mod game;
-pub mod generate;
-pub mod hex;
-pub mod labataille;
-pub mod map;
-pub mod report;
-pub mod rules;
 pub mod save;
-pub mod scenario;
 pub mod sim;
-pub mod terrain;

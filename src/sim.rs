@@ -16,6 +16,7 @@ use crate::belle_alliance::engine::FsEngine;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, FinalUnit, Pos, StateLabel};
+pub use crate::turn::{LoggedOrder, OrderStamp, Phase, SavePoint, SideControl};
 use crate::hex::{Dir, Offset};
 use crate::labataille::ai::{self, AiGoals};
 use crate::labataille::combat::Battlefield;
@@ -118,6 +119,12 @@ pub struct Rested(pub bool);
 // Resources.
 // ---------------------------------------------------------------------------
 
+/// The battle's event log as a resource of the world: the rules' own
+/// [`EventLog`], which dereferences to it wherever a rule writes or a reader
+/// reads.
+#[derive(Resource, Clone, Debug, Default, Deref, DerefMut)]
+pub struct BattleLog(pub EventLog);
+
 /// The scenario and its map arrays.
 #[derive(Resource)]
 pub struct Battle {
@@ -137,17 +144,6 @@ pub enum AiMode {
     Both,
     None,
     Side(usize),
-}
-
-/// Who gives one side's orders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum SideControl {
-    /// The computer decides.
-    Ai,
-    /// A player at the window decides; its order phases wait for them.
-    Human,
-    /// Nobody: only forced moves and the morale segments happen.
-    Idle,
 }
 
 /// Control of each side, in scenario order.
@@ -171,22 +167,6 @@ impl Controls {
     pub fn of(&self, side: usize) -> SideControl {
         self.0.get(side).copied().unwrap_or(SideControl::Idle)
     }
-}
-
-/// Where in the battle an order was given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct OrderStamp {
-    pub turn: u32,
-    /// The phasing side.
-    pub side: usize,
-    pub phase: OrderPhase,
-}
-
-/// One order as it was carried out, for saves and replays.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct LoggedOrder {
-    pub at: OrderStamp,
-    pub order: Order,
 }
 
 /// The board as it stood before an order, to undo it (orders that roll no
@@ -239,55 +219,6 @@ impl PlayState {
 
     fn replaying(&self) -> bool {
         self.replay_until.is_some()
-    }
-}
-
-/// The phases of a turn (RULES.md 1.6). `Shocks` opens each turn; then each
-/// side in scenario order runs the six phases from `Charge` to
-/// `MoraleRecovery`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Phase {
-    Shocks,
-    Charge,
-    Movement,
-    DefensiveFire,
-    OffensiveFire,
-    Melee,
-    MoraleRecovery,
-}
-
-impl Phase {
-    /// The order phase this is, if orders are given in it.
-    pub fn order_phase(self) -> Option<OrderPhase> {
-        Some(match self {
-            Phase::Charge => OrderPhase::Charge,
-            Phase::Movement => OrderPhase::Movement,
-            Phase::DefensiveFire => OrderPhase::DefensiveFire,
-            Phase::OffensiveFire => OrderPhase::OffensiveFire,
-            Phase::Melee => OrderPhase::Melee,
-            _ => return None,
-        })
-    }
-
-    pub const SIDE_PHASES: [Phase; 6] = [
-        Phase::Charge,
-        Phase::Movement,
-        Phase::DefensiveFire,
-        Phase::OffensiveFire,
-        Phase::Melee,
-        Phase::MoraleRecovery,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Shocks => "Shocks",
-            Phase::Charge => "Charge",
-            Phase::Movement => "Movement",
-            Phase::DefensiveFire => "DefensiveFire",
-            Phase::OffensiveFire => "OffensiveFire",
-            Phase::Melee => "Melee",
-            Phase::MoraleRecovery => "MoraleRecovery",
-        }
     }
 }
 
@@ -445,7 +376,7 @@ fn shocks_system(
     clock: Res<Clock>,
     mut engine: ResMut<EngineState>,
     mut dice: ResMut<DiceBox>,
-    mut log: ResMut<EventLog>,
+    mut log: ResMut<BattleLog>,
 ) {
     let shocks: Vec<_> = battle.scenario.shocks.iter().filter(|s| s.turn == clock.turn).cloned().collect();
     if shocks.is_empty() {
@@ -465,7 +396,7 @@ fn recovery_system(
     clock: Res<Clock>,
     mut engine: ResMut<EngineState>,
     mut dice: ResMut<DiceBox>,
-    mut log: ResMut<EventLog>,
+    mut log: ResMut<BattleLog>,
 ) {
     let Some(side) = clock.side else { return };
     with_board(&mut q, &battle, &mut engine.0, &mut dice.0, &mut log, |ctx, engine, board, dice, log| {
@@ -484,7 +415,7 @@ fn with_orders<R>(
         Res<Battle>,
         ResMut<EngineState>,
         ResMut<DiceBox>,
-        ResMut<EventLog>,
+        ResMut<BattleLog>,
         ResMut<PlayState>,
     )>::new(world);
     // `reset` always installs these resources before any phase or order.
@@ -665,7 +596,7 @@ fn fs_shocks_system(
     battle: Res<Battle>,
     clock: Res<Clock>,
     mut dice: ResMut<DiceBox>,
-    mut log: ResMut<EventLog>,
+    mut log: ResMut<BattleLog>,
 ) {
     let shocks: Vec<_> = battle.scenario.shocks.iter().filter(|s| s.turn == clock.turn).cloned().collect();
     if shocks.is_empty() {
@@ -687,7 +618,7 @@ fn fs_announcement_system(
     battle: Res<Battle>,
     clock: Res<Clock>,
     mut dice: ResMut<DiceBox>,
-    mut log: ResMut<EventLog>,
+    mut log: ResMut<BattleLog>,
 ) {
     let Some(side) = clock.side else { return };
     let turn = clock.turn;
@@ -770,7 +701,7 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     let dice_script = dice.clone();
     world.insert_resource(DiceBox(Dice::new(seed, dice)));
     world.insert_resource(EngineState(engine));
-    world.insert_resource(EventLog::default());
+    world.insert_resource(BattleLog::default());
     let mut play = PlayState::new(&scenario);
     play.activity.exits = scenario.exits.iter().map(|e| (e.side, e.edge)).collect();
     world.insert_resource(play);
@@ -797,7 +728,7 @@ pub fn step_phase(world: &mut World) -> bool {
             clock.side.and_then(|s| b.scenario.sides.get(s)).map(|s| s.id.clone())
         };
         {
-            let mut log = world.resource_mut::<EventLog>();
+            let mut log = world.resource_mut::<BattleLog>();
             log.set_stamp(clock.turn, side_id.as_deref(), clock.phase.name());
             log.push(EventKind::PhaseStart {});
         }
@@ -818,7 +749,7 @@ pub fn step_phase(world: &mut World) -> bool {
         }
         world.run_schedule(PhaseSchedule(clock.phase));
         let mut play = world.resource_mut::<PlayState>();
-        if play.replay_until == Some(SavePoint::of(clock)) {
+        if play.replay_until == Some(SavePoint::from(clock)) {
             play.replay_until = None;
         }
     }
@@ -1028,7 +959,7 @@ fn refresh_leaders(world: &mut World) {
     let mut attached = std::mem::take(&mut world.resource_mut::<Victory>().attached);
     for (leader, unit) in victory::reattach(&scenario, &board, &mut attached) {
         let (Some(l), Some(u)) = (scenario.leaders.get(leader), board.units.get(unit)) else { continue };
-        world.resource_mut::<EventLog>().push(EventKind::LeaderJoined { leader: l.id.clone(), unit: u.id.clone() });
+        world.resource_mut::<BattleLog>().push(EventKind::LeaderJoined { leader: l.id.clone(), unit: u.id.clone() });
     }
     let radius = scenario.rules.combat.leader_radius;
     let bonus =
@@ -1053,7 +984,7 @@ fn command_segment(world: &mut World) -> bool {
             world.resource_mut::<Victory>().broken[st.corps] = true;
             let c = &scenario.corps[st.corps];
             let side = scenario.sides.get(c.side).map_or_else(String::new, |s| s.id.clone());
-            world.resource_mut::<EventLog>().push(EventKind::CorpsBroken {
+            world.resource_mut::<BattleLog>().push(EventKind::CorpsBroken {
                 corps: c.id.clone(),
                 side,
                 gone: st.gone,
@@ -1075,7 +1006,7 @@ fn tally(world: &mut World) {
     let board = (!scenario.objectives.is_empty()).then(|| board_of(world));
     let new: Vec<(usize, crate::hex::Edge, u32)> = {
         let seen = world.resource::<Victory>().seen;
-        world.resource::<EventLog>().events[seen.min(world.resource::<EventLog>().events.len())..]
+        world.resource::<BattleLog>().events[seen.min(world.resource::<BattleLog>().events.len())..]
             .iter()
             .filter_map(|e| match &e.kind {
                 EventKind::Exited { unit, edge, increments } => {
@@ -1085,7 +1016,7 @@ fn tally(world: &mut World) {
             })
             .collect()
     };
-    let len = world.resource::<EventLog>().events.len();
+    let len = world.resource::<BattleLog>().events.len();
     let mut v = world.resource_mut::<Victory>();
     for (u, edge, increments) in new {
         let side = scenario.units[u].side;
@@ -1113,11 +1044,11 @@ pub fn score(world: &mut World) -> Option<victory::Score> {
 pub fn summary(world: &mut World) -> Option<BattleSummary> {
     let scenario = world.resource::<Battle>().scenario.clone();
     if !is_hex(world) {
-        let log = world.resource::<EventLog>();
+        let log = world.resource::<BattleLog>();
         return Some(BattleSummary::FreeSpace(crate::belle_alliance::summary::summary(&scenario, log)));
     }
     let board = board_of(world);
-    Some(BattleSummary::Hex(victory::summary(&scenario, &board, world.resource::<EventLog>())))
+    Some(BattleSummary::Hex(victory::summary(&scenario, &board, world.resource::<BattleLog>())))
 }
 
 /// A battle's summary, in the terms of its rule system.
@@ -1143,17 +1074,8 @@ pub struct Origin {
     pub dice: Vec<u32>,
 }
 
-/// A position of the clock, as saves record it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SavePoint {
-    pub turn: u32,
-    pub side: Option<usize>,
-    pub phase: Phase,
-    pub finished: bool,
-}
-
-impl SavePoint {
-    pub fn of(c: Clock) -> Self {
+impl From<Clock> for SavePoint {
+    fn from(c: Clock) -> Self {
         SavePoint { turn: c.turn, side: c.side, phase: c.phase, finished: c.finished }
     }
 }
@@ -1179,7 +1101,7 @@ pub fn orders_not_replayed(world: &World) -> Vec<LoggedOrder> {
 pub fn run_to(world: &mut World, until: SavePoint) {
     loop {
         let clock = *world.resource::<Clock>();
-        let here = SavePoint::of(clock);
+        let here = SavePoint::from(clock);
         if clock.finished || (here == until && world.resource::<PlayState>().begun) {
             return;
         }
@@ -1198,7 +1120,7 @@ pub fn write_final(world: &mut World) {
     if let Some(score) = score(world) {
         let sides = &world.resource::<Battle>().scenario.sides;
         let winner = score.winner.and_then(|w| sides.get(w)).map(|s| s.id.clone());
-        let mut log = world.resource_mut::<EventLog>();
+        let mut log = world.resource_mut::<BattleLog>();
         let turn = log.stamp.turn;
         log.set_stamp(turn, None, "End");
         log.push(EventKind::GameOver {
@@ -1229,7 +1151,7 @@ pub fn write_final(world: &mut World) {
         rows.push((i.0, FinalUnit { id: name.id.clone(), side, state, at }));
     }
     rows.sort_by_key(|(i, _)| *i);
-    let mut log = world.resource_mut::<EventLog>();
+    let mut log = world.resource_mut::<BattleLog>();
     let turn = log.stamp.turn;
     log.set_stamp(turn, None, "End");
     log.push(EventKind::Final { units: rows.into_iter().map(|(_, u)| u).collect() });
@@ -1260,7 +1182,7 @@ impl Simulation {
     }
 
     pub fn log(&self) -> &EventLog {
-        self.app.world().resource::<EventLog>()
+        self.app.world().resource::<BattleLog>()
     }
 
     pub fn clock(&self) -> Clock {

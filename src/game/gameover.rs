@@ -12,7 +12,7 @@ use super::camera::{BAR_H, PANEL_W, ShieldsMap};
 use super::playback::{ScenarioNames, Shown};
 use super::sentences::game_over_card;
 use super::{GameSet, Opened};
-use crate::events::{EventKind, EventLog};
+use crate::events::EventKind;
 
 /// What the card shows, and for which event.
 #[derive(Resource, Default)]
@@ -83,7 +83,7 @@ fn watch(world: &mut World) {
 
 /// Index of the `GameOver` event among the first `upto` of the log.
 pub fn game_over_at(world: &World, upto: usize) -> Option<usize> {
-    let log = world.get_resource::<EventLog>()?;
+    let log = world.get_resource::<crate::sim::BattleLog>()?;
     log.events[..upto.min(log.events.len())].iter().rposition(|e| matches!(e.kind, EventKind::GameOver { .. }))
 }
 
@@ -92,7 +92,7 @@ pub fn game_over_at(world: &World, upto: usize) -> Option<usize> {
 pub fn card_text(world: &mut World, k: usize) -> Option<(String, String)> {
     let scenario = world.get_resource::<crate::sim::Battle>()?.scenario.clone();
     let EventKind::GameOver { winner, decisive, points, detail } =
-        world.get_resource::<EventLog>()?.events.get(k)?.kind.clone()
+        world.get_resource::<crate::sim::BattleLog>()?.events.get(k)?.kind.clone()
     else {
         return None;
     };

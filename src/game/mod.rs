@@ -34,7 +34,7 @@ mod overlays;
 mod panels;
 mod playback;
 mod scenarios;
-pub mod sentences;
+pub use crate::sentences;
 mod shot;
 mod staff;
 mod units;

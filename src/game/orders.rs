@@ -479,12 +479,12 @@ fn quick_save(world: &mut World) -> Message {
 /// Carries out an order and says how it went: the battle log's sentences
 /// for what it did, or the simulation's reason for refusing it.
 pub fn give(world: &mut World, order: &Order) -> Message {
-    let before = world.resource::<crate::events::EventLog>().events.len();
+    let before = world.resource::<crate::sim::BattleLog>().events.len();
     match sim::issue_order(world, order) {
         Ok(()) => {
             let scenario = world.resource::<sim::Battle>().scenario.clone();
             let names = super::playback::ScenarioNames(&scenario);
-            let log = world.resource::<crate::events::EventLog>();
+            let log = world.resource::<crate::sim::BattleLog>();
             let said: Vec<String> = log.events[before.min(log.events.len())..]
                 .iter()
                 .filter_map(|e| super::sentences::sentence(e, &names))
@@ -557,7 +557,7 @@ fn player_input(world: &mut World) {
         turn.group.clear();
         world.resource_mut::<Playback>().playing = true;
     }
-    let len = world.resource::<crate::events::EventLog>().events.len();
+    let len = world.resource::<crate::sim::BattleLog>().events.len();
     let cursor = world.get_resource::<super::playback::Shown>().map_or(len, |s| s.cursor);
     // The present board cannot change while the player looks back (no
     // order can be given): what was picked stays picked for the return.
@@ -685,7 +685,7 @@ fn refresh(world: &mut World, turn: &mut PlayerTurn) {
         selected: pointer.selected,
         group: turn.group.clone(),
         hex: pointer.hex,
-        events: world.resource::<crate::events::EventLog>().events.len(),
+        events: world.resource::<crate::sim::BattleLog>().events.len(),
     };
     if turn.key.as_ref() == Some(&key) {
         return;
@@ -1203,9 +1203,9 @@ mod tests {
         let odds = sim::fire_odds(w, &group, 1).map(|o| fire_odds_text(&o, "ru-a"));
         assert!(odds.as_ref().is_ok_and(|t| t.contains("firepower")), "{odds:?}");
         let Click::Order(fire) = click(w, &group, Some(0), Offset::new(3, 1), false) else { panic!("fire") };
-        let before = w.resource::<crate::events::EventLog>().events.len();
+        let before = w.resource::<crate::sim::BattleLog>().events.len();
         assert!(!give(w, &fire).error);
-        let log = &w.resource::<crate::events::EventLog>().events[before..];
+        let log = &w.resource::<crate::sim::BattleLog>().events[before..];
         assert!(log.iter().any(|e| matches!(e.kind, crate::events::EventKind::Fire { .. })));
         assert!(!sim::undo(w), "no undo once the dice rolled");
     }
@@ -1250,10 +1250,10 @@ mod tests {
         assert!(turn.odds.as_ref().is_some_and(|t| t.contains("5 hexes away) by the path drawn")), "{:?}", turn.odds);
 
         // The charge rides exactly that path.
-        let before = w.resource::<crate::events::EventLog>().events.len();
+        let before = w.resource::<crate::sim::BattleLog>().events.len();
         let m = give(w, &Order::Charge { unit: "fr-hus".into(), target: "ru-a".into() });
         assert!(!m.error, "{}", m.text);
-        let ridden = w.resource::<crate::events::EventLog>().events[before..].iter().find_map(|e| match &e.kind {
+        let ridden = w.resource::<crate::sim::BattleLog>().events[before..].iter().find_map(|e| match &e.kind {
             crate::events::EventKind::Move { reason: crate::events::MoveReason::Charge, path, .. } => {
                 Some(path.clone())
             }
@@ -1324,7 +1324,7 @@ mod tests {
         assert_eq!(go_to(sim.app.world_mut(), OrderPhase::Movement), 0);
         let mut app = window_app(sim);
         app.update();
-        let len = |app: &App| app.world().resource::<crate::events::EventLog>().events.len();
+        let len = |app: &App| app.world().resource::<crate::sim::BattleLog>().events.len();
         let cursor = |app: &App| app.world().resource::<Shown>().cursor;
         let french = |app: &mut App| unit_views(app.world_mut())[0].clone();
         assert_eq!(cursor(&app), len(&app), "the log so far is shown at once");

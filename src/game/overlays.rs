@@ -18,7 +18,7 @@ use super::map::{HexAtlas, atlas_for, spawn_tilemap};
 use super::playback::{Shown, ShownUnit};
 use super::units::Counter;
 use super::{GameSet, Opened};
-use crate::events::{EventKind, EventLog, MoveReason, Pos, StateLabel};
+use crate::events::{EventKind, MoveReason, Pos, StateLabel};
 use crate::hex::{Dir, Offset};
 use crate::labataille::fields::{FAR, SideFields};
 use crate::labataille::grid::{BLOCKED, Grid};
@@ -260,7 +260,7 @@ fn draw_arrows(
     o: Res<Overlays>,
     opened: Res<Opened>,
     shown: Res<Shown>,
-    log: Option<Res<EventLog>>,
+    log: Option<Res<crate::sim::BattleLog>>,
     mut lines: ResMut<Lines>,
 ) {
     let Some(log) = log else { return };

@@ -233,7 +233,7 @@ fn top_bar(
     pb: Res<Playback>,
     clock: Option<Res<Clock>>,
     turn: Res<super::orders::PlayerTurn>,
-    log: Option<Res<crate::events::EventLog>>,
+    log: Option<Res<crate::sim::BattleLog>>,
     mut q: Query<&mut Text, With<TopBar>>,
 ) {
     let Ok(mut t) = q.single_mut() else { return };

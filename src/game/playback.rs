@@ -333,7 +333,7 @@ fn reset(
     mut pb: ResMut<Playback>,
     req: Res<Request>,
     controls: Option<Res<crate::sim::Controls>>,
-    log: Option<Res<crate::events::EventLog>>,
+    log: Option<Res<crate::sim::BattleLog>>,
 ) {
     *fx = Effects::default();
     *shown = Shown::default();
@@ -394,7 +394,7 @@ fn controls(
 /// than what was shown).
 fn rewind(
     mut pb: ResMut<Playback>,
-    log: Option<Res<crate::events::EventLog>>,
+    log: Option<Res<crate::sim::BattleLog>>,
     opened: Res<Opened>,
     mut shown: ResMut<Shown>,
     mut fx: ResMut<Effects>,
@@ -434,7 +434,7 @@ fn rewind(
 fn tick(
     time: Res<Time>,
     mut pb: ResMut<Playback>,
-    log: Option<Res<crate::events::EventLog>>,
+    log: Option<Res<crate::sim::BattleLog>>,
     clock: Option<Res<Clock>>,
     opened: Res<Opened>,
     turn: Res<super::orders::PlayerTurn>,

@@ -10,23 +10,23 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sauve::dice::Dice;
-use sauve::events::EventLog;
-use sauve::generate;
-use sauve::hex::Edge;
-use sauve::labataille::engine::{Ctx, Engine};
-use sauve::labataille::fields::SideFields;
-use sauve::labataille::grid::{Grid, Occupancy};
-use sauve::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
-use sauve::labataille::{Board, HexState};
-use sauve::rules::{RoutRefuge, Rules};
+use sauve_rules::dice::Dice;
+use sauve_rules::events::EventLog;
+use sauve_rules::generate;
+use sauve_rules::hex::Edge;
+use sauve_rules::labataille::engine::{Ctx, Engine};
+use sauve_rules::labataille::fields::SideFields;
+use sauve_rules::labataille::grid::{Grid, Occupancy};
+use sauve_rules::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
+use sauve_rules::labataille::{Board, HexState};
+use sauve_rules::rules::{RoutRefuge, Rules};
 
 fn parse_validate(c: &mut Criterion) {
     let text = generate::scenario_text(200, 200, 2000, 1813);
     let mut g = c.benchmark_group("parse_validate");
     g.sample_size(20);
     g.bench_function("200x200_2000_units", |b| {
-        b.iter(|| sauve::scenario::parse(black_box(&text), "bench.ron").map(|s| s.units.len()))
+        b.iter(|| sauve_rules::scenario::parse(black_box(&text), "bench.ron").map(|s| s.units.len()))
     });
     g.finish();
 }

@@ -295,7 +295,7 @@ mod tests {
     }
     #[test]
     fn a_scenario_file_with_an_ai_override_loads_and_a_bad_one_is_named() {
-        let text = include_str!("../../scenarios/grossbeeren-1813.ron");
+        let text = include_str!("../../../../scenarios/grossbeeren-1813.ron");
         let good = text.replace("off_map_recovery: [South],", "off_map_recovery: [South], ai: (reserve_follow: 6),");
         assert_ne!(good, text);
         let s = crate::scenario::parse(&good, "g.ron").expect("loads");

@@ -12,12 +12,12 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sauve::belle_alliance::broad::BroadPhaseKind;
-use sauve::belle_alliance::engine::FsEngine;
-use sauve::belle_alliance::{FsCtx, Table};
-use sauve::dice::Dice;
-use sauve::events::EventLog;
-use sauve::scenario::{Scenario, StateName, parse};
+use sauve_rules::belle_alliance::broad::BroadPhaseKind;
+use sauve_rules::belle_alliance::engine::FsEngine;
+use sauve_rules::belle_alliance::{FsCtx, Table};
+use sauve_rules::dice::Dice;
+use sauve_rules::events::EventLog;
+use sauve_rules::scenario::{Scenario, StateName, parse};
 
 /// 40 columns x 25 rows of small battalions (6 figures, 6 x 4 cm): the top
 /// five rows are "b" (rear North), the rest "a" (rear South); fifteen

@@ -4,7 +4,6 @@
 
 use std::io::Write;
 
-use bevy::prelude::Resource;
 use serde::Serialize;
 
 use crate::rules::combat::MeleeResult;
@@ -242,7 +241,7 @@ pub struct Stamp {
 
 /// The log itself: events in order, stamped with the current turn, side and
 /// phase.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct EventLog {
     pub events: Vec<Event>,
     pub stamp: Stamp,

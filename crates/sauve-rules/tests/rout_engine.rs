@@ -4,18 +4,18 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use sauve::dice::Dice;
-use sauve::events::{EventKind, EventLog};
-use sauve::hex::{Dir, Edge, Offset};
-use sauve::labataille::engine::{Ctx, Engine};
-use sauve::labataille::fields::SideFields;
-use sauve::labataille::grid::{Grid, Occupancy};
-use sauve::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
-use sauve::labataille::{Board, HexState, HexUnit};
-use sauve::map::TerrainMap;
-use sauve::rules::{ArmCosts, RoutRefuge, Rules};
-use sauve::scenario::{Control, Formation, Readiness, Side};
-use sauve::terrain::{Arm, Terrain};
+use sauve_rules::dice::Dice;
+use sauve_rules::events::{EventKind, EventLog};
+use sauve_rules::hex::{Dir, Edge, Offset};
+use sauve_rules::labataille::engine::{Ctx, Engine};
+use sauve_rules::labataille::fields::SideFields;
+use sauve_rules::labataille::grid::{Grid, Occupancy};
+use sauve_rules::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
+use sauve_rules::labataille::{Board, HexState, HexUnit};
+use sauve_rules::map::TerrainMap;
+use sauve_rules::rules::{ArmCosts, RoutRefuge, Rules};
+use sauve_rules::scenario::{Control, Formation, Readiness, Side};
+use sauve_rules::terrain::{Arm, Terrain};
 
 fn unit(id: &str, side: usize, at: (i32, i32), state: HexState) -> HexUnit {
     HexUnit {

@@ -549,9 +549,9 @@ Scenario(
     #[test]
     fn every_unit_of_the_bundled_scenarios_is_found_at_its_entry() {
         for text in [
-            include_str!("../../scenarios/cascade.ron"),
-            include_str!("../../scenarios/grossbeeren-1813.ron"),
-            include_str!("../../scenarios/plancenoit-1815.ron"),
+            include_str!("../../../../scenarios/cascade.ron"),
+            include_str!("../../../../scenarios/grossbeeren-1813.ron"),
+            include_str!("../../../../scenarios/plancenoit-1815.ron"),
         ] {
             let outline = Outline::of(text).expect("a bundled scenario is followed");
             let scenario = crate::scenario::parse(text, "bundled").expect("valid");

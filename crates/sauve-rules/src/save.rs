@@ -1,0 +1,113 @@
+//! Save files: a game as the scenario text, the seed and dice script it
+//! began with, who controlled each side, every order carried out (with the
+//! turn, side and phase it was given in) and where the clock stood. Loading
+//! plays the same orders again at the same moments, so the resumed game is
+//! the saved one by construction: the same board, the same dice stream and
+//! the same event log. A save of a finished game is its replay.
+//!
+//! RON, versioned (`format`), written through a temporary file and a rename
+//! so a crash never leaves half a save.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::{self, LoadError, Problem};
+use crate::turn::{LoggedOrder, SavePoint, SideControl};
+
+/// The only save format this build reads.
+pub const SAVE_FORMAT: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "SaveGame", deny_unknown_fields)]
+pub struct SaveGame {
+    pub format: u32,
+    /// The scenario's name, for menus.
+    pub name: String,
+    /// The whole scenario file as it was when the game began.
+    pub scenario: String,
+    /// Turns played (the scenario's, or the command line's `--turns`).
+    pub turns: u32,
+    pub seed: u64,
+    /// The scripted dice the game began with.
+    #[serde(default)]
+    pub dice: Vec<u32>,
+    pub controls: Vec<SideControl>,
+    /// Where the clock stood.
+    pub at: SavePoint,
+    pub orders: Vec<LoggedOrder>,
+}
+
+impl SaveGame {
+    pub fn to_ron(&self) -> String {
+        let pretty = ron::ser::PrettyConfig::new().depth_limit(3).struct_names(true);
+        ron::ser::to_string_pretty(self, pretty).unwrap_or_default()
+    }
+
+    /// Reads a save; `file` names it in messages. The embedded scenario is
+    /// validated too, its problems reported against `FILE (scenario)`.
+    pub fn parse(text: &str, file: &str) -> Result<(SaveGame, scenario::Scenario), LoadError> {
+        let text = scenario::without_bom(text);
+        let save: SaveGame = scenario::ron_options().from_str(text).map_err(|e| LoadError::Syntax {
+            file: file.into(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string().replace(['\n', '\r'], " "),
+        })?;
+        // A problem with one of the save's own fields, placed at that field.
+        let invalid = |field: &str, message: String| {
+            let mut problems = vec![Problem { path: Some(field.into()), ..Problem::new(field, message) }];
+            scenario::locate(&mut problems, text);
+            LoadError::Invalid { file: file.into(), problems }
+        };
+        if save.format != SAVE_FORMAT {
+            return Err(invalid(
+                "format",
+                format!("unsupported save format {} (this build reads format {SAVE_FORMAT})", save.format),
+            ));
+        }
+        let mut s = scenario::parse(&save.scenario, &format!("{file} (scenario)"))?;
+        if save.turns == 0 || save.turns > 1000 {
+            return Err(invalid("turns", format!("{} must be 1..=1000", save.turns)));
+        }
+        if save.controls.len() != s.sides.len() {
+            return Err(invalid("controls", format!("{} entries for {} sides", save.controls.len(), s.sides.len())));
+        }
+        s.turns = save.turns;
+        Ok((save, s))
+    }
+
+    /// Reads a save file from disk.
+    pub fn load(path: &Path) -> Result<(SaveGame, scenario::Scenario), LoadError> {
+        let text = read_text(path)?;
+        SaveGame::parse(&text, &path.display().to_string())
+    }
+
+    /// Writes the save atomically.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        write_atomically(path, &self.to_ron())
+    }
+}
+
+/// A save file's text; bytes that are not UTF-8 are a located syntax error.
+pub fn read_text(path: &Path) -> Result<String, LoadError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { file: file.clone(), source })?;
+    scenario::utf8(&bytes, &file).map(str::to_owned)
+}
+
+/// Whether a file's text looks like a save rather than a scenario.
+pub fn is_save(text: &str) -> bool {
+    scenario::without_bom(text).trim_start().starts_with("SaveGame")
+}
+
+/// Writes a file through a temporary sibling and a rename, so a failure
+/// never leaves half a file.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp-sauve");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}

@@ -170,7 +170,7 @@ fn check(files: &[PathBuf]) -> ExitCode {
         match loaded {
             Ok((s, bytes)) => {
                 println!("{name}: ok ({}, {:?} mode, {} units)", s.name, s.mode, s.units.len());
-                let mut warnings = scenario::warnings(&s);
+                let mut warnings = crate::checks::warnings(&s);
                 scenario::locate(&mut warnings, &String::from_utf8_lossy(&bytes));
                 for w in warnings {
                     eprintln!("{}", w.line(&name, "warning"));
@@ -288,7 +288,7 @@ fn report(scenario: &Scenario, seed: u64, sim: &mut Simulation, events: Option<&
             let mut lock = stdout.lock();
             log.write_jsonl(&mut lock).and_then(|_| lock.flush())
         } else {
-            write_atomically(path, &log.to_jsonl())
+            crate::save::write_atomically(path, &log.to_jsonl())
         };
         if let Err(e) = written {
             eprintln!("{}: error: cannot write the event log: {e}", path.display());
@@ -302,14 +302,6 @@ fn report(scenario: &Scenario, seed: u64, sim: &mut Simulation, events: Option<&
         print!("{summary}");
     }
     ExitCode::SUCCESS
-}
-
-/// Writes a file through a temporary sibling and a rename, so a failure
-/// never leaves half a file.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp-sauve");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 /// A plain-text account of a finished simulation.

@@ -8,7 +8,8 @@
 //! as the command line.
 
 pub use sauve_rules::{
-    belle_alliance, dice, events, generate, hex, labataille, map, report, rules, scenario, sentences, terrain, turn,
+    belle_alliance, checks, dice, events, generate, hex, labataille, map, report, rules, scenario, sentences, terrain,
+    turn,
 };
 
 pub mod asset;

@@ -98,4 +98,3 @@ pub fn restore(world: &mut World, save: &SaveGame, scenario: Arc<scenario::Scena
     sim::start_replay(world, save.orders.clone(), save.at);
     sim::run_to(world, save.at);
 }
-

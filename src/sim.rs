@@ -16,7 +16,6 @@ use crate::belle_alliance::engine::FsEngine;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, FinalUnit, Pos, StateLabel};
-pub use crate::turn::{LoggedOrder, OrderStamp, Phase, SavePoint, SideControl};
 use crate::hex::{Dir, Offset};
 use crate::labataille::ai::{self, AiGoals};
 use crate::labataille::combat::Battlefield;
@@ -28,6 +27,7 @@ use crate::labataille::{Board, HexState, HexUnit, victory};
 use crate::rules::combat::Tables;
 use crate::scenario::{DEFAULT_AGGRESSION, Formation, Mode, Place, Readiness, Scenario, StateName};
 use crate::terrain::Arm;
+pub use crate::turn::{LoggedOrder, OrderStamp, Phase, SavePoint, SideControl};
 
 // ---------------------------------------------------------------------------
 // Components: one concern each.
@@ -873,7 +873,7 @@ pub fn fire_odds(
     target: usize,
 ) -> Result<crate::labataille::combat::FireOdds, OrderError> {
     with_orders(world, |o, engine, board, _, _, _| {
-        crate::labataille::combat::fire_odds(o.bf, board, engine, firers, target)
+        crate::labataille::combat::fire_odds(o.bf, board, engine, firers, target).map_err(OrderError::from)
     })
 }
 
@@ -887,7 +887,7 @@ pub fn charge_path(world: &mut World, unit: usize, target: usize) -> Result<Vec<
                 return Err(OrderError::UnknownUnit(format!("#{i}")));
             }
         }
-        crate::labataille::combat::charge_path(o.bf, engine, board, o.search, unit, target)
+        crate::labataille::combat::charge_path(o.bf, engine, board, o.search, unit, target).map_err(OrderError::from)
     })
 }
 
@@ -900,6 +900,7 @@ pub fn melee_odds(
 ) -> Result<crate::labataille::combat::MeleeOdds, OrderError> {
     with_orders(world, |o, engine, board, _, _, _| {
         crate::labataille::combat::melee_odds(o.bf, board, engine, attackers, target, charging)
+            .map_err(OrderError::from)
     })
 }
 

@@ -7,7 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::rules::combat::MeleeResult;
-use crate::scenario::Readiness;
+use crate::vocab::Readiness;
 
 /// A position: `[c, r]` in hex mode, `[x, y]` in cm in free-space mode.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -25,8 +25,8 @@ impl From<crate::hex::Offset> for Pos {
 
 impl StateLabel {
     /// The log's name for a free-space state.
-    pub fn free_space(s: crate::scenario::StateName) -> StateLabel {
-        use crate::scenario::StateName;
+    pub fn free_space(s: crate::vocab::StateName) -> StateLabel {
+        use crate::vocab::StateName;
         match s {
             StateName::LU => StateLabel::LU,
             StateName::U | StateName::Disordered => StateLabel::U,

@@ -7,8 +7,8 @@ use rand::{RngExt, SeedableRng};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::{Board, HexState, HexUnit};
 use crate::map::TerrainMap;
-use crate::scenario::{Formation, Readiness};
 use crate::terrain::{Arm, Terrain};
+use crate::vocab::{Formation, Readiness};
 
 /// A `w` x `h` map: mostly clear, with woods and marsh patches, villages,
 /// a river with bridges across the middle third, and roads.
@@ -164,7 +164,8 @@ fn unit(id: String, side: usize, at: Offset, state: HexState, facing: Dir) -> He
 
 /// The sides used by generated battles.
 pub fn sides() -> Vec<crate::scenario::Side> {
-    use crate::scenario::{Control, Side};
+    use crate::scenario::Side;
+    use crate::vocab::Control;
     vec![
         Side {
             id: "blue".into(),

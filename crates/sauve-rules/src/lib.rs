@@ -14,6 +14,7 @@
 //!   vocabulary.
 
 pub mod belle_alliance;
+pub mod checks;
 pub mod dice;
 pub mod events;
 pub mod generate;
@@ -27,3 +28,4 @@ pub mod scenario;
 pub mod sentences;
 pub mod terrain;
 pub mod turn;
+pub mod vocab;

@@ -15,10 +15,10 @@ use crate::rules::Rules;
 use crate::terrain::{Arm, HexsideKind, Terrain};
 
 pub mod locate;
-mod warnings;
 
 pub use locate::Pos;
-pub use warnings::warnings;
+
+pub use crate::vocab::{Control, Formation, Mode, Readiness, StateName};
 
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -26,69 +26,6 @@ pub const FORMAT_VERSION: u32 = 1;
 // ---------------------------------------------------------------------------
 // The file as written (serde). Unknown fields are errors everywhere.
 // ---------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Mode {
-    /// La Bataille on a hex map.
-    #[default]
-    Hex,
-    /// Belle Alliance on a table in centimetres.
-    FreeSpace,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Control {
-    Player,
-    #[default]
-    Ai,
-}
-
-/// A unit's morale state as a file may give it. Hex mode uses the first
-/// three, free-space mode the last four.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum StateName {
-    GoodOrder,
-    Disordered,
-    Routed,
-    Order,
-    LU,
-    U,
-    FU,
-}
-
-impl StateName {
-    fn is_hex(self) -> bool {
-        matches!(self, StateName::GoodOrder | StateName::Disordered | StateName::Routed)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Formation {
-    Line,
-    Column,
-    Square,
-    GeneralOrder,
-    Skirmish,
-    /// Belle Alliance flight formation (as wide as deep, front all round).
-    Flight,
-}
-
-impl Formation {
-    fn allowed_in(self, mode: Mode) -> bool {
-        match mode {
-            Mode::Hex => !matches!(self, Formation::Flight),
-            Mode::FreeSpace => matches!(self, Formation::Line | Formation::Column | Formation::Square),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
-pub enum Readiness {
-    #[default]
-    Fresh,
-    Tired,
-    Exhausted,
-}
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename = "Scenario", deny_unknown_fields)]
@@ -633,21 +570,21 @@ fn one_line(s: String) -> String {
 /// What a problem is about: the subject its message names and the path of
 /// its place in the file.
 #[derive(Clone, Debug)]
-struct About {
-    subject: String,
-    path: String,
+pub(crate) struct About {
+    pub(crate) subject: String,
+    pub(crate) path: String,
 }
 
 impl About {
     /// A list entry with an id (a unit, side, corps, leader): named `kind
     /// 'id'`, or by its path while the id is empty; placed at the entry.
-    fn entry(kind: &str, id: &str, path: String) -> About {
+    pub(crate) fn entry(kind: &str, id: &str, path: String) -> About {
         let subject = if id.trim().is_empty() { path.clone() } else { format!("{kind} '{id}'") };
         About { subject, path }
     }
 
     /// One field of it: the same subject, placed at the field.
-    fn field(&self, name: &str) -> About {
+    pub(crate) fn field(&self, name: &str) -> About {
         About { subject: self.subject.clone(), path: format!("{}.{name}", self.path) }
     }
 }

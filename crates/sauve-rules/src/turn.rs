@@ -88,4 +88,3 @@ pub struct SavePoint {
     pub phase: Phase,
     pub finished: bool,
 }
-

@@ -16,8 +16,9 @@ use crate::belle_alliance::tables::{CarryResult, carry_along, carry_ratio_modifi
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog, MoveReason, Pos, StateLabel};
-use crate::scenario::{Formation, Shock, StateName};
+use crate::scenario::Shock;
 use crate::terrain::Arm;
+use crate::vocab::{Formation, StateName};
 
 /// Length of one step of the terrain walk along a flight line, cm.
 const STEP_CM: f32 = 1.0;

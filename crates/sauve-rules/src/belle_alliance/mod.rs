@@ -18,8 +18,9 @@ pub mod tables;
 use crate::hex::{Edge, Offset};
 use crate::map::TerrainMap;
 use crate::rules::{BelleAllianceRules, Rules};
-use crate::scenario::{Formation, Place, Scenario, Side, Staff, StateName, UnitSpec};
+use crate::scenario::{Place, Scenario, Side, Staff, UnitSpec};
 use crate::terrain::{Arm, Terrain};
+use crate::vocab::{Formation, StateName};
 use geometry::OrientedRect;
 
 /// Width (along the front) and depth of a unit's footprint in cm, from its

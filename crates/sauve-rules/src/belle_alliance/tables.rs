@@ -2,7 +2,7 @@
 //! and the reorganisation table (2.4), numbers from the scenario's rules.
 
 use crate::rules::BelleAllianceRules;
-use crate::scenario::StateName;
+use crate::vocab::StateName;
 
 /// Carry-along ratio modifier (RULES.md 2.6): the second unit gains when it
 /// outnumbers the fleeing mass by half again (`carry_ratio_50`) or double

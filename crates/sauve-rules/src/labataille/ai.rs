@@ -46,8 +46,8 @@ use crate::labataille::movement::{self, Centi};
 use crate::labataille::orders::{Order, OrderPhase, Orders};
 use crate::labataille::{Board, HexState};
 use crate::rules::ai::{AiRules, Standoff};
-use crate::scenario::{Formation, Readiness};
 use crate::terrain::Arm;
+use crate::vocab::{Formation, Readiness};
 
 /// What the AI plays for, from the scenario and the state of the battle.
 #[derive(Clone, Debug, PartialEq)]

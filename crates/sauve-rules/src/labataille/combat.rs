@@ -9,12 +9,11 @@ use crate::events::{Cause, EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Offset};
 use crate::labataille::engine::{Ctx, Engine, Forced};
 use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered, stacked, stacking_limit};
-use crate::labataille::orders::OrderError;
 use crate::labataille::{Board, HexState};
 use crate::map::TerrainMap;
 use crate::rules::combat::{FireResult, MeleeResult, Tables};
-use crate::scenario::{Formation, Readiness};
 use crate::terrain::{Arm, Terrain};
+use crate::vocab::{Formation, Readiness};
 
 /// The battle's fixed data beside the engine's context: the terrain (for
 /// cover and hexsides), the parsed tables and each unit's own allowance.
@@ -31,8 +30,17 @@ pub fn two_d6_chance(total: i32) -> f32 {
     if (2..=12).contains(&total) { (6 - (total - 7).abs()) as f32 / 36.0 } else { 0.0 }
 }
 
-fn illegal(board: &Board, unit: usize, why: impl Into<String>) -> OrderError {
-    OrderError::Illegal { unit: board.units[unit].id.clone(), why: why.into() }
+/// Why a fire, melee or charge cannot be made: the unit and the rule it
+/// would break. (The orders module turns it into its own `OrderError`.)
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("unit '{unit}': {why}")]
+pub struct CombatError {
+    pub unit: String,
+    pub why: String,
+}
+
+fn illegal(board: &Board, unit: usize, why: impl Into<String>) -> CombatError {
+    CombatError { unit: board.units[unit].id.clone(), why: why.into() }
 }
 
 /// What a volley would do, shown before the player commits.
@@ -108,7 +116,7 @@ pub fn fire_odds(
     engine: &Engine,
     firers: &[usize],
     target: usize,
-) -> Result<FireOdds, OrderError> {
+) -> Result<FireOdds, CombatError> {
     let t = &board.units[target];
     let Some(at) = t.at else { return Err(illegal(board, target, "is not on the map")) };
     let Some(&first) = firers.first() else { return Err(illegal(board, target, "no unit fires at it")) };
@@ -186,7 +194,7 @@ pub fn resolve_fire(
     log: &mut EventLog,
     firers: &[usize],
     target: usize,
-) -> Result<(), OrderError> {
+) -> Result<(), CombatError> {
     let odds = fire_odds(bf, board, engine, firers, target)?;
     let d = dice.d66();
     let total = d.tens + d.units;
@@ -278,7 +286,7 @@ pub fn melee_odds(
     attackers: &[usize],
     target: usize,
     charging: bool,
-) -> Result<MeleeOdds, OrderError> {
+) -> Result<MeleeOdds, CombatError> {
     let t = &board.units[target];
     let Some(at) = t.at else { return Err(illegal(board, target, "is not on the map")) };
     if attackers.is_empty() {
@@ -384,7 +392,7 @@ pub fn resolve_melee(
     attackers: &[usize],
     target: usize,
     charging: bool,
-) -> Result<(), OrderError> {
+) -> Result<(), CombatError> {
     melee_odds(bf, board, engine, attackers, target, charging)?;
     let ctx = bf.ctx;
     let Some(hex) = board.units[target].at else { return Ok(()) };
@@ -596,7 +604,7 @@ pub fn charge_path(
     search: &mut MoveSearch,
     unit: usize,
     target: usize,
-) -> Result<Vec<Offset>, OrderError> {
+) -> Result<Vec<Offset>, CombatError> {
     let u = &board.units[unit];
     if u.arm != Arm::Cavalry {
         return Err(illegal(board, unit, "only cavalry charges"));
@@ -648,7 +656,7 @@ pub fn resolve_charge(
     search: &mut MoveSearch,
     unit: usize,
     target: usize,
-) -> Result<(), OrderError> {
+) -> Result<(), CombatError> {
     let path = charge_path(bf, engine, board, search, unit, target)?;
     if path.len() == 1 {
         melee_odds(bf, board, engine, &[unit], target, true)?;

@@ -22,8 +22,9 @@ use crate::labataille::retreat::{RetreatQuery, plan_refuge, plan_retreat};
 use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
 use crate::labataille::{Board, HexState};
 use crate::rules::{Rules, StackContagion};
-use crate::scenario::{Formation, Readiness, Shock, Side};
+use crate::scenario::{Shock, Side};
 use crate::terrain::Arm;
+use crate::vocab::{Formation, Readiness};
 
 /// The fixed context of a battle: map arrays, rules and sides.
 pub struct Ctx<'a> {

@@ -6,8 +6,8 @@
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::grid::Grid;
 use crate::labataille::{Board, HexState};
-use crate::scenario::Formation;
 use crate::terrain::Arm;
+use crate::vocab::Formation;
 
 /// Distance when there is no enemy on the map.
 pub const FAR: u16 = u16::MAX;
@@ -597,7 +597,7 @@ mod tests {
     use crate::labataille::HexUnit;
     use crate::map::TerrainMap;
     use crate::rules::Rules;
-    use crate::scenario::Readiness;
+    use crate::vocab::Readiness;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
 

@@ -23,8 +23,9 @@ pub mod victory;
 
 use crate::events::StateLabel;
 use crate::hex::{Dir, Edge, Offset};
-use crate::scenario::{Formation, Readiness, Scenario, StateName, UnitSpec};
+use crate::scenario::{Scenario, UnitSpec};
 use crate::terrain::Arm;
+use crate::vocab::{Formation, Readiness, StateName};
 
 /// Morale state of a hex-mode unit (RULES.md 1.2), plus the ways of leaving
 /// the board.

@@ -12,8 +12,8 @@ use crate::labataille::fields::{CellFacts, SideFields, exerts_zone, front_sides}
 use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
 use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
-use crate::scenario::Formation;
 use crate::terrain::Arm;
+use crate::vocab::Formation;
 
 /// Movement points in hundredths, as the grid's step costs are.
 pub type Centi = u32;

@@ -11,12 +11,12 @@ use serde::{Deserialize, Serialize};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Edge, Offset};
-use crate::labataille::combat::{Battlefield, resolve_charge, resolve_fire, resolve_melee};
+use crate::labataille::combat::{Battlefield, CombatError, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
 use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
 use crate::labataille::{Board, HexState};
-use crate::scenario::Formation;
 use crate::terrain::Arm;
+use crate::vocab::Formation;
 
 /// One order. Units are named by id.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -118,6 +118,12 @@ pub enum OrderError {
     NotAwaited,
     #[error("unit '{unit}': {why}")]
     Illegal { unit: String, why: String },
+}
+
+impl From<CombatError> for OrderError {
+    fn from(e: CombatError) -> Self {
+        OrderError::Illegal { unit: e.unit, why: e.why }
+    }
 }
 
 /// What each unit has done this turn: movement points spent, fired, fought.

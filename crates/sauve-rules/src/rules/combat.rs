@@ -8,8 +8,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::Formation;
 use crate::terrain::Arm;
+use crate::vocab::Formation;
 
 /// One number per arm.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,14 +1,16 @@
 //! Warnings: what a scenario may legally say but almost surely does not
 //! mean. `sauve check` prints them once a file has validated; they never
-//! stop a file from loading, and no rule reads them.
+//! stop a file from loading, and no rule reads them. (Its own module, not
+//! part of `scenario`: it asks the rule systems, which read scenarios.)
 
 use crate::belle_alliance::FsUnit;
 use crate::hex::{Edge, Offset};
 
-use super::{About, Mode, Other, Place, Problem, Scenario, StateName, UnitSpec};
+use crate::scenario::{About, Other, Place, Problem, Scenario, UnitSpec};
+use crate::vocab::{Mode, StateName};
 
 /// Every warning about a validated scenario, each with the path of what it
-/// is about (placed in the text by [`super::locate`]), in file order.
+/// is about (placed in the text by [`crate::scenario::locate`]), in file order.
 pub fn warnings(s: &Scenario) -> Vec<Problem> {
     let mut out = Vec::new();
     match s.mode {
@@ -149,7 +151,7 @@ fn small_leftover_corps(s: &Scenario, out: &mut Vec<Problem>) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::warnings;
     use crate::scenario::{locate, parse};
 
     fn lines(text: &str) -> Vec<String> {

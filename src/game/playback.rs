@@ -137,14 +137,10 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
         | EventKind::Fire { .. }
         | EventKind::Melee { .. }
         | EventKind::ReplayError { .. }
+        | EventKind::CorpsBroken { .. }
+        | EventKind::LeaderJoined { .. }
+        | EventKind::GameOver { .. }
         | EventKind::Final { .. } => {}
-        // Newer kinds that name a resulting state (free-space tests).
-        #[allow(unreachable_patterns)]
-        _ => {
-            if let Some(s) = sentences::result_state(e) {
-                u.state = s;
-            }
-        }
     }
 }
 
@@ -535,7 +531,23 @@ fn tick(
                     fx.strikes.push(Strike { from, to, melee: true, ttl: flash });
                 }
             }
-            _ => {}
+            // Shown by the board and the log alone, without an animation.
+            EventKind::Move { .. }
+            | EventKind::PhaseStart {}
+            | EventKind::StateChange { .. }
+            | EventKind::Readiness { .. }
+            | EventKind::Surrendered { .. }
+            | EventKind::Eliminated { .. }
+            | EventKind::LeftMap { .. }
+            | EventKind::Losses { .. }
+            | EventKind::Exited { .. }
+            | EventKind::CorpsBroken { .. }
+            | EventKind::LeaderJoined { .. }
+            | EventKind::GameOver { .. }
+            | EventKind::ReplayError { .. }
+            | EventKind::Formation { .. }
+            | EventKind::Facing { .. }
+            | EventKind::Final { .. } => {}
         }
     }
     if shown.cursor >= log.events.len() {

@@ -65,8 +65,6 @@ fn cause_words(c: Cause) -> &'static str {
         Cause::CavalryZone => "retreating through enemy cavalry",
         Cause::CarryAlong => "carried along by fugitives",
         Cause::Reorganisation => "in reorganisation",
-        #[allow(unreachable_patterns)]
-        _ => "",
     }
 }
 
@@ -232,8 +230,6 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         }
         EventKind::Final { .. } => return None,
         // Kinds this window does not word yet are still logged, generically.
-        #[allow(unreachable_patterns)]
-        _ => generic(e, names)?,
     })
 }
 
@@ -287,28 +283,7 @@ pub fn game_over_card(
     (title, body)
 }
 
-/// A sentence for any event, read from its JSON form: the kind, the unit's
-/// name, then the other fields.
-fn generic(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
-    let serde_json::Value::Object(map) = serde_json::to_value(&e.kind).ok()? else { return None };
-    let kind = map.get("kind").and_then(|k| k.as_str()).unwrap_or("Event");
-    let mut out = match map.get("unit").and_then(|u| u.as_str()) {
-        Some(u) => format!("{}: {}", names.name(u), phase_words(kind)),
-        None => phase_words(kind),
-    };
-    let rest: Vec<String> = map
-        .iter()
-        .filter(|(k, _)| *k != "kind" && *k != "unit")
-        .map(|(k, v)| format!("{k} {}", v.to_string().trim_matches('"')))
-        .collect();
-    if !rest.is_empty() {
-        out += &format!(" ({})", rest.join(", "));
-    }
-    Some((Category::Check, out))
-}
-
-/// The unit an event is about, if any (for kinds this window does not know
-/// yet, its `unit` field).
+/// The unit an event is about, if any.
 pub fn unit_id(e: &Event) -> Option<String> {
     match &e.kind {
         EventKind::MoraleCheck { unit, .. }
@@ -330,29 +305,7 @@ pub fn unit_id(e: &Event) -> Option<String> {
         | EventKind::Final { .. }
         | EventKind::CorpsBroken { .. }
         | EventKind::GameOver { .. } => None,
-        #[allow(unreachable_patterns)]
-        _ => serde_json::to_value(&e.kind).ok()?.get("unit")?.as_str().map(str::to_owned),
     }
-}
-
-/// A state named in an event's JSON (`"result": "FU"`), for kinds this
-/// window does not know yet.
-pub fn result_state(e: &Event) -> Option<StateLabel> {
-    let v = serde_json::to_value(&e.kind).ok()?;
-    let name = v.get("result")?.as_str()?;
-    [
-        StateLabel::GoodOrder,
-        StateLabel::Disordered,
-        StateLabel::Routed,
-        StateLabel::Surrendered,
-        StateLabel::Eliminated,
-        StateLabel::Order,
-        StateLabel::LU,
-        StateLabel::U,
-        StateLabel::FU,
-    ]
-    .into_iter()
-    .find(|s| format!("{s:?}") == name)
 }
 
 /// A phase's name in words ("MoraleRecovery" -> "morale recovery").

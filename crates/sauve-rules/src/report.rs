@@ -22,6 +22,50 @@ pub struct Cascade {
     pub size: u32,
 }
 
+/// Cascades as they are read off a log, failure by failure: each unit's
+/// latest failure belongs to one cascade, which it began or joined.
+#[derive(Debug, Default)]
+pub struct CascadeTally {
+    /// Each cascade and its distinct units.
+    cascades: Vec<(Cascade, Vec<usize>)>,
+    /// Per unit, the cascade of its latest failure.
+    of: Vec<Option<usize>>,
+}
+
+impl CascadeTally {
+    pub fn new(units: usize) -> Self {
+        Self { cascades: Vec::new(), of: vec![None; units] }
+    }
+
+    /// The cascade of unit `u`'s latest failure, if it failed.
+    pub fn of(&self, u: usize) -> Option<usize> {
+        self.of.get(u).copied().flatten()
+    }
+
+    /// Unit `u` fails: it joins cascade `parent`, or with none begins a new
+    /// one rooted at it (`root` its id and name).
+    pub fn fail(&mut self, u: usize, parent: Option<usize>, root: (&str, &str), cause: Cause, turn: u32) {
+        let c = parent.unwrap_or_else(|| {
+            let (root, root_name) = (root.0.to_owned(), root.1.to_owned());
+            self.cascades.push((Cascade { root, root_name, cause, turn, size: 0 }, Vec::new()));
+            self.cascades.len() - 1
+        });
+        let (cascade, members) = &mut self.cascades[c];
+        if !members.contains(&u) {
+            members.push(u);
+            cascade.size += 1;
+        }
+        self.of[u] = Some(c);
+    }
+
+    /// The largest cascade's size (0 when nothing failed) and the cascades
+    /// of two units or more, in the order they began.
+    pub fn finish(self) -> (u32, Vec<Cascade>) {
+        let largest = self.cascades.iter().map(|(c, _)| c.size).max().unwrap_or(0);
+        (largest, self.cascades.into_iter().map(|(c, _)| c).filter(|c| c.size >= 2).collect())
+    }
+}
+
 /// `n` and a noun that agrees with it ("1 increment", "2 increments"):
 /// summaries are read by people, and "1 increments lost" reads as a slip.
 pub fn counted(n: u32, noun: &str) -> String {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::events::{Cause, EventKind, EventLog, MoveReason, StateLabel};
-use crate::report::{Cascade, counted, write_cascades};
+use crate::report::{Cascade, CascadeTally, counted, write_cascades};
 use crate::scenario::Scenario;
 
 /// Flights and spread of rout over a whole free-space battle.
@@ -35,10 +35,9 @@ pub fn summary(scenario: &Scenario, log: &EventLog) -> FlightSummary {
     let index: BTreeMap<&str, usize> = scenario.units.iter().enumerate().map(|(i, u)| (u.id.as_str(), i)).collect();
     let n = scenario.units.len();
     let mut out = FlightSummary::default();
-    // `cascade_of[u]`: the cascade of u's latest flight; `leader[u]`: the
-    // unit leading the mass that u's latest failed carry-along test met.
-    let mut cascades: Vec<(Cascade, Vec<usize>)> = Vec::new();
-    let mut cascade_of: Vec<Option<usize>> = vec![None; n];
+    // `leader[u]`: the unit leading the mass that u's latest failed
+    // carry-along test met.
+    let mut cascades = CascadeTally::new(n);
     let mut leader: Vec<Option<usize>> = vec![None; n];
     for e in &log.events {
         match &e.kind {
@@ -70,27 +69,16 @@ pub fn summary(scenario: &Scenario, log: &EventLog) -> FlightSummary {
                     out.carried_along += 1;
                 }
                 let parent = match cause {
-                    Cause::CarryAlong => leader[u].take().or(Some(u)).and_then(|m| cascade_of[m]),
+                    Cause::CarryAlong => leader[u].take().or(Some(u)).and_then(|m| cascades.of(m)),
                     _ => None,
                 };
-                let c = parent.unwrap_or_else(|| {
-                    let root_name = scenario.units.get(u).map_or_else(|| unit.clone(), |s| s.name.clone());
-                    let root = unit.clone();
-                    cascades.push((Cascade { root, root_name, cause: *cause, turn: e.turn, size: 0 }, Vec::new()));
-                    cascades.len() - 1
-                });
-                let (cascade, members) = &mut cascades[c];
-                if !members.contains(&u) {
-                    members.push(u);
-                    cascade.size += 1;
-                }
-                cascade_of[u] = Some(c);
+                let name = scenario.units.get(u).map_or(unit.as_str(), |s| s.name.as_str());
+                cascades.fail(u, parent, (unit, name), *cause, e.turn);
             }
             _ => {}
         }
     }
-    out.largest_cascade = cascades.iter().map(|(c, _)| c.size).max().unwrap_or(0);
-    out.cascades = cascades.into_iter().map(|(c, _)| c).filter(|c| c.size >= 2).collect();
+    (out.largest_cascade, out.cascades) = cascades.finish();
     out
 }
 

@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::events::{Cause, EventKind, EventLog, StateLabel};
 use crate::hex::Edge;
-use crate::report::{Cascade, counted, write_cascades};
+use crate::report::{Cascade, CascadeTally, counted, write_cascades};
 use crate::scenario::Scenario;
 
 use super::{Board, HexState};
@@ -364,10 +364,9 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
         .map(|(i, _)| scenario.units.get(i).is_some_and(|s| HexState::from_name(s.state) == HexState::Routed))
         .collect();
 
-    // Cascades: `cascade_of[u]` is the cascade of unit u's latest failure;
-    // `pending[u]` the mover named by u's latest failed contagion check.
-    let mut cascades: Vec<(Cascade, Vec<usize>)> = Vec::new();
-    let mut cascade_of: Vec<Option<usize>> = vec![None; board.units.len()];
+    // Cascades; `pending[u]` is the mover named by u's latest failed
+    // contagion check.
+    let mut cascades = CascadeTally::new(board.units.len());
     let mut pending: Vec<Option<usize>> = vec![None; board.units.len()];
     for e in &log.events {
         match &e.kind {
@@ -384,39 +383,20 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
                     ever_routed[u] = true;
                 }
                 let parent = match cause {
-                    Cause::Contagion => pending[u].take().and_then(|m| cascade_of[m]),
+                    Cause::Contagion => pending[u].take().and_then(|m| cascades.of(m)),
                     // Routed at the end of its own disorder retreat: still the
                     // same blow, so the same cascade.
-                    Cause::CavalryZone => cascade_of[u],
+                    Cause::CavalryZone => cascades.of(u),
                     _ => None,
                 };
-                let c = match parent {
-                    Some(c) => c,
-                    None => {
-                        cascades.push((
-                            Cascade {
-                                root: unit.clone(),
-                                root_name: scenario.units.get(u).map_or_else(|| unit.clone(), |s| s.name.clone()),
-                                cause: *cause,
-                                turn: e.turn,
-                                size: 0,
-                            },
-                            Vec::new(),
-                        ));
-                        cascades.len() - 1
-                    }
-                };
-                let (cascade, members) = &mut cascades[c];
-                if !members.contains(&u) {
-                    members.push(u);
-                    cascade.size += 1;
-                }
-                cascade_of[u] = Some(c);
+                let name = scenario.units.get(u).map_or(unit.as_str(), |s| s.name.as_str());
+                cascades.fail(u, parent, (unit, name), *cause, e.turn);
             }
             _ => {}
         }
     }
 
+    let (largest_cascade, cascades) = cascades.finish();
     let sides = scenario
         .sides
         .iter()
@@ -440,12 +420,7 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
             (c.name.clone(), st, c.units.len() as u32)
         })
         .collect();
-    Summary {
-        sides,
-        largest_cascade: cascades.iter().map(|(c, _)| c.size).max().unwrap_or(0),
-        cascades: cascades.into_iter().map(|(c, _)| c).filter(|c| c.size >= 2).collect(),
-        corps,
-    }
+    Summary { sides, largest_cascade, cascades, corps }
 }
 
 impl fmt::Display for Summary {

@@ -1,0 +1,123 @@
+//! The hex-mode (La Bataille) systems of each phase: shocks, the order
+//! phases (replay, AI, or waiting for a player) and morale recovery.
+
+use bevy::ecs::system::{SystemChangeTick, SystemParam};
+use bevy::prelude::*;
+
+use super::battle::{Battle, BattleLog, DiceBox, EngineState};
+use super::clock::Clock;
+use super::control::Controls;
+use super::play::with_orders;
+use super::victory::Victory;
+use super::view::{BoardView, UnitQuery};
+use crate::dice::Dice;
+use crate::events::{EventKind, EventLog};
+use crate::labataille::Board;
+use crate::labataille::ai::{self, AiGoals};
+use crate::labataille::engine::{Ctx, Engine};
+use crate::labataille::orders::OrderPhase;
+use crate::scenario::{DEFAULT_AGGRESSION, Mode, Scenario};
+use crate::turn::{LoggedOrder, OrderStamp, SideControl};
+
+/// Everything a hex segment between orders needs: the units, the board
+/// view, the battle, its engine, dice and log.
+#[derive(SystemParam)]
+pub(super) struct Segment<'w, 's> {
+    q: UnitQuery<'w, 's>,
+    ticks: SystemChangeTick,
+    view: ResMut<'w, BoardView>,
+    battle: Res<'w, Battle>,
+    engine: ResMut<'w, EngineState>,
+    dice: ResMut<'w, DiceBox>,
+    log: ResMut<'w, BattleLog>,
+}
+
+impl Segment<'_, '_> {
+    /// Runs `rule` on the board brought up to date, then writes back.
+    fn run(&mut self, rule: impl FnOnce(&Scenario, &Ctx, &mut Engine, &mut Board, &mut Dice, &mut EventLog)) {
+        let Segment { q, ticks, view, battle, engine, dice, log } = self;
+        let scenario = &battle.scenario;
+        view.with_board(q, *ticks, battle, &mut engine.0, |ctx, engine, board| {
+            rule(scenario, ctx, engine, board, &mut dice.0, log);
+        });
+    }
+}
+
+/// Shocks of this turn, in file order, each with its whole cascade.
+pub(super) fn shocks_system(mut segment: Segment, clock: Res<Clock>) {
+    let turn = clock.turn;
+    if !segment.battle.scenario.shocks.iter().any(|s| s.turn == turn) {
+        return;
+    }
+    segment.run(|scenario, ctx, engine, board, dice, log| {
+        for s in scenario.shocks.iter().filter(|s| s.turn == turn) {
+            engine.apply_shock(ctx, board, dice, log, s);
+        }
+    });
+}
+
+/// The phasing side's Morale Recovery Segment.
+pub(super) fn recovery_system(mut segment: Segment, clock: Res<Clock>) {
+    let Some(side) = clock.side else { return };
+    segment.run(|_, ctx, engine, board, dice, log| engine.recovery_segment(ctx, board, dice, log, side));
+}
+
+/// An order phase begins: reset what units did, then take the phase's
+/// orders from the replay, or from the AI if it controls the acting side.
+/// A human side's orders come later, through [`super::issue_order`].
+pub(super) fn order_phase_system(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
+    let acting = phase.acting_side(phasing);
+    let control = world.resource::<Controls>().of(acting);
+    let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = (control == SideControl::Ai).then(|| {
+        let scenario = world.resource::<Battle>().scenario.clone();
+        let v = world.resource::<Victory>();
+        AiGoals {
+            objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
+            aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
+            broken: v.broken_units(&scenario),
+            exits: scenario.exits.iter().filter(|e| e.side == acting).map(|e| (e.edge, e.points)).collect(),
+        }
+    });
+    with_orders(world, |o, engine, board, dice, log, pb| {
+        match phase {
+            OrderPhase::Charge => o.activity.new_turn(board, phasing),
+            OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => o.activity.new_fire_phase(),
+            _ => {}
+        }
+        if pb.replay_until.is_some() {
+            while pb.replay.front().is_some_and(|e| e.at == stamp) {
+                let Some(e) = pb.replay.pop_front() else { break };
+                // A save's orders were legal when given; one that is not now
+                // means the save does not belong to this scenario or build.
+                if let Err(err) = o.apply(engine, board, dice, log, phase, acting, &e.order) {
+                    log.push(EventKind::ReplayError {
+                        order: format!("{:?}", e.order),
+                        error: err.to_string(),
+                        // Every replayed order joins the book in turn, so
+                        // its length is this order's place in the save.
+                        index: pb.book.len(),
+                        units: e.order.units().into_iter().map(str::to_owned).collect(),
+                    });
+                }
+                pb.book.push(e);
+            }
+            return;
+        }
+        if let Some(goals) = goals {
+            for order in ai::play_phase(o, engine, board, dice, log, phase, acting, &goals) {
+                pb.book.push(LoggedOrder { at: stamp, order });
+            }
+        }
+    });
+}
+
+pub(super) fn hex_mode(battle: Res<Battle>) -> bool {
+    battle.scenario.mode == Mode::Hex
+}
+
+pub(super) fn free_space_mode(battle: Res<Battle>) -> bool {
+    battle.scenario.mode == Mode::FreeSpace
+}

@@ -1,0 +1,47 @@
+//! The battle as an ECS world: units are entities with components, the turn
+//! sequence is a series of phase schedules, and the systems are thin adapters
+//! that hand the components to the pure rules of [`crate::labataille`] and
+//! [`crate::belle_alliance`] and write the results back. Runs headless under
+//! `MinimalPlugins`; the game window drives the same [`Simulation`] one
+//! phase at a time.
+//!
+//! - [`components`]: the unit components, one concern each (the truth about
+//!   every unit between phases);
+//! - [`view`]: the rules' view of them, a board and a table kept between
+//!   calls and refreshed only where a component changed;
+//! - [`battle`]: the battle's resources (scenario, dice, engine, log);
+//! - [`control`]: who gives each side's orders;
+//! - [`clock`]: the turn's phases and where the battle stands;
+//! - [`play`]: what orders need between phases (order book, undo);
+//! - [`hex_phases`] and [`free_space`]: the systems of each rule system;
+//! - [`setup`]: spawning the units and installing the schedules;
+//! - [`driver`]: stepping phases, replay and the final event;
+//! - [`order_api`]: the window's orders, odds and previews;
+//! - [`victory`]: objectives, leaders, corps breaking, score and summary;
+//! - [`simulation`]: the headless app.
+
+pub mod battle;
+pub mod clock;
+pub mod components;
+pub mod control;
+pub mod driver;
+mod free_space;
+mod hex_phases;
+pub mod order_api;
+mod play;
+pub mod setup;
+pub mod simulation;
+pub mod victory;
+pub mod view;
+
+pub use crate::turn::{LoggedOrder, OrderStamp, Phase, SavePoint, SideControl};
+pub use battle::{Battle, BattleLog, DiceBox, EngineState};
+pub use clock::{Clock, Origin, PhaseSchedule};
+pub use components::*;
+pub use control::{AiMode, Controls};
+pub use driver::{end_phase, orders_not_replayed, run_to, start_replay, step_phase, write_final};
+pub use order_api::{awaiting_orders, charge_path, fire_odds, issue_order, melee_odds, movement_range, mp_left, undo};
+pub use play::PlayState;
+pub use setup::{install, install_schedules, reset, spawn_units};
+pub use simulation::Simulation;
+pub use victory::{BattleSummary, Victory, score, summary};

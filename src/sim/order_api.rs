@@ -1,0 +1,129 @@
+//! What the window asks of the battle while a player gives orders: the
+//! phase waiting for them, orders and undo, and the previews drawn before
+//! an order is given (reach, odds, a charge's path), all from the rules.
+
+use bevy::prelude::*;
+
+use super::clock::Clock;
+use super::control::Controls;
+use super::play::{PlayState, Snapshot, with_orders};
+use crate::labataille::orders::{Order, OrderError, OrderPhase};
+use crate::turn::{LoggedOrder, OrderStamp, SideControl};
+
+/// The order phase waiting for a player, with the side that acts in it.
+pub fn awaiting_orders(world: &World) -> Option<(OrderPhase, usize)> {
+    let clock = world.get_resource::<Clock>()?;
+    let play = world.get_resource::<PlayState>()?;
+    if clock.finished || !play.begun || play.replaying() {
+        return None;
+    }
+    let phase = clock.phase.order_phase()?;
+    let acting = phase.acting_side(clock.side?);
+    (world.resource::<Controls>().of(acting) == SideControl::Human).then_some((phase, acting))
+}
+
+/// A player's order in the phase that waits for them. On success it is in
+/// the order book; an order that rolls no dice can be taken back with
+/// [`undo`] until the phase ends or dice are rolled.
+pub fn issue_order(world: &mut World, order: &Order) -> Result<(), OrderError> {
+    let Some((phase, acting)) = awaiting_orders(world) else { return Err(OrderError::NotAwaited) };
+    let clock = *world.resource::<Clock>();
+    let stamp = OrderStamp { turn: clock.turn, side: clock.side.unwrap_or(0), phase };
+    with_orders(world, |o, engine, board, dice, log, pb| {
+        let before = Snapshot {
+            board: board.clone(),
+            log_len: log.events.len(),
+            dice: dice.clone(),
+            activity: o.activity.clone(),
+            book_len: pb.book.len(),
+        };
+        match o.apply(engine, board, dice, log, phase, acting, order) {
+            Ok(()) => {
+                pb.book.push(LoggedOrder { at: stamp, order: order.clone() });
+                if order.rolls_dice() {
+                    pb.undo.clear();
+                } else {
+                    pb.undo.push(before);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                // Nothing of a refused order may stay behind.
+                *board = before.board;
+                log.events.truncate(before.log_len);
+                *dice = before.dice;
+                *o.activity = before.activity;
+                Err(e)
+            }
+        }
+    })
+}
+
+/// Takes back the last order of this phase if no dice have been rolled
+/// since; `false` if there is nothing to take back.
+pub fn undo(world: &mut World) -> bool {
+    if world.resource::<PlayState>().undo.is_empty() {
+        return false;
+    }
+    with_orders(world, |o, _engine, board, dice, log, pb| {
+        let Some(s) = pb.undo.pop() else { return false };
+        *board = s.board;
+        log.events.truncate(s.log_len);
+        *dice = s.dice;
+        *o.activity = s.activity;
+        o.search.forget();
+        pb.book.truncate(s.book_len);
+        true
+    })
+}
+
+/// Where a reachable hex costs: the movement range of a unit now, for the
+/// window's overlay and path preview.
+pub fn movement_range(world: &mut World, unit: usize) -> crate::labataille::movement::Reach {
+    with_orders(world, |o, engine, board, _, _, _| {
+        if unit < board.units.len() { (*o.reach(engine, board, unit)).clone() } else { Default::default() }
+    })
+}
+
+/// Movement points (hundredths) a unit has left in this turn's movement.
+pub fn mp_left(world: &mut World, unit: usize) -> u32 {
+    with_orders(world, |o, _, board, _, _, _| if unit < board.units.len() { o.budget(board, unit) } else { 0 })
+}
+
+/// The odds of a volley, shown before the player commits.
+pub fn fire_odds(
+    world: &mut World,
+    firers: &[usize],
+    target: usize,
+) -> Result<crate::labataille::combat::FireOdds, OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        crate::labataille::combat::fire_odds(o.bf, board, engine, firers, target).map_err(OrderError::from)
+    })
+}
+
+/// The approach of a charge, shown before the player commits: every hex
+/// from the charger to where it stops next to its target (only its own
+/// hex when it stands next to it already), as the charge would ride it.
+pub fn charge_path(world: &mut World, unit: usize, target: usize) -> Result<Vec<crate::hex::Offset>, OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        for i in [unit, target] {
+            if i >= board.units.len() {
+                return Err(OrderError::UnknownUnit(format!("#{i}")));
+            }
+        }
+        crate::labataille::combat::charge_path(o.bf, engine, board, o.search, unit, target).map_err(OrderError::from)
+    })
+}
+
+/// The odds of a melee (or a charge's melee), shown before the player commits.
+pub fn melee_odds(
+    world: &mut World,
+    attackers: &[usize],
+    target: usize,
+    charging: bool,
+) -> Result<crate::labataille::combat::MeleeOdds, OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        crate::labataille::combat::melee_odds(o.bf, board, engine, attackers, target, charging)
+            .map_err(OrderError::from)
+    })
+}

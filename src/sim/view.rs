@@ -70,12 +70,33 @@ macro_rules! changed_since {
     };
 }
 
+/// When a view was last brought up to date with the components.
+#[derive(Clone, Copy, Debug, Default)]
+struct Freshness(Option<Tick>);
+
+impl Freshness {
+    /// Since when to read changed units, or `None` when the whole view must
+    /// be built: never built yet, or units came or went.
+    fn since(self, components: usize, kept: usize) -> Option<Tick> {
+        self.0.filter(|_| components == kept)
+    }
+
+    fn mark(&mut self, now: Tick) {
+        self.0 = Some(now);
+    }
+}
+
+/// Units keyed by their index, in index order.
+fn in_unit_order<U>(mut units: Vec<(usize, U)>) -> Vec<U> {
+    units.sort_by_key(|(i, _)| *i);
+    units.into_iter().map(|(_, u)| u).collect()
+}
+
 /// The board the hex rules play on, in unit-index order.
 #[derive(Resource, Default)]
 pub struct BoardView {
     board: Board,
-    /// When the board was last brought up to date; `None`: never.
-    synced: Option<Tick>,
+    fresh: Freshness,
 }
 
 impl BoardView {
@@ -89,14 +110,10 @@ impl BoardView {
     /// with a component changed since. Returns whether anything was read.
     pub fn sync(&mut self, q: &mut UnitQuery, ticks: SystemChangeTick) -> bool {
         let now = ticks.this_run();
-        let count = q.iter().count();
-        let since = match self.synced {
-            Some(t) if count == self.board.units.len() => t,
-            _ => {
-                self.rebuild(q);
-                self.synced = Some(now);
-                return true;
-            }
+        let Some(since) = self.fresh.since(q.iter().count(), self.board.units.len()) else {
+            self.rebuild(q);
+            self.fresh.mark(now);
+            return true;
         };
         let mut read = false;
         for (i, _, _, _, _, strength, facing, limbered, at, state, ready, formation, rested) in q.iter_mut() {
@@ -114,12 +131,12 @@ impl BoardView {
             u.rested = rested.0;
             read = true;
         }
-        self.synced = Some(now);
+        self.fresh.mark(now);
         read
     }
 
     fn rebuild(&mut self, q: &UnitQuery) {
-        let mut units: Vec<(usize, HexUnit)> = q
+        let units = q
             .iter()
             .map(|(i, name, side, arm, morale, strength, facing, limbered, at, state, ready, formation, rested)| {
                 let unit = HexUnit {
@@ -139,8 +156,7 @@ impl BoardView {
                 (i.0, unit)
             })
             .collect();
-        units.sort_by_key(|(i, _)| *i);
-        self.board = Board { units: units.into_iter().map(|(_, u)| u).collect() };
+        self.board = Board { units: in_unit_order(units) };
     }
 
     /// Writes what the rules changed back into the components; unchanged
@@ -173,7 +189,7 @@ impl BoardView {
             rested.set_if_neq(Rested(u.rested));
         }
         // What was just written is what the board holds.
-        self.synced = Some(ticks.this_run());
+        self.fresh.mark(ticks.this_run());
     }
 
     /// Runs `rule` on the board brought up to date, then writes back. The
@@ -213,7 +229,7 @@ impl BoardView {
 #[derive(Resource, Default)]
 pub struct TableView {
     table: Table,
-    synced: Option<Tick>,
+    fresh: Freshness,
 }
 
 impl TableView {
@@ -224,14 +240,10 @@ impl TableView {
     /// As [`BoardView::sync`], for the table.
     pub fn sync(&mut self, q: &mut FsQuery, ticks: SystemChangeTick) -> bool {
         let now = ticks.this_run();
-        let count = q.iter().count();
-        let since = match self.synced {
-            Some(t) if count == self.table.units.len() => t,
-            _ => {
-                self.rebuild(q);
-                self.synced = Some(now);
-                return true;
-            }
+        let Some(since) = self.fresh.since(q.iter().count(), self.table.units.len()) else {
+            self.rebuild(q);
+            self.fresh.mark(now);
+            return true;
         };
         let mut read = false;
         for (i, _, _, _, valour, limbered, horse, strength, pos, state, formation, guns, shaken) in q.iter_mut() {
@@ -250,12 +262,12 @@ impl TableView {
             u.shaken_in = shaken.0;
             read = true;
         }
-        self.synced = Some(now);
+        self.fresh.mark(now);
         read
     }
 
     fn rebuild(&mut self, q: &FsQuery) {
-        let mut units: Vec<(usize, FsUnit)> = q
+        let units = q
             .iter()
             .map(|(i, name, side, arm, valour, limbered, horse, strength, pos, state, formation, guns, shaken)| {
                 let unit = FsUnit {
@@ -277,8 +289,7 @@ impl TableView {
                 (i.0, unit)
             })
             .collect();
-        units.sort_by_key(|(i, _)| *i);
-        self.table = Table { units: units.into_iter().map(|(_, u)| u).collect() };
+        self.table = Table { units: in_unit_order(units) };
     }
 
     pub fn write_back(&mut self, q: &mut FsQuery, ticks: SystemChangeTick) {
@@ -309,7 +320,7 @@ impl TableView {
             guns.set_if_neq(AbandonedGuns(u.guns_left));
             shaken.set_if_neq(ShakenIn(u.shaken_in));
         }
-        self.synced = Some(ticks.this_run());
+        self.fresh.mark(ticks.this_run());
     }
 
     /// Runs `rule` on the table brought up to date, then writes back. The

@@ -41,8 +41,8 @@ use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, FireOdds, charge_reach, fire_odds, line_of_sight, melee_odds};
 use crate::labataille::engine::Engine;
 use crate::labataille::fields::{FAR, SideFields, front_sides};
-use crate::labataille::grid::{BLOCKED, Grid};
-use crate::labataille::movement::{self, Centi};
+use crate::labataille::grid::{BLOCKED, Centi, Grid, centi};
+use crate::labataille::movement;
 use crate::labataille::orders::{Order, OrderPhase, Orders};
 use crate::labataille::{Board, HexState};
 use crate::rules::ai::{AiRules, Standoff};
@@ -605,7 +605,7 @@ impl Ai<'_, '_, '_> {
         if front_sides(u.facing).contains(&to) {
             return false;
         }
-        let cost = (ctx.rules.combat.face_mp * 100.0).round() as Centi;
+        let cost = centi(ctx.rules.combat.face_mp);
         if self.orders.budget(self.board, i) < cost {
             return false;
         }
@@ -808,7 +808,7 @@ impl Ai<'_, '_, '_> {
     }
 
     fn can_change(&self, i: usize) -> bool {
-        let change = (self.bf.ctx.rules.combat.formation_change_mp * 100.0).round() as Centi;
+        let change = centi(self.bf.ctx.rules.combat.formation_change_mp);
         !self.orders.activity.moved[i] || self.orders.budget(self.board, i) >= change
     }
 

@@ -17,7 +17,7 @@ use crate::labataille::fields::{FAR, Mark, SideFields};
 
 /// Above this many changed enemy units, the fields are built afresh.
 const MEND_AT_MOST: usize = 16;
-use crate::labataille::grid::{Grid, Occupancy};
+use crate::labataille::grid::{Grid, Occupancy, centi};
 use crate::labataille::retreat::{RetreatQuery, plan_refuge, plan_retreat};
 use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
 use crate::labataille::{Board, HexState};
@@ -430,7 +430,7 @@ impl Engine {
             board,
             unit,
             start,
-            budget: (ctx.rules.retreat_mp * 100.0).round() as u32,
+            budget: centi(ctx.rules.retreat_mp),
             own_rear: ctx.own_rear(side),
         });
         let Some(plan) = plan else { return };

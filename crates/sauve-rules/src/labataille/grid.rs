@@ -100,8 +100,22 @@ impl StepBounds {
     }
 }
 
-fn centi(mp: f32) -> u16 {
-    ((mp * 100.0).round()).clamp(1.0, (BLOCKED - 1) as f32) as u16
+/// Movement points in hundredths, as the grid's step costs are: whole
+/// numbers, so that sums and comparisons of costs are exact.
+pub type Centi = u32;
+
+/// An MP figure of the rules in hundredths, to the nearest; the one place
+/// the rules' MP become [`Centi`]. Negative (and NaN) figures give 0.
+#[inline]
+pub fn centi(mp: f32) -> Centi {
+    (mp * 100.0).round() as Centi
+}
+
+/// A step's cost as the grid keeps it: at least one hundredth (a step is
+/// never free, so every search's costs grow), below [`BLOCKED`]. The rules
+/// allow costs above 0 and at most 100 MP, which fit without the clamp.
+fn step_centi(mp: f32) -> u16 {
+    centi(mp).clamp(1, BLOCKED as Centi - 1) as u16
 }
 
 impl Grid {
@@ -144,7 +158,7 @@ impl Grid {
                     g.stand[arm.index()][i] = rules.terrain_cost(t, arm).is_some();
                     for dir in Dir::ALL {
                         if let Some(cost) = map.step_cost(rules, arm, at, dir) {
-                            g.step[arm.index()][i * 6 + dir.index()] = centi(cost);
+                            g.step[arm.index()][i * 6 + dir.index()] = step_centi(cost);
                         }
                     }
                 }

@@ -9,14 +9,15 @@ use std::sync::Arc;
 
 use crate::hex::{Dir, Offset};
 use crate::labataille::fields::{CellFacts, SideFields, exerts_zone, front_sides};
-use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
+use crate::labataille::grid::{BLOCKED, Grid, Occupancy, centi};
 use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
 
-/// Movement points in hundredths, as the grid's step costs are.
-pub type Centi = u32;
+/// Movement points in hundredths (kept with the grid's step costs; named
+/// here too, where the moves that spend them are).
+pub use crate::labataille::grid::Centi;
 
 /// MP (hundredths) a unit may spend this phase before anything is used:
 /// its allowance times its formation's share (rule 1.7). Unlimbered guns
@@ -28,7 +29,7 @@ pub fn allowance(rules: &Rules, arm: Arm, own: Option<f32>, formation: Formation
         Arm::Artillery => 1.0,
         _ => c.formation_movement.get(formation),
     };
-    (c.allowance(arm, own) * share * 100.0).round().max(0.0) as Centi
+    centi(c.allowance(arm, own) * share)
 }
 
 /// The stacking limit of a hex in increments (rule 1.7).
@@ -410,7 +411,7 @@ mod tests {
             occupancy: &occ,
             board,
             unit,
-            budget: (budget_mp * 100.0) as Centi,
+            budget: centi(budget_mp),
             fresh: true,
             fields: None,
         };

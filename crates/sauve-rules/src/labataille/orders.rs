@@ -13,7 +13,8 @@ use crate::events::{EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, CombatError, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
-use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
+use crate::labataille::grid::{Centi, centi};
+use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
 use crate::labataille::{Board, HexState};
 use crate::terrain::Arm;
 use crate::vocab::Formation;
@@ -336,7 +337,7 @@ impl Orders<'_, '_> {
                 if u.facing == *facing {
                     return Err(illegal(unit, &format!("already faces {facing:?}")));
                 }
-                let cost = (bf.ctx.rules.combat.face_mp * 100.0).round() as Centi;
+                let cost = centi(bf.ctx.rules.combat.face_mp);
                 if self.budget(board, i) < cost {
                     return Err(illegal(unit, "has too few movement points left to turn"));
                 }
@@ -360,7 +361,7 @@ impl Orders<'_, '_> {
                 }
                 // Unlimbering ends the move; limbering costs the change and
                 // then the guns move with what is left.
-                let change = (bf.ctx.rules.combat.formation_change_mp * 100.0).round() as Centi;
+                let change = centi(bf.ctx.rules.combat.formation_change_mp);
                 if *limbered {
                     if self.activity.moved[i] {
                         return Err(illegal(unit, "has already moved"));
@@ -431,7 +432,7 @@ impl Orders<'_, '_> {
     /// Pays for a change of formation out of this phase's movement points;
     /// a unit that has not moved may always change once.
     fn spend_change(&mut self, board: &Board, unit: usize, id: &str) -> Result<(), OrderError> {
-        let change = (self.bf.ctx.rules.combat.formation_change_mp * 100.0).round() as Centi;
+        let change = centi(self.bf.ctx.rules.combat.formation_change_mp);
         if self.activity.moved[unit] && self.budget(board, unit) < change {
             return Err(OrderError::Illegal { unit: id.to_owned(), why: "has too few movement points left".into() });
         }

@@ -33,8 +33,7 @@ pub struct Grid {
     /// `stand[arm][cell]`: the arm may be in this hex at all.
     stand: [Vec<bool>; 3],
     /// `nbr[cell][dir]`: the padded cell across `dir`, or `u32::MAX` outside
-    /// the padding. Field builds walk every cell's six neighbours, and the
-    /// offset arithmetic was most of their cost.
+    /// the padding (see [`Grid::neighbour`]).
     nbr: Vec<[u32; 6]>,
     /// The rules' rout move in hexes, to size the bounds below.
     rout_hexes: u32,
@@ -193,33 +192,10 @@ impl Grid {
         Offset::new(i % self.pw - 1, i / self.pw - 1)
     }
 
-    /// For a cell on the map, by its column parity: the padded-index step
-    /// to its neighbour across each direction, and whether that step flips
-    /// the parity. Every neighbour of a hex on the map lies inside the
-    /// padding, so the searches step by arithmetic and keep the neighbour
-    /// table for the border ring.
-    pub fn across(&self) -> [[(isize, u32); 6]; 2] {
-        let pw = self.pw as isize;
-        [0, 1].map(|p: i32| {
-            Dir::ALL.map(|d| {
-                let o = Offset::new(p, 1).neighbour(d);
-                ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u32)
-            })
-        })
-    }
-
-    /// The padded cell across `dir` from `i`, whose offset is `o`: by
-    /// arithmetic on the map, from the table on the border ring.
-    #[inline]
-    pub fn neighbour_at(&self, across: &[[(isize, u32); 6]; 2], i: usize, o: Offset, dir: Dir) -> Option<usize> {
-        if self.on_map[i] {
-            Some((i as isize + across[(o.c & 1) as usize][dir.index()].0) as usize)
-        } else {
-            self.neighbour(i, dir)
-        }
-    }
-
-    /// The padded cell across `dir`, if inside the padding.
+    /// The padded cell across `dir` from cell `i`, if inside the padding
+    /// (every neighbour of a hex on the map is): the one way from a cell to
+    /// its neighbours, read from a table worked out with the grid, as the
+    /// offset arithmetic was most of the cost of the searches.
     #[inline]
     pub fn neighbour(&self, i: usize, dir: Dir) -> Option<usize> {
         let n = self.nbr[i][dir.index()];

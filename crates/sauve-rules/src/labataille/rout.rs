@@ -152,7 +152,7 @@ impl RoutQuery<'_> {
         if !(d0 == FAR || d1 > d0) {
             return false;
         }
-        let (x, z) = cube(end);
+        let (x, z) = end.cube();
         near.iter().all(|n| {
             let (dx, dz) = (x - n.x, z - n.z);
             dx.abs().max(dz.abs()).max((dx + dz).abs()) >= n.d
@@ -192,7 +192,7 @@ impl RoutQuery<'_> {
         near.clear();
         let start = self.start;
         self.fields.enemies_within(start, self.enemy_radius, |e| {
-            let (x, z) = cube(e);
+            let (x, z) = e.cube();
             near.push(Near { x, z, d: start.distance(e) as i32 });
         });
         // A stack of enemies is one hex to keep away from.
@@ -209,12 +209,6 @@ struct Near {
     x: i32,
     z: i32,
     d: i32,
-}
-
-/// Cube x and z of an offset hex (CONTRACT.md's distance formula).
-#[inline]
-fn cube(o: Offset) -> (i32, i32) {
-    (o.c, o.r - (o.c - (o.c & 1)) / 2)
 }
 
 /// How preferences 1-4 rank a path, as one integer below 2^50: its cost
@@ -1108,16 +1102,6 @@ mod tests {
     use crate::rules::Rules;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
-
-    #[test]
-    fn cube_coordinates_give_the_hex_distance() {
-        for (a, b) in [((0, 0), (5, 3)), ((1, 1), (4, 0)), ((-1, 2), (3, 7)), ((7, -1), (2, 2)), ((3, 3), (3, 3))] {
-            let (a, b) = (Offset::new(a.0, a.1), Offset::new(b.0, b.1));
-            let ((ax, az), (bx, bz)) = (cube(a), cube(b));
-            let (dx, dz) = (ax - bx, az - bz);
-            assert_eq!(dx.abs().max(dz.abs()).max((dx + dz).abs()) as u32, a.distance(b), "{a} {b}");
-        }
-    }
 
     /// A battle on a generated map: the rout benchmark's ranks of routers
     /// south of an enemy line, plus units of both sides scattered at random

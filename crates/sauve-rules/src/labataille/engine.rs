@@ -18,7 +18,7 @@ use crate::labataille::fields::{FAR, Mark, SideFields};
 /// Above this many changed enemy units, the fields are built afresh.
 const MEND_AT_MOST: usize = 16;
 use crate::labataille::grid::{Grid, Occupancy, centi};
-use crate::labataille::retreat::{RetreatQuery, plan_refuge, plan_retreat};
+use crate::labataille::retreat::{RefugeQuery, RetreatPlanner, RetreatQuery};
 use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
 use crate::labataille::{Board, HexState};
 use crate::rules::{Rules, StackContagion};
@@ -68,6 +68,8 @@ pub struct Engine {
     /// Bumped whenever a unit of the side moves or changes state.
     generation: Vec<u64>,
     planner: RoutPlanner,
+    /// Scratch of the disorder retreats and far routers' walks.
+    retreats: RetreatPlanner,
     queue: VecDeque<(usize, Forced)>,
     /// Number of field builds so far (benchmarks and tests read it).
     pub field_builds: u64,
@@ -99,6 +101,7 @@ impl Engine {
             built_from: vec![u64::MAX, u64::MAX],
             generation: vec![0, 0],
             planner: RoutPlanner::new(),
+            retreats: RetreatPlanner::new(),
             queue: VecDeque::new(),
             field_builds: 0,
             known: board.units.iter().map(|u| (u.at, u.state, u.formation, u.facing)).collect(),
@@ -423,7 +426,7 @@ impl Engine {
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
         let Some(fields) = self.fields[side].as_deref() else { return };
-        let plan = plan_retreat(&RetreatQuery {
+        let plan = self.retreats.retreat(&RetreatQuery {
             grid: ctx.grid,
             fields,
             occupancy: &self.occupancy,
@@ -451,9 +454,15 @@ impl Engine {
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
         let Some(fields) = self.fields[side].as_deref() else { return };
-        let Some(path) =
-            plan_refuge(ctx.grid, fields, board, unit, start, ctx.rules.safe_distance, ctx.rules.far_router_hexes)
-        else {
+        let Some(path) = self.retreats.refuge(&RefugeQuery {
+            grid: ctx.grid,
+            fields,
+            board,
+            unit,
+            start,
+            safe: ctx.rules.safe_distance,
+            max_hexes: ctx.rules.far_router_hexes,
+        }) else {
             return;
         };
         if path.len() < 2 {

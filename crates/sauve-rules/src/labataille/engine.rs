@@ -13,10 +13,8 @@ use std::sync::Arc;
 use crate::dice::{Dice, morale_check};
 use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
 use crate::hex::{Dir, Edge, Offset};
+use crate::labataille::ai::goal_fields::GoalFields;
 use crate::labataille::fields::{FAR, Mark, SideFields};
-
-/// Above this many changed enemy units, the fields are built afresh.
-const MEND_AT_MOST: usize = 16;
 use crate::labataille::grid::{Grid, Occupancy, centi};
 use crate::labataille::retreat::{RefugeQuery, RetreatPlanner, RetreatQuery};
 use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
@@ -25,6 +23,9 @@ use crate::rules::{Rules, StackContagion};
 use crate::scenario::{Shock, Side};
 use crate::terrain::Arm;
 use crate::vocab::{Formation, Readiness};
+
+/// Above this many changed enemy units, the fields are built afresh.
+const MEND_AT_MOST: usize = 16;
 
 /// The fixed context of a battle: map arrays, rules and sides.
 pub struct Ctx<'a> {
@@ -81,6 +82,8 @@ pub struct Engine {
     /// Each unit's leader bonus to morale checks (set by the caller from
     /// the scenario's leaders before a phase; empty means none).
     pub bonus: Vec<i32>,
+    /// The AI's last goal fields, kept from one phase to the next.
+    pub goal_fields: GoalFields,
 }
 
 fn other(side: usize) -> usize {
@@ -107,6 +110,7 @@ impl Engine {
             known: board.units.iter().map(|u| (u.at, u.state, u.formation, u.facing)).collect(),
             bonus: Vec::new(),
             seen: vec![Vec::new(), Vec::new()],
+            goal_fields: GoalFields::default(),
         }
     }
 

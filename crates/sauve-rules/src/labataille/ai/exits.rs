@@ -8,7 +8,6 @@ use crate::labataille::HexState;
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
 
-use super::goal_fields::goal_field;
 use super::phase::Ai;
 use super::plan::{ExitRoute, Plan};
 
@@ -16,7 +15,7 @@ impl Ai<'_, '_, '_> {
     /// The side's exits that the orders allow and that pay, best paying
     /// first, each with its goal field (cheapest walk to any hex of its
     /// edge). Empty, and no field built, when the scenario gives none.
-    pub(super) fn exit_routes(&self) -> Vec<ExitRoute> {
+    pub(super) fn exit_routes(&mut self) -> Vec<ExitRoute> {
         let grid = self.bf.ctx.grid;
         let mut exits: Vec<(Edge, u32)> = self
             .goals
@@ -27,6 +26,7 @@ impl Ai<'_, '_, '_> {
             .collect();
         exits.sort_unstable_by_key(|&(edge, points)| (Reverse(points), edge));
         exits.dedup_by_key(|e| e.0);
+        let kept = &mut self.engine.goal_fields;
         exits
             .into_iter()
             .map(|(edge, points)| {
@@ -34,7 +34,7 @@ impl Ai<'_, '_, '_> {
                     .filter(|&c| grid.on_map[c] && grid.edge_distance(edge, grid.offset(c)) == 0)
                     .map(|c| (c, 0))
                     .collect();
-                ExitRoute { edge, points, field: goal_field(grid, Arm::Infantry, &sources) }
+                ExitRoute { edge, points, field: kept.field(grid, Arm::Infantry, &sources) }
             })
             .collect()
     }

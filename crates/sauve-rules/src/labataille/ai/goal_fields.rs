@@ -19,31 +19,6 @@ const RING: usize = 4096;
 /// entry costs count as a unit would pay them. A bucket queue (Dial's
 /// algorithm): costs are small integers, so this is linear in the map.
 pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
-    // The field depends only on the terrain, the arm and the sources, which
-    // change seldom (an objective taken or lost): the last few are kept.
-    type Known = Vec<((u64, Arm, Vec<(usize, u32)>), std::sync::Arc<Vec<u32>>)>;
-    thread_local! {
-        static KNOWN: std::cell::RefCell<Known> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    const KEEP: usize = 4;
-    let found = KNOWN.with_borrow(|known| {
-        known.iter().find(|(k, _)| k.0 == grid.uid() && k.1 == arm && k.2 == sources).map(|(_, f)| f.clone())
-    });
-    if let Some(field) = found {
-        return field.to_vec();
-    }
-    let field = std::sync::Arc::new(walk_field(grid, arm, sources));
-    KNOWN.with_borrow_mut(|known| {
-        if known.len() == KEEP {
-            known.remove(0);
-        }
-        known.push(((grid.uid(), arm, sources.to_vec()), field.clone()));
-    });
-    field.to_vec()
-}
-
-/// [`goal_field`] worked out afresh.
-fn walk_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
     let mut dist = vec![UNREACHED; grid.len()];
     let mut ring: Vec<Vec<u32>> = vec![Vec::new(); RING];
     let mut pending = 0usize;
@@ -94,6 +69,41 @@ fn walk_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
     dist
 }
 
+/// How many goal fields [`GoalFields`] keeps.
+const KEEP: usize = 4;
+
+/// The last few goal fields worked out, each with what it was worked out
+/// for: a field depends only on the terrain (the grid's
+/// [`uid`](Grid::uid)), the arm and the sources, which change seldom (an
+/// objective taken or lost), so a phase mostly asks again for a field of
+/// the phase before. The engine keeps them for the AI, which keeps nothing
+/// of its own from one phase to the next.
+#[derive(Clone, Debug, Default)]
+pub struct GoalFields {
+    known: Vec<(FieldKey, Vec<u32>)>,
+}
+
+/// What a goal field was worked out for: the grid's uid, the arm and the
+/// sources with their start costs.
+type FieldKey = (u64, Arm, Vec<(usize, u32)>);
+
+impl GoalFields {
+    /// [`goal_field`], from the kept ones if it is one of them; else worked
+    /// out and kept in place of the oldest.
+    pub fn field(&mut self, grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
+        let key = |k: &FieldKey| k.0 == grid.uid() && k.1 == arm && k.2 == sources;
+        if let Some((_, field)) = self.known.iter().find(|(k, _)| key(k)) {
+            return field.clone();
+        }
+        let field = goal_field(grid, arm, sources);
+        if self.known.len() == KEEP {
+            self.known.remove(0);
+        }
+        self.known.push(((grid.uid(), arm, sources.to_vec()), field.clone()));
+        field
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,18 +136,19 @@ mod tests {
         let woods = Grid::new(&TerrainMap::from_rows(&["..ww..", "..ww..", "..ww..", "..ww..", "..ww.."]), &rules);
         let a = [(open.idx(Offset::new(0, 2)), 0)];
         let b = [(open.idx(Offset::new(5, 2)), 0)];
+        let mut kept = GoalFields::default();
         for _ in 0..2 {
             for grid in [&open, &woods] {
                 for sources in [&a[..], &b[..], &a[..]] {
                     for arm in Arm::ALL {
-                        assert_eq!(goal_field(grid, arm, sources), walk_field(grid, arm, sources));
+                        assert_eq!(kept.field(grid, arm, sources), goal_field(grid, arm, sources));
                     }
                 }
             }
         }
         // The two maps do differ, so a field given for the wrong one fails.
-        assert_ne!(walk_field(&open, Arm::Infantry, &a), walk_field(&woods, Arm::Infantry, &a));
+        assert_ne!(goal_field(&open, Arm::Infantry, &a), goal_field(&woods, Arm::Infantry, &a));
         // A clone is the same grid.
-        assert_eq!(goal_field(&open.clone(), Arm::Cavalry, &b), walk_field(&open, Arm::Cavalry, &b));
+        assert_eq!(kept.field(&open.clone(), Arm::Cavalry, &b), goal_field(&open, Arm::Cavalry, &b));
     }
 }

@@ -41,7 +41,7 @@
 mod charge;
 mod exits;
 mod fire;
-mod goal_fields;
+pub mod goal_fields;
 mod goals;
 mod march;
 mod melee;
@@ -50,7 +50,7 @@ mod phase;
 mod plan;
 mod stance;
 
-pub use goal_fields::{UNREACHED, goal_field};
+pub use goal_fields::{GoalFields, UNREACHED, goal_field};
 pub use goals::{AiGoals, Tuning};
 
 use crate::dice::Dice;

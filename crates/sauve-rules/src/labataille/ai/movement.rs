@@ -9,7 +9,7 @@ use crate::labataille::fields::FAR;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
 
-use super::goal_fields::{UNREACHED, goal_field};
+use super::goal_fields::UNREACHED;
 use super::phase::Ai;
 use super::plan::{Plan, Role};
 
@@ -48,8 +48,9 @@ impl Ai<'_, '_, '_> {
                 sources.push((grid.idx(at), bias));
             }
         }
-        let attack = goal_field(grid, Arm::Infantry, &sources);
-        let defend = (!threatened.is_empty()).then(|| goal_field(grid, Arm::Infantry, &threatened));
+        let kept = &mut self.engine.goal_fields;
+        let attack = kept.field(grid, Arm::Infantry, &sources);
+        let defend = (!threatened.is_empty()).then(|| kept.field(grid, Arm::Infantry, &threatened));
         let exits = self.exit_routes();
         let plan = Plan { sight, attack, defend, objectives, exits };
 

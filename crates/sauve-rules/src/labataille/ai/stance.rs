@@ -4,8 +4,7 @@
 use crate::hex::Offset;
 use crate::labataille::HexState;
 use crate::labataille::fields::{FAR, SideFields, front_sides};
-use crate::labataille::grid::centi;
-use crate::labataille::orders::Order;
+use crate::labataille::orders::{Order, change_cost, face_cost};
 use crate::terrain::Arm;
 use crate::vocab::{Formation, Readiness};
 
@@ -40,7 +39,7 @@ impl Ai<'_, '_, '_> {
         if front_sides(u.facing).contains(&to) {
             return false;
         }
-        let cost = centi(ctx.rules.combat.face_mp);
+        let cost = face_cost(ctx.rules);
         if self.orders.budget(self.board, i) < cost {
             return false;
         }
@@ -85,7 +84,7 @@ impl Ai<'_, '_, '_> {
     }
 
     fn can_change(&self, i: usize) -> bool {
-        let change = centi(self.bf.ctx.rules.combat.formation_change_mp);
+        let change = change_cost(self.bf.ctx.rules);
         !self.orders.activity.moved[i] || self.orders.budget(self.board, i) >= change
     }
 

@@ -125,6 +125,10 @@ impl From<&About> for About {
     }
 }
 
+/// The longest name a unit, objective, corps or leader may have, in
+/// characters.
+pub(super) const MAX_NAME_CHARS: usize = 200;
+
 /// The problems found so far, each with its place in the file.
 pub(super) struct Collector(pub(super) Vec<Problem>);
 
@@ -139,6 +143,13 @@ impl Collector {
             path: Some(about.path),
             ..Problem::default()
         });
+    }
+
+    /// Refuses a name longer than [`MAX_NAME_CHARS`].
+    pub(super) fn name_length(&mut self, about: &About, name: Option<&str>) {
+        if name.is_some_and(|n| n.chars().count() > MAX_NAME_CHARS) {
+            self.add(about.field("name"), format!("name is longer than {MAX_NAME_CHARS} characters"));
+        }
     }
 
     /// A second entry with an id already used at `first` (a path).

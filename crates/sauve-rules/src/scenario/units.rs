@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::hex::Offset;
 use crate::map::TerrainMap;
-use crate::rules::Rules;
+use crate::rules::{MAX_MP, Rules};
 use crate::scenario::file::{FacingFile, ScenarioFile, UnitFile};
 use crate::scenario::problem::{About, Collector, list};
 use crate::scenario::spec::{Place, Side, UnitSpec};
@@ -47,11 +47,7 @@ pub(super) fn units<'r>(
                 format!("side '{}' does not exist (sides: {})", u.side, list(sides.iter().map(|s| s.id.as_str()))),
             );
         }
-        if let Some(name) = &u.name
-            && name.chars().count() > 200
-        {
-            p.add(subject.field("name"), "name is longer than 200 characters");
-        }
+        p.name_length(&subject, u.name.as_deref());
         let state = u.state.unwrap_or(if mode == Mode::Hex { StateName::GoodOrder } else { StateName::Order });
         if state.is_hex() != (mode == Mode::Hex) {
             p.add(subject.field("state"), format!("state {state:?} is not a {mode:?}-mode state"));
@@ -65,9 +61,9 @@ pub(super) fn units<'r>(
             p.add(subject.field("formation"), format!("formation {f:?} is not used in {mode:?} mode"));
         }
         if let Some(m) = u.movement
-            && !(m.is_finite() && m > 0.0 && m <= 100.0)
+            && !(m.is_finite() && m > 0.0 && m <= MAX_MP)
         {
-            p.add(subject.field("movement"), format!("movement {m} must be above 0 and at most 100"));
+            p.add(subject.field("movement"), format!("movement {m} must be above 0 and at most {MAX_MP}"));
         }
         let facing = facing(u, mode, &subject, p);
         let placed = match mode {

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::hex::Edge;
+use crate::rules::MAX_TURNS;
 use crate::scenario::file::{FORMAT_VERSION, ScenarioFile};
 use crate::scenario::map::build_map;
 use crate::scenario::problem::{About, Collector, Problem, list};
@@ -63,8 +64,8 @@ fn header(raw: &ScenarioFile, p: &mut Collector) {
     if raw.name.trim().is_empty() {
         p.add("name", "must not be empty");
     }
-    if raw.turns == 0 || raw.turns > 1000 {
-        p.add("turns", format!("{} must be 1..=1000", raw.turns));
+    if !(1..=MAX_TURNS).contains(&raw.turns) {
+        p.add("turns", format!("{} must be 1..={MAX_TURNS}", raw.turns));
     }
 }
 

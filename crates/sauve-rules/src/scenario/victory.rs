@@ -11,6 +11,12 @@ use crate::scenario::problem::{About, Collector, list};
 use crate::scenario::spec::{Corps, Exit, Leader, Objective, Side, UnitSpec};
 use crate::vocab::Mode;
 
+/// The most victory points an objective or exit may be worth.
+const MAX_POINTS: i64 = 100;
+
+/// The largest leader bonus to morale checks.
+const MAX_LEADER_BONUS: i64 = 6;
+
 /// What decides the battle and who leads, validated.
 #[derive(Default)]
 pub(super) struct Victory {
@@ -85,14 +91,10 @@ fn objectives(raw: &ScenarioFile, map: &TerrainMap, sides: &[Side], p: &mut Coll
         {
             p.add(subject.field("at"), format!("a second objective at {at}"));
         }
-        if !(1..=100).contains(&o.points) {
-            p.add(subject.field("points"), format!("points {} must be 1..=100", o.points));
+        if !(1..=MAX_POINTS).contains(&o.points) {
+            p.add(subject.field("points"), format!("points {} must be 1..={MAX_POINTS}", o.points));
         }
-        if let Some(name) = &o.name
-            && name.chars().count() > 200
-        {
-            p.add(subject.field("name"), "name is longer than 200 characters");
-        }
+        p.name_length(&subject, o.name.as_deref());
         let held_by = match &o.held_by {
             None => None,
             Some(h) => {
@@ -109,7 +111,7 @@ fn objectives(raw: &ScenarioFile, map: &TerrainMap, sides: &[Side], p: &mut Coll
         if let Some(at) = at {
             objectives.push(Objective {
                 at,
-                points: o.points.clamp(0, 100) as u32,
+                points: o.points.clamp(0, MAX_POINTS) as u32,
                 name: o.name.clone().unwrap_or_else(|| format!("objective {at}")),
                 held_by,
             });
@@ -129,8 +131,8 @@ fn exits(raw: &ScenarioFile, sides: &[Side], p: &mut Collector) -> Vec<Exit> {
         if side.is_none() {
             p.add(subject.field("side"), format!("side '{}' does not exist (sides: {})", e.side, side_list(sides)));
         }
-        if !(1..=100).contains(&e.points) {
-            p.add(subject.field("points"), format!("points {} must be 1..=100", e.points));
+        if !(1..=MAX_POINTS).contains(&e.points) {
+            p.add(subject.field("points"), format!("points {} must be 1..={MAX_POINTS}", e.points));
         }
         if let Some(side) = side {
             // Two exits for one side and edge would leave the points ambiguous.
@@ -140,7 +142,7 @@ fn exits(raw: &ScenarioFile, sides: &[Side], p: &mut Collector) -> Vec<Exit> {
                     format!("side '{}' already has an exit across the {:?} edge", e.side, e.edge),
                 );
             }
-            exits.push(Exit { side, edge: e.edge, points: e.points.clamp(0, 100) as u32 });
+            exits.push(Exit { side, edge: e.edge, points: e.points.clamp(0, MAX_POINTS) as u32 });
         }
     }
 
@@ -179,11 +181,7 @@ fn corps(
         if side.is_none() {
             p.add(subject.field("side"), format!("side '{}' does not exist (sides: {})", k.side, side_list(sides)));
         }
-        if let Some(name) = &k.name
-            && name.chars().count() > 200
-        {
-            p.add(subject.field("name"), "name is longer than 200 characters");
-        }
+        p.name_length(&subject, k.name.as_deref());
         if k.units.is_empty() {
             p.add(subject.field("units"), "lists no units");
         }
@@ -273,14 +271,10 @@ fn leaders(
         if side.is_none() {
             p.add(subject.field("side"), format!("side '{}' does not exist (sides: {})", l.side, side_list(sides)));
         }
-        if !(1..=6).contains(&l.bonus) {
-            p.add(subject.field("bonus"), format!("bonus {} must be 1..=6", l.bonus));
+        if !(1..=MAX_LEADER_BONUS).contains(&l.bonus) {
+            p.add(subject.field("bonus"), format!("bonus {} must be 1..={MAX_LEADER_BONUS}", l.bonus));
         }
-        if let Some(name) = &l.name
-            && name.chars().count() > 200
-        {
-            p.add(subject.field("name"), "name is longer than 200 characters");
-        }
+        p.name_length(&subject, l.name.as_deref());
         let with = unit_ids.get(l.with.as_str()).copied();
         match (with, side) {
             (None, _) => p.add(subject.field("with"), format!("with '{}' is not a unit id", l.with)),
@@ -293,7 +287,7 @@ fn leaders(
                 name: l.name.clone().unwrap_or_else(|| l.id.clone()),
                 side: s,
                 with: u,
-                bonus: l.bonus.clamp(0, 6) as i32,
+                bonus: l.bonus.clamp(0, MAX_LEADER_BONUS) as i32,
             }),
             (Some(_), None) => {}
         }

@@ -13,7 +13,7 @@ use crate::labataille::orders::Order;
 use crate::terrain::Arm;
 use crate::vocab::{Formation, Readiness};
 
-use super::phase::Ai;
+use super::phase::{Ai, KEY_SCALE};
 
 impl Ai<'_, '_, '_> {
     pub(super) fn charge(&mut self) {
@@ -98,7 +98,7 @@ impl Ai<'_, '_, '_> {
                 if tu.arm == Arm::Artillery {
                     score += ctx.rules.ai.charge_guns_bonus;
                 }
-                let key = (score * 10_000.0) as i64;
+                let key = (score * KEY_SCALE) as i64;
                 if best.is_none_or(|(k, _)| key > k) {
                     best = Some((key, t));
                 }

@@ -12,7 +12,7 @@ use crate::labataille::movement;
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
 
-use super::phase::Ai;
+use super::phase::{Ai, KEY_SCALE};
 
 impl Ai<'_, '_, '_> {
     /// Range in hexes at which a unit may fire now, if it may.
@@ -150,5 +150,5 @@ impl Ai<'_, '_, '_> {
 }
 
 fn value_key(value: f32) -> i64 {
-    (value * 10_000.0).round() as i64
+    (value * KEY_SCALE).round() as i64
 }

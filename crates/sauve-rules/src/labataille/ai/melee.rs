@@ -12,7 +12,7 @@ use crate::labataille::orders::Order;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
 
-use super::phase::Ai;
+use super::phase::{Ai, KEY_SCALE};
 
 impl Ai<'_, '_, '_> {
     fn can_attack(&self, i: usize) -> bool {
@@ -88,7 +88,7 @@ impl Ai<'_, '_, '_> {
             v.side != self.side && v.state == HexState::Disordered
         });
         let win = odds.win_chance();
-        let key = Reverse((win * 10_000.0) as i64);
+        let key = Reverse((win * KEY_SCALE) as i64);
         if shaken {
             Some(((1, key), attackers))
         } else if win >= self.tuning.melee_threshold {

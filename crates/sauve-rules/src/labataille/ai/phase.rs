@@ -10,6 +10,10 @@ use crate::labataille::orders::{Order, OrderPhase, Orders};
 
 use super::goals::{AiGoals, Tuning};
 
+/// Scores and chances become integers, to order them in keys, in steps of
+/// one ten-thousandth.
+pub(super) const KEY_SCALE: f32 = 10_000.0;
+
 /// The AI playing one side through one phase: the rules' state it reads
 /// and changes (through its orders only), and the orders it gave.
 pub(super) struct Ai<'x, 'a, 'b> {

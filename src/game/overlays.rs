@@ -107,7 +107,7 @@ pub fn shown_board(s: &Scenario, units: &[ShownUnit]) -> Board {
 /// into enemy-occupied hexes, stopping on entering an enemy zone; `None`
 /// where it cannot reach. Dijkstra over the rules' own step costs.
 pub fn movement_range(grid: &Grid, fields: &SideFields, arm: Arm, from: Offset, mp: f32) -> Vec<Option<u16>> {
-    let budget = (mp * 100.0).round() as u32;
+    let budget = crate::labataille::grid::centi(mp);
     let mut best: Vec<Option<u32>> = vec![None; grid.len()];
     let start = grid.idx(from);
     best[start] = Some(0);

@@ -31,6 +31,14 @@ impl Offset {
         Self { c, r }
     }
 
+    /// Cube coordinates x and z (y is -x - z), per CONTRACT.md: x = c,
+    /// z = r - (c - (c & 1)) / 2; the same as [`Offset::to_hex`], as plain
+    /// integers for the hot paths that measure many distances.
+    #[inline]
+    pub fn cube(self) -> (i32, i32) {
+        (self.c, self.r - (self.c - (self.c & 1)) / 2)
+    }
+
     /// Hex distance (number of steps) between two hexes.
     pub fn distance(self, other: Offset) -> u32 {
         self.to_hex().unsigned_distance_to(other.to_hex())
@@ -206,6 +214,18 @@ mod tests {
                 assert_eq!(h.y, r - (c - (c & 1)) / 2, "z for ({c},{r})");
                 assert_eq!(Offset::from_hex(h), Offset::new(c, r));
             }
+        }
+    }
+
+    #[test]
+    fn cube_coordinates_give_the_hex_distance() {
+        for (a, b) in [((0, 0), (5, 3)), ((1, 1), (4, 0)), ((-1, 2), (3, 7)), ((7, -1), (2, 2)), ((3, 3), (3, 3))] {
+            let (a, b) = (Offset::new(a.0, a.1), Offset::new(b.0, b.1));
+            let ((ax, az), (bx, bz)) = (a.cube(), b.cube());
+            let (dx, dz) = (ax - bx, az - bz);
+            assert_eq!(dx.abs().max(dz.abs()).max((dx + dz).abs()) as u32, a.distance(b), "{a} {b}");
+            let h = a.to_hex();
+            assert_eq!(a.cube(), (h.x, h.y), "{a}");
         }
     }
 

@@ -109,6 +109,14 @@ pub enum RoutRefuge {
 /// planner packs its window and tallies for moves up to this length.
 pub const MAX_ROUT_HEXES: u32 = 50;
 
+/// The most turns a battle may last: a scenario's and a save's `turns`, and
+/// so the latest turn that command may begin on.
+pub const MAX_TURNS: u32 = 1000;
+
+/// The most movement points anything may cost or be worth: a terrain or
+/// hexside cost, a unit's own allowance.
+pub const MAX_MP: f32 = 100.0;
+
 /// The whole rules block. Every field has a default; a scenario overrides only
 /// what it names. Terrain and hexside entries replace the default for that
 /// terrain only.
@@ -208,9 +216,9 @@ impl Rules {
                         field.clone(),
                         format!("{arm:?} cost {v} must be a finite number of movement points (None prohibits)"),
                     )),
-                    Some(v) if !(v > 0.0 && v <= 100.0) => out.push((
+                    Some(v) if !(v > 0.0 && v <= MAX_MP) => out.push((
                         field.clone(),
-                        format!("{arm:?} cost {v} must be above 0 and at most 100 (None prohibits)"),
+                        format!("{arm:?} cost {v} must be above 0 and at most {MAX_MP} (None prohibits)"),
                     )),
                     _ => {}
                 }
@@ -241,8 +249,11 @@ impl Rules {
         if self.points_per_increment > 100 {
             out.push(("rules.points_per_increment".into(), format!("{} must be 0..=100", self.points_per_increment)));
         }
-        if !(1..=1000).contains(&self.first_command_turn) {
-            out.push(("rules.first_command_turn".into(), format!("{} must be 1..=1000", self.first_command_turn)));
+        if !(1..=MAX_TURNS).contains(&self.first_command_turn) {
+            out.push((
+                "rules.first_command_turn".into(),
+                format!("{} must be 1..={MAX_TURNS}", self.first_command_turn),
+            ));
         }
         out.extend(self.combat.problems());
         out.extend(self.belle_alliance.problems());

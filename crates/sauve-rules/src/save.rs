@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::MAX_TURNS;
 use crate::scenario::{self, LoadError, Problem};
 use crate::turn::{LoggedOrder, SavePoint, SideControl};
 
@@ -67,8 +68,8 @@ impl SaveGame {
             ));
         }
         let mut s = scenario::parse(&save.scenario, &format!("{file} (scenario)"))?;
-        if save.turns == 0 || save.turns > 1000 {
-            return Err(invalid("turns", format!("{} must be 1..=1000", save.turns)));
+        if !(1..=MAX_TURNS).contains(&save.turns) {
+            return Err(invalid("turns", format!("{} must be 1..={MAX_TURNS}", save.turns)));
         }
         if save.controls.len() != s.sides.len() {
             return Err(invalid("controls", format!("{} entries for {} sides", save.controls.len(), s.sides.len())));

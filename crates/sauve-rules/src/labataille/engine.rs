@@ -13,18 +13,19 @@ use std::sync::Arc;
 use crate::dice::{Dice, morale_check};
 use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
 use crate::hex::{Dir, Edge, Offset};
+use crate::labataille::ai::goal_fields::GoalFields;
 use crate::labataille::fields::{FAR, Mark, SideFields};
-
-/// Above this many changed enemy units, the fields are built afresh.
-const MEND_AT_MOST: usize = 16;
-use crate::labataille::grid::{Grid, Occupancy};
-use crate::labataille::retreat::{RetreatQuery, plan_refuge, plan_retreat};
+use crate::labataille::grid::{Grid, Occupancy, centi};
+use crate::labataille::retreat::{RefugeQuery, RetreatPlanner, RetreatQuery};
 use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
 use crate::labataille::{Board, HexState};
 use crate::rules::{Rules, StackContagion};
 use crate::scenario::{Shock, Side};
 use crate::terrain::Arm;
 use crate::vocab::{Formation, Readiness};
+
+/// Above this many changed enemy units, the fields are built afresh.
+const MEND_AT_MOST: usize = 16;
 
 /// The fixed context of a battle: map arrays, rules and sides.
 pub struct Ctx<'a> {
@@ -68,6 +69,8 @@ pub struct Engine {
     /// Bumped whenever a unit of the side moves or changes state.
     generation: Vec<u64>,
     planner: RoutPlanner,
+    /// Scratch of the disorder retreats and far routers' walks.
+    retreats: RetreatPlanner,
     queue: VecDeque<(usize, Forced)>,
     /// Number of field builds so far (benchmarks and tests read it).
     pub field_builds: u64,
@@ -79,6 +82,8 @@ pub struct Engine {
     /// Each unit's leader bonus to morale checks (set by the caller from
     /// the scenario's leaders before a phase; empty means none).
     pub bonus: Vec<i32>,
+    /// The AI's last goal fields, kept from one phase to the next.
+    pub goal_fields: GoalFields,
 }
 
 fn other(side: usize) -> usize {
@@ -99,11 +104,13 @@ impl Engine {
             built_from: vec![u64::MAX, u64::MAX],
             generation: vec![0, 0],
             planner: RoutPlanner::new(),
+            retreats: RetreatPlanner::new(),
             queue: VecDeque::new(),
             field_builds: 0,
             known: board.units.iter().map(|u| (u.at, u.state, u.formation, u.facing)).collect(),
             bonus: Vec::new(),
             seen: vec![Vec::new(), Vec::new()],
+            goal_fields: GoalFields::default(),
         }
     }
 
@@ -423,14 +430,14 @@ impl Engine {
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
         let Some(fields) = self.fields[side].as_deref() else { return };
-        let plan = plan_retreat(&RetreatQuery {
+        let plan = self.retreats.retreat(&RetreatQuery {
             grid: ctx.grid,
             fields,
             occupancy: &self.occupancy,
             board,
             unit,
             start,
-            budget: (ctx.rules.retreat_mp * 100.0).round() as u32,
+            budget: centi(ctx.rules.retreat_mp),
             own_rear: ctx.own_rear(side),
         });
         let Some(plan) = plan else { return };
@@ -451,9 +458,15 @@ impl Engine {
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
         let Some(fields) = self.fields[side].as_deref() else { return };
-        let Some(path) =
-            plan_refuge(ctx.grid, fields, board, unit, start, ctx.rules.safe_distance, ctx.rules.far_router_hexes)
-        else {
+        let Some(path) = self.retreats.refuge(&RefugeQuery {
+            grid: ctx.grid,
+            fields,
+            board,
+            unit,
+            start,
+            safe: ctx.rules.safe_distance,
+            max_hexes: ctx.rules.far_router_hexes,
+        }) else {
             return;
         };
         if path.len() < 2 {

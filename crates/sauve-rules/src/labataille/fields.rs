@@ -98,15 +98,9 @@ impl Mark {
     }
 }
 
-/// Cube x and z of an offset hex.
-#[inline]
-fn cube(o: Offset) -> (i32, i32) {
-    (o.c, o.r - (o.c - (o.c & 1)) / 2)
-}
-
 #[inline]
 fn hex_distance(a: Offset, b: Offset) -> i32 {
-    let ((ax, az), (bx, bz)) = (cube(a), cube(b));
+    let ((ax, az), (bx, bz)) = (a.cube(), b.cube());
     let (dx, dz) = (ax - bx, az - bz);
     dx.abs().max(dz.abs()).max((dx + dz).abs())
 }
@@ -410,13 +404,12 @@ impl SideFields {
         region.push((start, a));
         let mut inside = std::mem::take(&mut self.inside);
         inside[start] = true;
-        let across = grid.across();
         let mut k = 0;
         while k < region.len() {
             let (i, o) = region[k];
             k += 1;
             for dir in Dir::ALL {
-                let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };
+                let Some(j) = grid.neighbour(i, dir) else { continue };
                 if inside[j] || self.dist[j] == FAR {
                     continue;
                 }
@@ -430,12 +423,12 @@ impl SideFields {
         // The region was found breadth first from `a`, so in order of
         // distance: a hex's nearer neighbours in it are settled before it.
         // `inside` stays set only on the hexes that lose their distance.
-        for &(i, o) in region.iter() {
+        for &(i, _) in region.iter() {
             let d = self.dist[i];
             let mut deepest = None;
             if i != start {
                 for dir in Dir::ALL {
-                    let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };
+                    let Some(j) = grid.neighbour(i, dir) else { continue };
                     if !inside[j] && self.dist[j] != FAR && self.dist[j] + 1 == d {
                         deepest = deepest.max(Some(self.depth[j]));
                     }
@@ -521,7 +514,6 @@ impl SideFields {
         // A scratch vector read from `head`, each cell with its offset as in
         // the mend's region; `queued` (all false between mends) keeps a hex
         // from going in twice.
-        let across = grid.across();
         let mut queue = std::mem::take(&mut self.mend.region);
         let mut queued = std::mem::take(&mut self.inside);
         queue.clear();
@@ -534,7 +526,7 @@ impl SideFields {
             self.refresh_dist(grid, i, o);
             let (next, depth) = (self.dist[i] + 1, self.depth[i]);
             for dir in Dir::ALL {
-                let Some(j) = grid.neighbour_at(&across, i, o, dir) else { continue };
+                let Some(j) = grid.neighbour(i, dir) else { continue };
                 let now = self.dist[j];
                 if now == FAR || next < now {
                     self.dist[j] = next;

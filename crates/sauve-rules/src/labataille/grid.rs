@@ -33,8 +33,7 @@ pub struct Grid {
     /// `stand[arm][cell]`: the arm may be in this hex at all.
     stand: [Vec<bool>; 3],
     /// `nbr[cell][dir]`: the padded cell across `dir`, or `u32::MAX` outside
-    /// the padding. Field builds walk every cell's six neighbours, and the
-    /// offset arithmetic was most of their cost.
+    /// the padding (see [`Grid::neighbour`]).
     nbr: Vec<[u32; 6]>,
     /// The rules' rout move in hexes, to size the bounds below.
     rout_hexes: u32,
@@ -100,8 +99,22 @@ impl StepBounds {
     }
 }
 
-fn centi(mp: f32) -> u16 {
-    ((mp * 100.0).round()).clamp(1.0, (BLOCKED - 1) as f32) as u16
+/// Movement points in hundredths, as the grid's step costs are: whole
+/// numbers, so that sums and comparisons of costs are exact.
+pub type Centi = u32;
+
+/// An MP figure of the rules in hundredths, to the nearest; the one place
+/// the rules' MP become [`Centi`]. Negative (and NaN) figures give 0.
+#[inline]
+pub fn centi(mp: f32) -> Centi {
+    (mp * 100.0).round() as Centi
+}
+
+/// A step's cost as the grid keeps it: at least one hundredth (a step is
+/// never free, so every search's costs grow), below [`BLOCKED`]. The rules
+/// allow costs above 0 and at most 100 MP, which fit without the clamp.
+fn step_centi(mp: f32) -> u16 {
+    centi(mp).clamp(1, BLOCKED as Centi - 1) as u16
 }
 
 impl Grid {
@@ -144,7 +157,7 @@ impl Grid {
                     g.stand[arm.index()][i] = rules.terrain_cost(t, arm).is_some();
                     for dir in Dir::ALL {
                         if let Some(cost) = map.step_cost(rules, arm, at, dir) {
-                            g.step[arm.index()][i * 6 + dir.index()] = centi(cost);
+                            g.step[arm.index()][i * 6 + dir.index()] = step_centi(cost);
                         }
                     }
                 }
@@ -179,33 +192,10 @@ impl Grid {
         Offset::new(i % self.pw - 1, i / self.pw - 1)
     }
 
-    /// For a cell on the map, by its column parity: the padded-index step
-    /// to its neighbour across each direction, and whether that step flips
-    /// the parity. Every neighbour of a hex on the map lies inside the
-    /// padding, so the searches step by arithmetic and keep the neighbour
-    /// table for the border ring.
-    pub fn across(&self) -> [[(isize, u32); 6]; 2] {
-        let pw = self.pw as isize;
-        [0, 1].map(|p: i32| {
-            Dir::ALL.map(|d| {
-                let o = Offset::new(p, 1).neighbour(d);
-                ((o.r - 1) as isize * pw + (o.c - p) as isize, (o.c != p) as u32)
-            })
-        })
-    }
-
-    /// The padded cell across `dir` from `i`, whose offset is `o`: by
-    /// arithmetic on the map, from the table on the border ring.
-    #[inline]
-    pub fn neighbour_at(&self, across: &[[(isize, u32); 6]; 2], i: usize, o: Offset, dir: Dir) -> Option<usize> {
-        if self.on_map[i] {
-            Some((i as isize + across[(o.c & 1) as usize][dir.index()].0) as usize)
-        } else {
-            self.neighbour(i, dir)
-        }
-    }
-
-    /// The padded cell across `dir`, if inside the padding.
+    /// The padded cell across `dir` from cell `i`, if inside the padding
+    /// (every neighbour of a hex on the map is): the one way from a cell to
+    /// its neighbours, read from a table worked out with the grid, as the
+    /// offset arithmetic was most of the cost of the searches.
     #[inline]
     pub fn neighbour(&self, i: usize, dir: Dir) -> Option<usize> {
         let n = self.nbr[i][dir.index()];

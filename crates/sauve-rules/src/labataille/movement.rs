@@ -9,14 +9,15 @@ use std::sync::Arc;
 
 use crate::hex::{Dir, Offset};
 use crate::labataille::fields::{CellFacts, SideFields, exerts_zone, front_sides};
-use crate::labataille::grid::{BLOCKED, Grid, Occupancy};
+use crate::labataille::grid::{BLOCKED, Grid, Occupancy, centi};
 use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
 
-/// Movement points in hundredths, as the grid's step costs are.
-pub type Centi = u32;
+/// Movement points in hundredths (kept with the grid's step costs; named
+/// here too, where the moves that spend them are).
+pub use crate::labataille::grid::Centi;
 
 /// MP (hundredths) a unit may spend this phase before anything is used:
 /// its allowance times its formation's share (rule 1.7). Unlimbered guns
@@ -28,7 +29,7 @@ pub fn allowance(rules: &Rules, arm: Arm, own: Option<f32>, formation: Formation
         Arm::Artillery => 1.0,
         _ => c.formation_movement.get(formation),
     };
-    (c.allowance(arm, own) * share * 100.0).round().max(0.0) as Centi
+    centi(c.allowance(arm, own) * share)
 }
 
 /// The stacking limit of a hex in increments (rule 1.7).
@@ -56,21 +57,8 @@ pub fn stacked(board: &Board, occupancy: &Occupancy, cell: usize, side: usize, e
 /// the hexside between them is one of its front three, as the side fields
 /// count them.
 pub fn zone_stops(grid: &Grid, occupancy: &Occupancy, board: &Board, side: usize, arm: Arm, cell: usize) -> bool {
-    zone_stops_by(occupancy, board, side, arm, |dir| grid.neighbour(cell, dir))
-}
-
-/// [`zone_stops`] with the neighbours given: the search finds those of a
-/// hex on the map by arithmetic.
-#[inline]
-fn zone_stops_by(
-    occupancy: &Occupancy,
-    board: &Board,
-    side: usize,
-    arm: Arm,
-    neighbour: impl Fn(Dir) -> Option<usize>,
-) -> bool {
     for dir in Dir::ALL {
-        let Some(n) = neighbour(dir) else { continue };
+        let Some(n) = grid.neighbour(cell, dir) else { continue };
         if !occupancy.others_may_stand(n, side) {
             continue;
         }
@@ -162,9 +150,9 @@ pub struct MoveSearch {
     zone_stamp: Vec<u32>,
     /// The queue, one bucket per cost in hundredths (Dial's algorithm:
     /// every step costs at least one hundredth, so a bucket is complete
-    /// when the search reaches it). Each entry is a cell with its column
-    /// parity in the low bit; a bucket is taken in cell order, which is the
-    /// order a heap keyed on (cost, cell) would give.
+    /// when the search reaches it). Each entry is a cell; a bucket is taken
+    /// in cell order, which is the order a heap keyed on (cost, cell) would
+    /// give.
     buckets: Vec<Vec<u32>>,
     /// One bit per bucket: set while it holds entries.
     full: Vec<u64>,
@@ -265,18 +253,13 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     let disordered = u.state == HexState::Disordered;
     let start_cell = g.idx(start);
     let side = u.side;
-    let across = g.across();
-    // Every cell asked about is on the map (settled, or entered), so its
-    // neighbours come by arithmetic from its column parity.
-    let stops = |s: &mut MoveSearch, cell: usize, parity: u32| -> bool {
+    let stops = |s: &mut MoveSearch, cell: usize| -> bool {
         if let Some(f) = q.fields {
             return if arm == Arm::Cavalry { f.cav_zone[cell] } else { f.zone[cell] > 0 };
         }
         if s.zone_stamp[cell] != s.epoch {
             s.zone_stamp[cell] = s.epoch;
-            let steps = &across[parity as usize];
-            let neighbour = |dir: Dir| Some((cell as isize + steps[dir.index()].0) as usize);
-            s.zone[cell] = u8::from(zone_stops_by(q.occupancy, q.board, side, arm, neighbour));
+            s.zone[cell] = u8::from(zone_stops(g, q.occupancy, q.board, side, arm, cell));
         }
         s.zone[cell] == 1
     };
@@ -289,25 +272,22 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
         *node = Node { stamp: epoch, cost, parent: parent as u32 };
         true
     };
-    // Neighbours by arithmetic on the padded index, per column parity (the
-    // parity travels with each cell in the queue): every cell expanded is on
-    // the map, so its neighbours lie inside the padding.
     let steps = g.step_costs(arm);
     visit(s, start_cell, 0, start_cell);
     let mut buckets = std::mem::take(&mut s.buckets);
     // One bit per bucket that holds anything, so that the walk skips the
     // empty ones (costs come in steps of tens of hundredths) a word at a time.
     let mut full = std::mem::take(&mut s.full);
-    let put = |buckets: &mut Vec<Vec<u32>>, full: &mut Vec<u64>, cost: Centi, entry: u32| {
+    let put = |buckets: &mut Vec<Vec<u32>>, full: &mut Vec<u64>, cost: Centi, cell: u32| {
         let c = cost as usize;
         if buckets.len() <= c {
             buckets.resize_with(c + 1, Vec::new);
             full.resize(c / 64 + 1, 0);
         }
-        buckets[c].push(entry);
+        buckets[c].push(cell);
         full[c / 64] |= 1 << (c % 64);
     };
-    put(&mut buckets, &mut full, 0, (start_cell as u32) << 1 | (start.c & 1) as u32);
+    put(&mut buckets, &mut full, 0, start_cell as u32);
     // Sized as the last search's (searches of a phase are much alike), so
     // that it seldom grows.
     let mut settled: Vec<(usize, Centi, usize)> = Vec::with_capacity(s.settled_hint);
@@ -325,8 +305,8 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
         let cost = (word * 64 + bit) as Centi;
         std::mem::swap(&mut bucket, &mut buckets[cost as usize]);
         bucket.sort_unstable();
-        for &entry in &bucket {
-            let (cell, parity) = ((entry >> 1) as usize, entry & 1);
+        for &cell in &bucket {
+            let cell = cell as usize;
             let node = s.node[cell];
             if node.stamp != epoch || node.cost != cost {
                 continue;
@@ -334,21 +314,23 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
             settled.push((cell, cost, node.parent as usize));
             // A hex in a stopping zone ends the move (the start hex
             // excepted: a unit may leave a zone).
-            if cell != start_cell && stops(s, cell, parity) {
+            if cell != start_cell && stops(s, cell) {
                 continue;
             }
             let minimum_move = q.fresh && cell == start_cell;
-            for (d, &(offset, flips)) in across[parity as usize].iter().enumerate() {
-                let step = steps[cell * 6 + d];
+            for dir in Dir::ALL {
+                let step = steps[cell * 6 + dir.index()];
                 if step == BLOCKED {
                     continue;
                 }
-                let next = (cell as isize + offset) as usize;
+                // Every cell settled is on the map, so its neighbours lie
+                // inside the padding.
+                let Some(next) = g.neighbour(cell, dir) else { continue };
                 let open = match q.fields {
                     Some(f) => f.cells[next].bits & (CellFacts::ON_MAP | CellFacts::ENEMY) == CellFacts::ON_MAP,
                     None => g.on_map[next] && !enemy_in(q.occupancy, q.board, side, next),
                 };
-                if !open || (disordered && stops(s, next, parity ^ flips)) {
+                if !open || (disordered && stops(s, next)) {
                     continue;
                 }
                 let total = cost + step as Centi;
@@ -356,7 +338,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
                     continue;
                 }
                 if visit(s, next, total, cell) {
-                    put(&mut buckets, &mut full, total, (next as u32) << 1 | (parity ^ flips));
+                    put(&mut buckets, &mut full, total, next as u32);
                 }
             }
         }
@@ -410,7 +392,7 @@ mod tests {
             occupancy: &occ,
             board,
             unit,
-            budget: (budget_mp * 100.0) as Centi,
+            budget: centi(budget_mp),
             fresh: true,
             fields: None,
         };

@@ -13,8 +13,10 @@ use crate::events::{EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::combat::{Battlefield, CombatError, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
-use crate::labataille::movement::{Centi, MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
+use crate::labataille::grid::{Centi, centi};
+use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
 use crate::labataille::{Board, HexState};
+use crate::rules::Rules;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
 
@@ -124,6 +126,27 @@ impl From<CombatError> for OrderError {
     fn from(e: CombatError) -> Self {
         OrderError::Illegal { unit: e.unit, why: e.why }
     }
+}
+
+/// The movement points used by a unit that may not move again this phase
+/// (it charged, or unlimbered): more than any allowance, and far enough
+/// below the top that a cost added to it does not overflow.
+const ALL_SPENT: Centi = Centi::MAX / 2;
+
+/// What a turn to face another hexside costs (`rules.combat.face_mp`).
+pub fn face_cost(rules: &Rules) -> Centi {
+    centi(rules.combat.face_mp)
+}
+
+/// What a change of formation, or limbering the guns, costs
+/// (`rules.combat.formation_change_mp`).
+pub fn change_cost(rules: &Rules) -> Centi {
+    centi(rules.combat.formation_change_mp)
+}
+
+/// An order refused for what it asks of the unit.
+fn illegal(unit: &str, why: &str) -> OrderError {
+    OrderError::Illegal { unit: unit.to_owned(), why: why.to_owned() }
 }
 
 /// What each unit has done this turn: movement points spent, fired, fought.
@@ -271,131 +294,13 @@ impl Orders<'_, '_> {
         if !phase.allows(order) {
             return Err(OrderError::WrongPhase { order: order.kind(), phase });
         }
-        let illegal = |unit: &str, why: &str| OrderError::Illegal { unit: unit.to_owned(), why: why.to_owned() };
         let bf = self.bf;
         match order {
-            Order::Move { unit, to } => {
-                let i = self.unit(board, unit, side)?;
-                let to = Offset::new(to.0, to.1);
-                let r = self.reach(engine, board, i);
-                let cost = r.cost_to(to).ok_or_else(|| illegal(unit, &format!("cannot reach {to} this phase")))?;
-                let path = r.path_to(bf.ctx.grid, to).ok_or_else(|| illegal(unit, "no path"))?;
-                Engine::log_move(board, log, i, MoveReason::Order, &path);
-                engine.relocate(bf.ctx, board, i, Some(to));
-                let full = self.budget(board, i) + self.activity.mp_used[i];
-                self.activity.mp_used[i] = (self.activity.mp_used[i] + cost).min(full);
-                self.activity.moved[i] = true;
-                if self.terrain_formation(board, log, i, to) {
-                    engine.touched(side);
-                }
-            }
-            Order::Formation { unit, to } => {
-                let i = self.unit(board, unit, side)?;
-                let u = &board.units[i];
-                let Some(at) = u.at else { return Err(illegal(unit, "is not on the map")) };
-                if u.state != HexState::GoodOrder {
-                    return Err(illegal(unit, "only units in good order change formation"));
-                }
-                let ok = match (u.arm, to) {
-                    (Arm::Infantry, Formation::Line | Formation::Column | Formation::Square | Formation::Skirmish) => {
-                        true
-                    }
-                    (Arm::Infantry, Formation::GeneralOrder) => bf.ctx.grid.close[bf.ctx.grid.idx(at)],
-                    (Arm::Cavalry, Formation::Line | Formation::Column) => true,
-                    _ => false,
-                };
-                if !ok {
-                    return Err(illegal(unit, &format!("{:?} cannot take {to:?} here", u.arm)));
-                }
-                if u.formation == *to {
-                    return Err(illegal(unit, &format!("is already in {to:?}")));
-                }
-                self.spend_change(board, i, unit)?;
-                let from = board.units[i].formation;
-                board.units[i].formation = *to;
-                board.units[i].rested = false;
-                engine.touched(side);
-                log.push(EventKind::Formation { unit: unit.clone(), from: format!("{from:?}"), to: format!("{to:?}") });
-            }
-            Order::Face { unit, facing } => {
-                let i = self.unit(board, unit, side)?;
-                let u = &board.units[i];
-                if u.at.is_none() {
-                    return Err(illegal(unit, "is not on the map"));
-                }
-                if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
-                    return Err(illegal(unit, "routed units do not turn by order"));
-                }
-                if self.activity.fought[i] {
-                    return Err(illegal(unit, "has already fought this turn"));
-                }
-                // A square faces every way: it exerts no zone to turn.
-                if u.formation == Formation::Square {
-                    return Err(illegal(unit, "is in square, which faces every way"));
-                }
-                if u.facing == *facing {
-                    return Err(illegal(unit, &format!("already faces {facing:?}")));
-                }
-                let cost = (bf.ctx.rules.combat.face_mp * 100.0).round() as Centi;
-                if self.budget(board, i) < cost {
-                    return Err(illegal(unit, "has too few movement points left to turn"));
-                }
-                self.activity.mp_used[i] = self.activity.mp_used[i].saturating_add(cost);
-                let from = board.units[i].facing;
-                board.units[i].facing = *facing;
-                engine.touched(side);
-                log.push(EventKind::Facing { unit: unit.clone(), from, to: *facing });
-            }
-            Order::Limber { unit, limbered } => {
-                let i = self.unit(board, unit, side)?;
-                let u = &board.units[i];
-                if u.arm != Arm::Artillery {
-                    return Err(illegal(unit, "only artillery limbers"));
-                }
-                if u.state != HexState::GoodOrder || u.at.is_none() {
-                    return Err(illegal(unit, "only guns in good order on the map limber or unlimber"));
-                }
-                if u.limbered == *limbered {
-                    return Err(illegal(unit, if *limbered { "is already limbered" } else { "is already unlimbered" }));
-                }
-                // Unlimbering ends the move; limbering costs the change and
-                // then the guns move with what is left.
-                let change = (bf.ctx.rules.combat.formation_change_mp * 100.0).round() as Centi;
-                if *limbered {
-                    if self.activity.moved[i] {
-                        return Err(illegal(unit, "has already moved"));
-                    }
-                    board.units[i].limbered = true;
-                    self.activity.mp_used[i] += change;
-                } else {
-                    board.units[i].limbered = false;
-                    self.activity.mp_used[i] = Centi::MAX / 2;
-                }
-                board.units[i].rested = false;
-                let (from, to) = if *limbered { ("Unlimbered", "Limbered") } else { ("Limbered", "Unlimbered") };
-                log.push(EventKind::Formation { unit: unit.clone(), from: from.into(), to: to.into() });
-            }
-            Order::Exit { unit, edge } => {
-                let i = self.unit(board, unit, side)?;
-                let u = &board.units[i];
-                let Some(at) = u.at else { return Err(illegal(unit, "is not on the map")) };
-                if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
-                    return Err(illegal(unit, "routed units do not exit by order"));
-                }
-                if !self.activity.exits.contains(&(side, *edge)) {
-                    return Err(illegal(unit, &format!("the scenario gives its side no exit on the {edge:?} edge")));
-                }
-                if bf.ctx.grid.edge_distance(*edge, at) != 0 {
-                    return Err(illegal(unit, &format!("is not on the {edge:?} edge")));
-                }
-                if self.budget(board, i) == 0 {
-                    return Err(illegal(unit, "has no movement left"));
-                }
-                let increments = u.strength;
-                engine.relocate(bf.ctx, board, i, None);
-                self.activity.moved[i] = true;
-                log.push(EventKind::Exited { unit: unit.clone(), edge: *edge, increments });
-            }
+            Order::Move { unit, to } => self.march(engine, board, log, side, unit, Offset::new(to.0, to.1))?,
+            Order::Formation { unit, to } => self.change_formation(engine, board, log, side, unit, *to)?,
+            Order::Face { unit, facing } => self.face(engine, board, log, side, unit, *facing)?,
+            Order::Limber { unit, limbered } => self.limber(board, log, side, unit, *limbered)?,
+            Order::Exit { unit, edge } => self.exit(engine, board, log, side, unit, *edge)?,
             Order::Fire { units, target } => {
                 let firers = self.group(board, units, side, &self.activity.fired, "has already fired this phase")?;
                 let t = self.target(board, target, side)?;
@@ -422,16 +327,193 @@ impl Orders<'_, '_> {
                 resolve_charge(bf, engine, board, dice, log, self.search, i, t)?;
                 self.activity.fought[i] = true;
                 self.activity.moved[i] = true;
-                self.activity.mp_used[i] = Centi::MAX / 2;
+                self.activity.mp_used[i] = ALL_SPENT;
             }
         }
+        Ok(())
+    }
+
+    /// A move order (rule 1.7): to a hex of the unit's reach, by the path
+    /// the reach found, paying its cost.
+    fn march(
+        &mut self,
+        engine: &mut Engine,
+        board: &mut Board,
+        log: &mut EventLog,
+        side: usize,
+        unit: &str,
+        to: Offset,
+    ) -> Result<(), OrderError> {
+        let bf = self.bf;
+        let i = self.unit(board, unit, side)?;
+        let r = self.reach(engine, board, i);
+        let cost = r.cost_to(to).ok_or_else(|| illegal(unit, &format!("cannot reach {to} this phase")))?;
+        let path = r.path_to(bf.ctx.grid, to).ok_or_else(|| illegal(unit, "no path"))?;
+        Engine::log_move(board, log, i, MoveReason::Order, &path);
+        engine.relocate(bf.ctx, board, i, Some(to));
+        let full = self.budget(board, i) + self.activity.mp_used[i];
+        self.activity.mp_used[i] = (self.activity.mp_used[i] + cost).min(full);
+        self.activity.moved[i] = true;
+        if self.terrain_formation(board, log, i, to) {
+            engine.touched(side);
+        }
+        Ok(())
+    }
+
+    /// A change of formation (rule 1.7), where the arm and the ground allow
+    /// it, paid for out of the phase's movement points.
+    fn change_formation(
+        &mut self,
+        engine: &mut Engine,
+        board: &mut Board,
+        log: &mut EventLog,
+        side: usize,
+        unit: &str,
+        to: Formation,
+    ) -> Result<(), OrderError> {
+        let grid = self.bf.ctx.grid;
+        let i = self.unit(board, unit, side)?;
+        let u = &board.units[i];
+        let Some(at) = u.at else { return Err(illegal(unit, "is not on the map")) };
+        if u.state != HexState::GoodOrder {
+            return Err(illegal(unit, "only units in good order change formation"));
+        }
+        let ok = match (u.arm, to) {
+            (Arm::Infantry, Formation::Line | Formation::Column | Formation::Square | Formation::Skirmish) => true,
+            (Arm::Infantry, Formation::GeneralOrder) => grid.close[grid.idx(at)],
+            (Arm::Cavalry, Formation::Line | Formation::Column) => true,
+            _ => false,
+        };
+        if !ok {
+            return Err(illegal(unit, &format!("{:?} cannot take {to:?} here", u.arm)));
+        }
+        if u.formation == to {
+            return Err(illegal(unit, &format!("is already in {to:?}")));
+        }
+        self.spend_change(board, i, unit)?;
+        let from = board.units[i].formation;
+        board.units[i].formation = to;
+        board.units[i].rested = false;
+        engine.touched(side);
+        log.push(EventKind::Formation { unit: unit.to_owned(), from: format!("{from:?}"), to: format!("{to:?}") });
+        Ok(())
+    }
+
+    /// A turn to face another hexside (rule 1.7), for `face_mp`.
+    fn face(
+        &mut self,
+        engine: &mut Engine,
+        board: &mut Board,
+        log: &mut EventLog,
+        side: usize,
+        unit: &str,
+        facing: Dir,
+    ) -> Result<(), OrderError> {
+        let i = self.unit(board, unit, side)?;
+        let u = &board.units[i];
+        if u.at.is_none() {
+            return Err(illegal(unit, "is not on the map"));
+        }
+        if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
+            return Err(illegal(unit, "routed units do not turn by order"));
+        }
+        if self.activity.fought[i] {
+            return Err(illegal(unit, "has already fought this turn"));
+        }
+        // A square faces every way: it exerts no zone to turn.
+        if u.formation == Formation::Square {
+            return Err(illegal(unit, "is in square, which faces every way"));
+        }
+        if u.facing == facing {
+            return Err(illegal(unit, &format!("already faces {facing:?}")));
+        }
+        let cost = face_cost(self.bf.ctx.rules);
+        if self.budget(board, i) < cost {
+            return Err(illegal(unit, "has too few movement points left to turn"));
+        }
+        self.activity.mp_used[i] = self.activity.mp_used[i].saturating_add(cost);
+        let from = board.units[i].facing;
+        board.units[i].facing = facing;
+        engine.touched(side);
+        log.push(EventKind::Facing { unit: unit.to_owned(), from, to: facing });
+        Ok(())
+    }
+
+    /// Guns limber (for the cost of a change, then move with what is left)
+    /// or unlimber (which ends their move).
+    fn limber(
+        &mut self,
+        board: &mut Board,
+        log: &mut EventLog,
+        side: usize,
+        unit: &str,
+        limbered: bool,
+    ) -> Result<(), OrderError> {
+        let i = self.unit(board, unit, side)?;
+        let u = &board.units[i];
+        if u.arm != Arm::Artillery {
+            return Err(illegal(unit, "only artillery limbers"));
+        }
+        if u.state != HexState::GoodOrder || u.at.is_none() {
+            return Err(illegal(unit, "only guns in good order on the map limber or unlimber"));
+        }
+        if u.limbered == limbered {
+            return Err(illegal(unit, if limbered { "is already limbered" } else { "is already unlimbered" }));
+        }
+        let change = change_cost(self.bf.ctx.rules);
+        if limbered {
+            if self.activity.moved[i] {
+                return Err(illegal(unit, "has already moved"));
+            }
+            board.units[i].limbered = true;
+            self.activity.mp_used[i] += change;
+        } else {
+            board.units[i].limbered = false;
+            self.activity.mp_used[i] = ALL_SPENT;
+        }
+        board.units[i].rested = false;
+        let (from, to) = if limbered { ("Unlimbered", "Limbered") } else { ("Limbered", "Unlimbered") };
+        log.push(EventKind::Formation { unit: unit.to_owned(), from: from.into(), to: to.into() });
+        Ok(())
+    }
+
+    /// Marching off the map across one of the side's exits, from a hex on
+    /// its edge, with movement left.
+    fn exit(
+        &mut self,
+        engine: &mut Engine,
+        board: &mut Board,
+        log: &mut EventLog,
+        side: usize,
+        unit: &str,
+        edge: Edge,
+    ) -> Result<(), OrderError> {
+        let i = self.unit(board, unit, side)?;
+        let u = &board.units[i];
+        let Some(at) = u.at else { return Err(illegal(unit, "is not on the map")) };
+        if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
+            return Err(illegal(unit, "routed units do not exit by order"));
+        }
+        if !self.activity.exits.contains(&(side, edge)) {
+            return Err(illegal(unit, &format!("the scenario gives its side no exit on the {edge:?} edge")));
+        }
+        if self.bf.ctx.grid.edge_distance(edge, at) != 0 {
+            return Err(illegal(unit, &format!("is not on the {edge:?} edge")));
+        }
+        if self.budget(board, i) == 0 {
+            return Err(illegal(unit, "has no movement left"));
+        }
+        let increments = u.strength;
+        engine.relocate(self.bf.ctx, board, i, None);
+        self.activity.moved[i] = true;
+        log.push(EventKind::Exited { unit: unit.to_owned(), edge, increments });
         Ok(())
     }
 
     /// Pays for a change of formation out of this phase's movement points;
     /// a unit that has not moved may always change once.
     fn spend_change(&mut self, board: &Board, unit: usize, id: &str) -> Result<(), OrderError> {
-        let change = (self.bf.ctx.rules.combat.formation_change_mp * 100.0).round() as Centi;
+        let change = change_cost(self.bf.ctx.rules);
         if self.activity.moved[unit] && self.budget(board, unit) < change {
             return Err(OrderError::Illegal { unit: id.to_owned(), why: "has too few movement points left".into() });
         }

@@ -1,0 +1,75 @@
+//! The U retreat (house default): straight away from the cause, or into
+//! FU and flight when anything blocks it.
+
+use crate::belle_alliance::engine::{EPS, FsEngine, Job, cm};
+use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
+use crate::belle_alliance::{FsCtx, Table};
+use crate::events::{Cause, EventKind, EventLog, MoveReason};
+use crate::vocab::StateName;
+
+impl FsEngine {
+    /// A unit in U retreats `u_retreat_cm` straight away from the cause,
+    /// keeping formation and facing. Any unit, friend or foe, impassable
+    /// ground or the table edge in the way blocks it: it then enters FU and
+    /// flees in a free direction (2.2.4); a fleeing friend that blocked it
+    /// may be carried along in turn (2.3).
+    #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
+    pub(super) fn retreat(
+        &mut self,
+        ctx: &FsCtx,
+        table: &mut Table,
+        log: &mut EventLog,
+        turn: u32,
+        u: usize,
+        from: Option<(f32, f32)>,
+        cause: Cause,
+    ) {
+        if table.units[u].state != StateName::U {
+            return;
+        }
+        let ba = ctx.ba();
+        let unit = &table.units[u];
+        let base = match from {
+            Some((cx, cy)) if (unit.x - cx).hypot(unit.y - cy) > EPS => bearing_of(unit.x - cx, unit.y - cy),
+            _ => ctx.rear_bearing(unit.side),
+        };
+        let dir = bearing_vector(base);
+        let d = ba.u_retreat_cm;
+        let rect = self.rects[u];
+        let a = rect.aabb();
+        let mut near = std::mem::take(&mut self.near);
+        self.broad.query((a.0 - d, a.1 - d, a.2 + d, a.3 + d), &mut near);
+        self.near = near;
+        let mut first: Option<(usize, f32)> = None;
+        for &j in &self.near {
+            if j != u
+                && let Some(t) = rect.time_of_impact(dir, d, &self.rects[j])
+                && first.is_none_or(|f| t < f.1)
+            {
+                first = Some((j, t));
+            }
+        }
+        let walk = self.walk(ctx, table, &[u], dir, d, d, false).0;
+        if first.is_none() && walk >= d - EPS {
+            let unit = &mut table.units[u];
+            let start = (unit.x, unit.y);
+            unit.x += dir.0 * d;
+            unit.y += dir.1 * d;
+            let end = (unit.x, unit.y);
+            log.push(EventKind::Move {
+                unit: unit.id.clone(),
+                reason: MoveReason::Disorder,
+                from: cm(start),
+                to: cm(end),
+                path: vec![cm(start), cm(end)],
+            });
+            self.refile(ctx, table, u);
+            return;
+        }
+        let side = table.units[u].side;
+        let blocker =
+            first.map(|f| f.0).filter(|&j| table.units[j].side == side && table.units[j].state == StateName::FU);
+        self.enter_fu(ctx, table, log, u, cause, turn);
+        self.queue.push_back(Job::Flight { unit: u, from: None, blocker });
+    }
+}

@@ -1,0 +1,182 @@
+//! The AI's charge phase: cavalry in good order charges the reachable
+//! target with the best chance of a favourable melee, the form-square
+//! check counted in, if that chance clears the side's threshold.
+
+use std::cmp::Reverse;
+
+use crate::dice::pass_chance;
+use crate::hex::{Dir, Offset};
+use crate::labataille::HexState;
+use crate::labataille::combat::{charge_reach, melee_odds};
+use crate::labataille::grid::{BLOCKED, Centi};
+use crate::labataille::orders::Order;
+use crate::terrain::Arm;
+use crate::vocab::{Formation, Readiness};
+
+use super::phase::{Ai, KEY_SCALE};
+
+impl Ai<'_, '_, '_> {
+    pub(super) fn charge(&mut self) {
+        let ctx = self.bf.ctx;
+        let grid = ctx.grid;
+        for i in 0..self.board.units.len() {
+            let u = &self.board.units[i];
+            if !self.ours(i)
+                || u.arm != Arm::Cavalry
+                || u.state != HexState::GoodOrder
+                || u.readiness == Readiness::Exhausted
+                || self.orders.activity.fought[i]
+                || self.goals.broken(i)
+            {
+                continue;
+            }
+            let Some(at) = u.at else { continue };
+            // Half-point roads can double the reach in hexes.
+            let radius = self.orders.budget(self.board, i) / 50 + 1;
+            // Read from where the enemy units stand, not the side's fields:
+            // every charge moves units, and a field rebuild per charger
+            // would cost more than the whole phase. (A pass over the units
+            // is cheaper than looking at every hex of so wide a circle.)
+            let side = self.side;
+            let near = |e: Offset| at.distance(e) <= radius;
+            if !self.board.units.iter().any(|e| e.side != side && e.at.is_some_and(near)) {
+                continue;
+            }
+            // The targets: enemy hexes next to the charger, which it charges
+            // from where it stands, and enemy hexes next to a hex it can
+            // reach and cross from, which it charges from the cheapest such
+            // hex (as `charge_path` chooses: cost, then cell). Found from
+            // the reach's ends, so no list of every enemy in range is made.
+            let reach = charge_reach(self.bf, self.engine, self.board, self.orders.search, i);
+            let occupancy = &self.engine.occupancy;
+            let enemy_in = |e: Offset| {
+                let c = grid.idx(e);
+                occupancy.others_may_stand(c, side) && self.enemy_at(c).is_some()
+            };
+            let mut stops: Vec<(usize, Centi, usize, Offset)> = Vec::new();
+            for e in at.neighbours() {
+                if grid.in_padded(e) && enemy_in(e) {
+                    stops.push((grid.idx(e), 0, 0, at));
+                }
+            }
+            let adjacent = stops.len();
+            for &(h, cost) in &reach.ends {
+                let hc = grid.idx(h);
+                for dir in Dir::ALL {
+                    let e = h.neighbour(dir);
+                    if near(e) && at.distance(e) > 1 && enemy_in(e) && grid.step_cost(Arm::Cavalry, hc, dir) != BLOCKED
+                    {
+                        stops.push((grid.idx(e), cost, hc, h));
+                    }
+                }
+            }
+            stops[adjacent..].sort_unstable();
+            // Screen: a quick score from strengths and the target's state.
+            let mut screened: Vec<(i64, usize, Offset)> = Vec::new();
+            let mut last = None;
+            for &(e, _, _, stop) in &stops {
+                if last == Some(e) {
+                    continue;
+                }
+                last = Some(e);
+                let Some(t) = self.enemy_at(e) else { continue };
+                screened.push((self.charge_screen(i, e), t, stop));
+            }
+            screened.sort_by_key(|&(s, t, _)| (Reverse(s), t));
+            screened.truncate(ctx.rules.ai.charge_candidates as usize);
+            let mut best: Option<(i64, usize)> = None;
+            for (_, t, stop) in screened {
+                let win = self.charge_win(i, stop, t);
+                if win < self.tuning.charge_threshold {
+                    continue;
+                }
+                let tu = &self.board.units[t];
+                let mut score = win;
+                if tu.state == HexState::Disordered {
+                    score += ctx.rules.ai.charge_disordered_bonus;
+                }
+                if tu.arm == Arm::Artillery {
+                    score += ctx.rules.ai.charge_guns_bonus;
+                }
+                let key = (score * KEY_SCALE) as i64;
+                if best.is_none_or(|(k, _)| key > k) {
+                    best = Some((key, t));
+                }
+            }
+            if let Some((_, t)) = best {
+                let order = Order::Charge { unit: self.id(i), target: self.id(t) };
+                self.give(order);
+            }
+        }
+    }
+
+    /// A cheap ranking of charge targets before their odds: strength ratio,
+    /// with bonuses for shaken, gun and open-ground targets, and a large
+    /// penalty for squares (the `rules.ai.charge_screen_*` points).
+    fn charge_screen(&self, unit: usize, cell: usize) -> i64 {
+        let grid = self.bf.ctx.grid;
+        let ai = &self.bf.ctx.rules.ai;
+        let mut defence = 0;
+        let mut score = 0i64;
+        for &v in self.engine.occupancy.at(cell) {
+            let v = &self.board.units[v as usize];
+            if v.side == self.side {
+                continue;
+            }
+            match v.state {
+                HexState::Routed => score += ai.charge_screen_routed as i64,
+                HexState::Disordered => score += ai.charge_screen_disordered as i64,
+                _ => {}
+            }
+            if v.state != HexState::Routed {
+                defence += v.strength;
+            }
+            if v.formation == Formation::Square {
+                score -= ai.charge_screen_square as i64;
+            }
+            if v.arm == Arm::Artillery {
+                score += ai.charge_screen_guns as i64;
+            }
+        }
+        if !grid.close[cell] {
+            score += ai.charge_screen_open as i64;
+        }
+        let attack = self.board.units[unit].strength as i64;
+        score + attack * ai.charge_screen_ratio as i64 / (defence as i64).max(1)
+    }
+
+    /// Chance a charge from `stop` at `target` ends favourably: infantry in
+    /// good order in the open first tries to form square (rule 1.9), so its
+    /// two outcomes are weighed by the chance of the check.
+    fn charge_win(&mut self, unit: usize, stop: Offset, target: usize) -> f32 {
+        let grid = self.bf.ctx.grid;
+        let saved = self.board.units[unit].at;
+        // melee_odds wants the attacker next to its target: stand it at the
+        // charge's end hex just for the sum.
+        self.board.units[unit].at = Some(stop);
+        let t = &self.board.units[target];
+        let open = t.at.is_some_and(|a| !grid.close[grid.idx(a)]);
+        let win =
+            if t.arm == Arm::Infantry && t.state == HexState::GoodOrder && t.formation != Formation::Square && open {
+                let modifier =
+                    self.bf.ctx.rules.combat.form_square_modifier + self.engine.bonus.get(target).copied().unwrap_or(0);
+                let p = pass_chance(t.morale, modifier, self.bf.ctx.rules.natural_extremes);
+                let formation = t.formation;
+                self.board.units[target].formation = Formation::Square;
+                let in_square = self.melee_win(&[unit], target, true);
+                self.board.units[target].formation = formation;
+                self.board.units[target].state = HexState::Disordered;
+                let caught = self.melee_win(&[unit], target, true);
+                self.board.units[target].state = HexState::GoodOrder;
+                p * in_square + (1.0 - p) * caught
+            } else {
+                self.melee_win(&[unit], target, true)
+            };
+        self.board.units[unit].at = saved;
+        win
+    }
+
+    fn melee_win(&self, attackers: &[usize], target: usize, charging: bool) -> f32 {
+        melee_odds(self.bf, self.board, self.engine, attackers, target, charging).map_or(0.0, |o| o.win_chance())
+    }
+}

@@ -1,0 +1,71 @@
+//! What the AI plays for (objectives, exits, broken corps) and its
+//! thresholds at a side's aggression, from the scenario's `rules.ai`.
+
+use crate::hex::{Edge, Offset};
+use crate::rules::ai::{AiRules, Standoff};
+use crate::terrain::Arm;
+
+/// What the AI plays for, from the scenario and the state of the battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AiGoals {
+    /// Objective hexes with their victory points and current holder (side index) if any.
+    pub objectives: Vec<(Offset, u32, Option<usize>)>,
+    /// 0.0 (cautious) ..= 1.0 (reckless); the scenario's side aggression, default 0.5.
+    pub aggression: f32,
+    /// Units whose corps has broken: they should withdraw, not attack.
+    pub broken: Vec<bool>,
+    /// The side's exits (scenario `exits`): the edge and its points per
+    /// increment that leaves the map across it.
+    pub exits: Vec<(Edge, u32)>,
+}
+
+impl Default for AiGoals {
+    fn default() -> Self {
+        Self { objectives: Vec::new(), aggression: 0.5, broken: Vec::new(), exits: Vec::new() }
+    }
+}
+
+impl AiGoals {
+    pub(super) fn broken(&self, unit: usize) -> bool {
+        self.broken.get(unit).copied().unwrap_or(false)
+    }
+}
+
+/// The AI's thresholds for one side: the scenario's `rules.ai` numbers
+/// (distances, weights and the thresholds' ranges, docs/rules.md "The AI")
+/// at the side's aggression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Least chance of a favourable result for a charge: 0.65 - 0.4 a by default.
+    pub charge_threshold: f32,
+    /// Least chance of a favourable result for a melee: 0.6 - 0.3 a by default.
+    pub melee_threshold: f32,
+    /// Share of the good-order units kept in reserve: 0.5 (1 - a) by default.
+    pub reserve_share: f32,
+    /// How far behind the objectives (hundredths of MP) the enemy counts as
+    /// a goal: 200 + 1000 (1 - a) by default, so the cautious keep to the
+    /// objectives.
+    pub objective_bias: u32,
+    /// Hexes kept from the nearest enemy, per arm (by default infantry 1
+    /// from a = 0.5, else 2; cavalry 2 from a = 0.75, else 3; artillery 3).
+    pub standoff: [u16; 3],
+}
+
+impl Tuning {
+    pub fn new(aggression: f32, r: &AiRules) -> Self {
+        let a = if aggression.is_finite() { aggression.clamp(0.0, 1.0) } else { 0.5 };
+        let s = &r.standoff;
+        let standoff = |arm: &Standoff| if a >= arm.bold_from { arm.bold } else { arm.cautious };
+        Self {
+            charge_threshold: r.charge_threshold - r.charge_threshold_drop * a,
+            melee_threshold: r.melee_threshold - r.melee_threshold_drop * a,
+            reserve_share: r.reserve_share * (1.0 - a),
+            objective_bias: r.objective_bias + (r.objective_bias_span * (1.0 - a)).round() as u32,
+            standoff: [standoff(&s.infantry), standoff(&s.cavalry), standoff(&s.artillery)],
+        }
+    }
+
+    pub(super) fn standoff(&self, arm: Arm) -> u16 {
+        self.standoff[arm.index()]
+    }
+}

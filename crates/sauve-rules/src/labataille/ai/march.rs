@@ -1,0 +1,91 @@
+//! Where the AI's units go: towards their goal field by a place score
+//! (stand-off, cavalry zones, cover), or back from the enemy to rally.
+
+use std::cmp::Reverse;
+
+use crate::labataille::fields::FAR;
+use crate::labataille::orders::Order;
+use crate::terrain::Arm;
+
+use super::goal_fields::UNREACHED;
+use super::phase::Ai;
+use super::plan::Plan;
+
+impl Ai<'_, '_, '_> {
+    /// Where a unit would like to stand: field distance to its goal, plus
+    /// penalties for standing nearer the enemy than its stand-off (except on
+    /// an objective) and for infantry in an enemy cavalry zone, less a
+    /// bonus for cover near the enemy. Lower is better.
+    fn place_score(&self, plan: &Plan, field: &[u32], arm: Arm, standoff: u16, cell: usize) -> i64 {
+        let f = field[cell];
+        if f == UNREACHED {
+            return i64::MAX / 4;
+        }
+        let ai = &self.bf.ctx.rules.ai;
+        let mut s = f as i64;
+        let d = plan.sight.dist[cell];
+        if d < standoff && plan.objectives.binary_search(&cell).is_err() {
+            s += (standoff - d) as i64 * ai.too_close_penalty as i64;
+        }
+        if arm == Arm::Infantry && plan.sight.cav_zone[cell] {
+            s += ai.cavalry_zone_penalty as i64;
+        }
+        if d <= ai.cover_within && self.bf.ctx.grid.refuge[cell] {
+            s -= ai.cover_bonus as i64;
+        }
+        s
+    }
+
+    /// Moves towards the goal: the reachable hex with the best place score,
+    /// ties to cover, then the cheaper move; only if it beats staying.
+    pub(super) fn advance(&mut self, plan: &Plan, i: usize, field: &[u32], standoff: u16) -> bool {
+        let grid = self.bf.ctx.grid;
+        let u = &self.board.units[i];
+        let (Some(at), arm) = (u.at, u.arm) else { return false };
+        let here = self.place_score(plan, field, arm, standoff, grid.idx(at));
+        let reach = self.orders.reach(self.engine, self.board, i);
+        let best = reach
+            .ends
+            .iter()
+            .map(|&(o, cost)| {
+                let c = grid.idx(o);
+                (self.place_score(plan, field, arm, standoff, c), !grid.refuge[c], cost, c, o)
+            })
+            .min();
+        match best {
+            Some((score, _, _, _, to)) if score < here => {
+                let order = Order::Move { unit: self.id(i), to: (to.c, to.r) };
+                self.give(order)
+            }
+            _ => false,
+        }
+    }
+
+    /// Rallying: a disordered unit, or one whose corps has broken, moves to
+    /// the reachable hex farthest from the enemy, cover breaking ties, then
+    /// the cheaper move.
+    pub(super) fn fall_back(&mut self, plan: &Plan, i: usize) -> bool {
+        let grid = self.bf.ctx.grid;
+        let Some(at) = self.board.units[i].at else { return false };
+        let here = plan.sight.dist[grid.idx(at)];
+        if here == FAR {
+            return false;
+        }
+        let reach = self.orders.reach(self.engine, self.board, i);
+        let best = reach
+            .ends
+            .iter()
+            .map(|&(o, cost)| {
+                let c = grid.idx(o);
+                (Reverse(plan.sight.dist[c]), !grid.refuge[c], cost, c, o)
+            })
+            .min();
+        match best {
+            Some((Reverse(d), _, _, _, to)) if d > here => {
+                let order = Order::Move { unit: self.id(i), to: (to.c, to.r) };
+                self.give(order)
+            }
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,566 @@
+//! The AI opponent (hex mode): decides a side's orders one phase at a time
+//! and carries each out through [`Orders::apply`], so it plays by the same
+//! rules, odds and dice as a player. It may play either side; its temper is
+//! the scenario's `aggression` (0 cautious ..= 1 reckless). docs/rules.md,
+//! "The AI", describes its behaviour for players.
+//!
+//! - **Charge phase:** cavalry in good order and not exhausted charges the
+//!   target it can reach with the best chance of a favourable melee (the
+//!   form-square check counted in), if that chance clears a threshold that
+//!   falls with aggression. Disordered targets and guns score a little more.
+//! - **Movement:** one multi-source Dijkstra field per side and phase, over
+//!   the grid's infantry step costs, from the objectives to take (not held,
+//!   or held but threatened) and, a little behind them, the enemy. Each unit
+//!   takes the hex of its `orders.reach` nearest that field, keeping its
+//!   arm's stand-off from the enemy, out of enemy cavalry zones if it is
+//!   infantry, and preferring cover. A share of the rearmost units stays
+//!   back as a reserve; a unit on an objective holds it. Infantry forms
+//!   square near enemy cavalry, marches in column far from the enemy and
+//!   deploys into line near it; guns limber to move and unlimber in range.
+//!   Disordered units and units of a broken corps fall back instead. When
+//!   the scenario gives the side exits, a share of the attackers makes for
+//!   them, and attackers standing on a paying exit's edge leave by it.
+//! - **Fire phases:** concentrated fire: the target with the best expected
+//!   effect for the volley all its firers could make goes first, then the
+//!   next (a lazy greedy over a heap, rescoring a target only when its turn
+//!   comes).
+//! - **Melee:** routed and disordered targets are always attacked; others
+//!   when the combined attack's chance clears a threshold falling with
+//!   aggression. Every adjacent eligible unit joins in.
+//!
+//! Deterministic: no randomness of its own, units in index order, ordered
+//! maps only. Cheap: shared fields rather than per-unit global searches;
+//! odds are computed only for the few candidates that pass a quick screen.
+//!
+//! Each phase's decisions have a file: `charge`, `movement` (with `march`
+//! for where a unit goes, `stance` for how it stands and `exits` for
+//! leaving the map), `fire` and `melee`; `goal_fields` holds the walking
+//! distances the movement steers by, `goals` what the AI plays for and its
+//! thresholds.
+
+mod charge;
+mod exits;
+mod fire;
+pub mod goal_fields;
+mod goals;
+mod march;
+mod melee;
+mod movement;
+mod phase;
+mod plan;
+mod stance;
+
+pub use goal_fields::{GoalFields, UNREACHED, goal_field};
+pub use goals::{AiGoals, Tuning};
+
+use crate::dice::Dice;
+use crate::events::EventLog;
+use crate::labataille::Board;
+use crate::labataille::engine::Engine;
+use crate::labataille::orders::{Order, OrderPhase, Orders};
+use phase::Ai;
+
+/// Decides and carries out the side's orders for one phase, one order at a time
+/// (each applied through `orders.apply`, so later decisions see earlier results).
+/// Returns the orders applied, in order (the simulation records them for replays).
+#[allow(clippy::too_many_arguments)] // the phase's inputs, as `Orders::apply` takes them
+pub fn play_phase(
+    orders: &mut Orders,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    phase: OrderPhase,
+    side: usize,
+    goals: &AiGoals,
+) -> Vec<Order> {
+    let bf = orders.bf;
+    let mut ai = Ai {
+        bf,
+        orders,
+        engine,
+        board,
+        dice,
+        log,
+        phase,
+        side,
+        goals,
+        tuning: Tuning::new(goals.aggression, &bf.ctx.rules.ai),
+        done: Vec::new(),
+    };
+    match phase {
+        OrderPhase::Charge => ai.charge(),
+        OrderPhase::Movement => ai.movement(),
+        OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => ai.fire(),
+        OrderPhase::Melee => ai.melee(),
+    }
+    ai.done
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::hex::{Dir, Edge, Offset};
+    use crate::labataille::combat::Battlefield;
+    use crate::labataille::engine::Ctx;
+    use crate::labataille::fields::front_sides;
+    use crate::labataille::grid::Grid;
+    use crate::labataille::movement::MoveSearch;
+    use crate::labataille::orders::Activity;
+    use crate::labataille::{HexState, HexUnit};
+    use crate::map::TerrainMap;
+    use crate::rules::Rules;
+    use crate::terrain::Arm;
+    use crate::vocab::Formation;
+
+    /// Side 0 has its rear south and faces north; side 1 the reverse.
+    fn unit(id: &str, side: usize, arm: Arm, at: (i32, i32)) -> HexUnit {
+        HexUnit::marching(id, side, arm, Offset::new(at.0, at.1), if side == 0 { Dir::N } else { Dir::S })
+    }
+
+    /// Plays the phases in turn on a map drawn as rows; returns the orders.
+    fn play(rows: &[&str], board: &mut Board, phases: &[(OrderPhase, usize)], goals: &AiGoals) -> Vec<Order> {
+        play_with(rows, board, phases, goals, &Rules::default())
+    }
+
+    /// As [`play`], under other rules (a changed `rules.ai` number).
+    fn play_with(
+        rows: &[&str],
+        board: &mut Board,
+        phases: &[(OrderPhase, usize)],
+        goals: &AiGoals,
+        rules: &Rules,
+    ) -> Vec<Order> {
+        let (orders, _) = play_logged(rows, board, phases, goals, 7, rules);
+        orders
+    }
+
+    fn play_logged(
+        rows: &[&str],
+        board: &mut Board,
+        phases: &[(OrderPhase, usize)],
+        goals: &AiGoals,
+        seed: u64,
+        rules: &Rules,
+    ) -> (Vec<Order>, String) {
+        let map = TerrainMap::from_rows(rows);
+        let grid = Grid::new(&map, rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules, sides: &sides };
+        let tables = rules.combat.tables();
+        let bf = Battlefield { ctx: &ctx, map: &map, tables: &tables, movement: &[] };
+        let index: HashMap<String, usize> = board.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+        let mut search = MoveSearch::default();
+        let mut activity = Activity::new(board.units.len());
+        // The scenario's exits, as the simulation hands them to the orders.
+        for &(_, side) in phases {
+            activity.exits.extend(goals.exits.iter().map(|&(edge, _)| (side, edge)));
+        }
+        let mut engine = Engine::new(&grid, board);
+        let mut dice = Dice::new(seed, Vec::new());
+        let mut log = EventLog::default();
+        let mut orders = Orders { bf: &bf, index: &index, search: &mut search, activity: &mut activity };
+        let mut out = Vec::new();
+        for &(phase, side) in phases {
+            if matches!(phase, OrderPhase::DefensiveFire | OrderPhase::OffensiveFire) {
+                orders.activity.new_fire_phase();
+            }
+            out.extend(play_phase(&mut orders, &mut engine, board, &mut dice, &mut log, phase, side, goals));
+        }
+        (out, log.to_jsonl())
+    }
+
+    fn at(board: &Board, id: &str) -> Offset {
+        board.units[board.index_of(id).expect("unit")].at.expect("on the map")
+    }
+
+    const OPEN: [&str; 12] = ["............"; 12];
+
+    #[test]
+    fn ai_forms_square_when_enemy_cavalry_is_near() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (4, 8)), unit("ru-cav", 1, Arm::Cavalry, (4, 5))] };
+        board.units[0].formation = Formation::Line;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders[0], Order::Formation { unit: "fr".into(), to: Formation::Square });
+        assert_eq!(board.units[0].formation, Formation::Square);
+        assert_eq!(at(&board, "fr"), Offset::new(4, 8), "a square stands");
+
+        // The same distance from infantry: no square.
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (4, 8)), unit("ru-inf", 1, Arm::Infantry, (4, 5))] };
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_ne!(board.units[0].formation, Formation::Square);
+    }
+
+    #[test]
+    fn ai_concentrates_fire_on_one_target() {
+        // Three battalions in range and sight of two enemies; the
+        // disordered one is the better target, and all three fire at it
+        // together rather than splitting their fire.
+        let mut board = Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (2, 5)),
+                unit("fr-b", 0, Arm::Infantry, (3, 4)),
+                unit("fr-c", 0, Arm::Infantry, (4, 4)),
+                unit("ru-steady", 1, Arm::Infantry, (2, 3)),
+                unit("ru-shaken", 1, Arm::Infantry, (4, 6)),
+            ],
+        };
+        for u in &mut board.units[..3] {
+            u.formation = Formation::Line;
+            u.strength = 4;
+        }
+        board.units[4].state = HexState::Disordered;
+        for f in ["fr-a", "fr-b", "fr-c"] {
+            for t in ["ru-steady", "ru-shaken"] {
+                let (from, to) = (at(&board, f), at(&board, t));
+                assert!(from.distance(to) <= 2, "{f} reaches {t}");
+                assert!(
+                    crate::labataille::combat::between(from, to)
+                        .iter()
+                        .all(|h| board.units.iter().all(|u| u.at != Some(*h))),
+                    "{f} sees {t}"
+                );
+            }
+        }
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::OffensiveFire, 0)], &AiGoals::default());
+        assert_eq!(
+            orders,
+            vec![Order::Fire { units: vec!["fr-a".into(), "fr-b".into(), "fr-c".into()], target: "ru-shaken".into() }]
+        );
+    }
+
+    #[test]
+    fn ai_charges_a_disordered_battalion_but_not_a_square() {
+        let mut board = Board {
+            units: vec![
+                unit("fr-cav", 0, Arm::Cavalry, (5, 8)),
+                unit("ru-square", 1, Arm::Infantry, (3, 4)),
+                unit("ru-shaken", 1, Arm::Infantry, (7, 4)),
+            ],
+        };
+        board.units[1].formation = Formation::Square;
+        board.units[2].state = HexState::Disordered;
+        board.units[1].strength = 4;
+        board.units[2].strength = 4;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Charge { unit: "fr-cav".into(), target: "ru-shaken".into() }]);
+
+        let mut board =
+            Board { units: vec![unit("fr-cav", 0, Arm::Cavalry, (5, 8)), unit("ru-square", 1, Arm::Infantry, (3, 4))] };
+        board.units[1].formation = Formation::Square;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
+        assert!(orders.is_empty(), "no charge at a square: {orders:?}");
+    }
+
+    #[test]
+    fn the_charge_screen_weights_come_from_the_rules_block() {
+        // Two targets in reach; with one candidate let through, the screen
+        // alone decides which is charged. By default the strength ratio
+        // (6 against 2) puts the small battalion first; weighting disorder
+        // heavily puts the disordered one first instead.
+        let board = || {
+            let mut b = Board {
+                units: vec![
+                    unit("fr-cav", 0, Arm::Cavalry, (5, 8)),
+                    unit("ru-shaken", 1, Arm::Infantry, (3, 4)),
+                    unit("ru-small", 1, Arm::Infantry, (7, 4)),
+                ],
+            };
+            b.units[1].state = HexState::Disordered;
+            b.units[2].strength = 2;
+            b.units[2].formation = Formation::Line;
+            b
+        };
+        let mut rules = Rules::default();
+        rules.ai.charge_candidates = 1;
+        let charged = |rules: &Rules| {
+            let mut b = board();
+            play_with(&OPEN, &mut b, &[(OrderPhase::Charge, 0)], &AiGoals::default(), rules)
+        };
+        assert_eq!(charged(&rules), vec![Order::Charge { unit: "fr-cav".into(), target: "ru-small".into() }]);
+        rules.ai.charge_screen_disordered = 5_000;
+        assert_eq!(charged(&rules), vec![Order::Charge { unit: "fr-cav".into(), target: "ru-shaken".into() }]);
+    }
+
+    #[test]
+    fn ai_moves_towards_an_unheld_objective() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (2, 10)), unit("ru", 1, Arm::Infantry, (0, 0))] };
+        let goal = Offset::new(10, 8);
+        let goals = AiGoals { objectives: vec![(goal, 10, None)], ..AiGoals::default() };
+        let before = at(&board, "fr").distance(goal);
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        let after = at(&board, "fr").distance(goal);
+        assert!(after + 4 <= before, "marched 4+ hexes towards the objective: {before} -> {after}");
+
+        // Once on it, it holds it.
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (10, 8)), unit("ru", 1, Arm::Infantry, (0, 0))] };
+        let goals = AiGoals { objectives: vec![(goal, 10, Some(0))], ..AiGoals::default() };
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        assert_eq!(at(&board, "fr"), goal);
+    }
+
+    #[test]
+    fn ai_keeps_a_reserve() {
+        let units = || Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (3, 7)),
+                unit("fr-b", 0, Arm::Infantry, (5, 7)),
+                unit("fr-c", 0, Arm::Infantry, (7, 7)),
+                unit("fr-reserve", 0, Arm::Infantry, (5, 10)),
+                unit("ru", 1, Arm::Infantry, (5, 2)),
+            ],
+        };
+        let mut board = units();
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(at(&board, "fr-reserve"), Offset::new(5, 10), "the rearmost quarter stays");
+        assert_ne!(at(&board, "fr-b"), Offset::new(5, 7), "the rest advance");
+
+        // A reckless side commits everything.
+        let mut board = units();
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals { aggression: 1.0, ..AiGoals::default() });
+        assert_ne!(at(&board, "fr-reserve"), Offset::new(5, 10));
+
+        // A threatened objective calls the reserve up.
+        let mut board = units();
+        let goals = AiGoals { objectives: vec![(Offset::new(9, 5), 10, Some(0))], ..AiGoals::default() };
+        board.units[4].at = Some(Offset::new(9, 2));
+        let start = at(&board, "fr-reserve").distance(Offset::new(9, 5));
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        assert!(at(&board, "fr-reserve").distance(Offset::new(9, 5)) < start);
+    }
+
+    #[test]
+    fn ai_turns_its_front_to_an_enemy_on_its_flank_or_rear() {
+        // A garrison on an objective faces north; the enemy comes from the
+        // south, then from the east.
+        let held = AiGoals { objectives: vec![(Offset::new(5, 3), 1, Some(0))], ..AiGoals::default() };
+        for (enemy, facing) in [((5, 7), Dir::S), ((9, 4), Dir::SE)] {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
+            let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held);
+            assert_eq!(at(&board, "fr"), Offset::new(5, 3), "the garrison stands");
+            assert_eq!(orders.last(), Some(&Order::Face { unit: "fr".into(), facing }), "{orders:?}");
+            assert_eq!(board.units[0].facing, facing);
+            let to = Offset::new(5, 3).bearing_to(Offset::new(enemy.0, enemy.1));
+            assert!(front_sides(board.units[0].facing).contains(&to));
+        }
+        // An enemy already in front, or beyond `face_within`: no turn.
+        for (enemy, rules) in [
+            ((6, 0), Rules::default()),
+            ((5, 7), {
+                let mut r = Rules::default();
+                r.ai.face_within = 3;
+                r
+            }),
+        ] {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
+            let orders = play_with(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held, &rules);
+            assert!(!orders.iter().any(|o| matches!(o, Order::Face { .. })), "{orders:?}");
+            assert_eq!(board.units[0].facing, Dir::N);
+        }
+    }
+
+    #[test]
+    fn ai_disordered_units_fall_back() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        board.units[0].state = HexState::Disordered;
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4, "went back: {}", at(&board, "fr"));
+
+        // So do units of a broken corps, in good order or not.
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        play(
+            &OPEN,
+            &mut board,
+            &[(OrderPhase::Movement, 0)],
+            &AiGoals { broken: vec![true, false], ..AiGoals::default() },
+        );
+        assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4);
+    }
+
+    #[test]
+    fn ai_marches_in_column_and_deploys_into_line_near_the_enemy() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 11)), unit("ru", 1, Arm::Infantry, (5, 0))] };
+        board.units[0].formation = Formation::Line;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders[0], Order::Formation { unit: "fr".into(), to: Formation::Column });
+        assert!(matches!(orders[1], Order::Move { .. }));
+
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 5)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(board.units[0].formation, Formation::Line, "deployed near the enemy");
+    }
+
+    #[test]
+    fn ai_guns_unlimber_in_range_and_limber_to_move() {
+        let mut board =
+            Board { units: vec![unit("fr-guns", 0, Arm::Artillery, (5, 7)), unit("ru", 1, Arm::Infantry, (5, 3))] };
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Limber { unit: "fr-guns".into(), limbered: false }]);
+
+        let rows = ["......"; 24];
+        let mut board =
+            Board { units: vec![unit("fr-guns", 0, Arm::Artillery, (3, 22)), unit("ru", 1, Arm::Infantry, (3, 0))] };
+        board.units[0].limbered = false;
+        let orders = play(&rows, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        assert_eq!(orders[0], Order::Limber { unit: "fr-guns".into(), limbered: true });
+        assert!(matches!(orders[1], Order::Move { .. }));
+    }
+
+    #[test]
+    fn ai_melees_shaken_or_outmatched_enemies_only() {
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
+        board.units[0].formation = Formation::Line;
+        board.units[1].state = HexState::Disordered;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Melee { units: vec!["fr".into()], target: "ru".into() }]);
+
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
+        board.units[0].formation = Formation::Line;
+        board.units[1].strength = 12;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        assert!(orders.is_empty(), "1:2 is not worth it: {orders:?}");
+
+        // Two battalions together make it 2:1.
+        let mut board = Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (5, 6)),
+                unit("fr-b", 0, Arm::Infantry, (4, 5)),
+                unit("ru", 1, Arm::Infantry, (5, 5)),
+            ],
+        };
+        board.units[2].strength = 6;
+        board.units[0].strength = 6;
+        board.units[1].strength = 6;
+        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        assert_eq!(orders, vec![Order::Melee { units: vec!["fr-a".into(), "fr-b".into()], target: "ru".into() }]);
+    }
+
+    #[test]
+    fn ai_leaves_by_an_exit_that_pays_when_nothing_holds_it_back() {
+        let goals = AiGoals { exits: vec![(Edge::North, 1)], ..AiGoals::default() };
+        let board =
+            || Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 0)), unit("ru", 1, Arm::Infantry, (5, 11))] };
+        let mut b = board();
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        assert_eq!(orders, vec![Order::Exit { unit: "fr".into(), edge: Edge::North }]);
+        assert_eq!(b.units[0].at, None, "left the map");
+
+        // No exit for the side, or one across another edge: it stays on the map.
+        for exits in [vec![], vec![(Edge::South, 1)]] {
+            let mut b = board();
+            let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &AiGoals { exits, ..AiGoals::default() });
+            assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+            assert!(b.units[0].at.is_some());
+        }
+
+        // Needed to hold an objective on the edge: it holds.
+        let mut b = board();
+        let held = AiGoals { objectives: vec![(Offset::new(5, 0), 3, Some(0))], ..goals.clone() };
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &held);
+        assert!(orders.is_empty(), "the garrison stays: {orders:?}");
+        assert_eq!(at(&b, "fr"), Offset::new(5, 0));
+
+        // Disordered: it falls back instead.
+        let mut b = board();
+        b.units[0].state = HexState::Disordered;
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+
+        // Worth less than `rules.ai.exit_min_points`: 2 increments at 1
+        // point earn 2, not the 3 asked for.
+        let mut b = board();
+        b.units[0].strength = 2;
+        let mut rules = Rules::default();
+        rules.ai.exit_min_points = 3;
+        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals, &rules);
+        assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+        // At 2 points an increment they earn 4 and go.
+        let mut b = board();
+        b.units[0].strength = 2;
+        let dear = AiGoals { exits: vec![(Edge::North, 2)], ..AiGoals::default() };
+        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &dear, &rules);
+        assert_eq!(orders, vec![Order::Exit { unit: "fr".into(), edge: Edge::North }]);
+    }
+
+    #[test]
+    fn ai_sends_a_share_of_its_attackers_to_the_exits() {
+        // Four battalions face an enemy to the south; the exit is the north
+        // edge. A reckless side keeps no reserve, and a quarter of four
+        // attackers is one: the one nearest the exit, which marches there
+        // and leaves in the same phase.
+        let units = || Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (2, 5)),
+                unit("fr-b", 0, Arm::Infantry, (4, 5)),
+                unit("fr-c", 0, Arm::Infantry, (6, 5)),
+                unit("fr-north", 0, Arm::Infantry, (8, 1)),
+                unit("ru", 1, Arm::Infantry, (5, 11)),
+            ],
+        };
+        let goals = AiGoals { exits: vec![(Edge::North, 1)], aggression: 1.0, ..AiGoals::default() };
+        let mut b = units();
+        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        let exits: Vec<&Order> = orders.iter().filter(|o| matches!(o, Order::Exit { .. })).collect();
+        assert_eq!(exits, [&Order::Exit { unit: "fr-north".into(), edge: Edge::North }], "{orders:?}");
+        for id in ["fr-a", "fr-b", "fr-c"] {
+            assert!(at(&b, id).r > 5, "{id} went for the enemy: {}", at(&b, id));
+        }
+
+        // With no share for the exits, it goes for the enemy like the rest.
+        let mut rules = Rules::default();
+        rules.ai.exit_share = 0.0;
+        let mut b = units();
+        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals, &rules);
+        assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
+        assert!(at(&b, "fr-north").r > 1, "{}", at(&b, "fr-north"));
+    }
+
+    fn generated() -> (Vec<String>, Board) {
+        let map = crate::generate::terrain(40, 40, 5);
+        let rows = crate::generate::map_rows(&map);
+        let units = crate::generate::deployment(&map, 200, 5)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (side, arm, o))| unit(&format!("u{i}"), side, arm, (o.c, o.r)))
+            .collect();
+        (rows, Board { units })
+    }
+
+    const TURN: [(OrderPhase, usize); 5] = [
+        (OrderPhase::Charge, 0),
+        (OrderPhase::Movement, 0),
+        (OrderPhase::DefensiveFire, 1),
+        (OrderPhase::OffensiveFire, 0),
+        (OrderPhase::Melee, 0),
+    ];
+
+    #[test]
+    fn ai_is_deterministic() {
+        let (rows, board) = generated();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let goals = AiGoals { objectives: vec![(Offset::new(20, 20), 10, None)], ..AiGoals::default() };
+        let mut a = board.clone();
+        let mut b = board.clone();
+        let rules = Rules::default();
+        let (oa, la) = play_logged(&rows, &mut a, &TURN, &goals, 11, &rules);
+        let (ob, lb) = play_logged(&rows, &mut b, &TURN, &goals, 11, &rules);
+        assert!(oa.len() > 50, "a generated battle gives plenty of orders: {}", oa.len());
+        assert_eq!(oa, ob);
+        assert_eq!(la, lb);
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,222 @@
+//! The AI's movement phase: the side's goal fields, each unit's role
+//! (garrison, reserve, attacker, bound for an exit), and each unit's move
+//! by its role and arm: formation, guns limbered or not, then the hex.
+
+use std::cmp::Reverse;
+
+use crate::labataille::HexState;
+use crate::labataille::fields::FAR;
+use crate::terrain::Arm;
+use crate::vocab::Formation;
+
+use super::goal_fields::UNREACHED;
+use super::phase::Ai;
+use super::plan::{Plan, Role};
+
+impl Ai<'_, '_, '_> {
+    pub(super) fn movement(&mut self) {
+        let ctx = self.bf.ctx;
+        let grid = ctx.grid;
+        let side = self.side;
+        let Some(sight) = self.engine.shared_fields(ctx, self.board, side) else { return };
+        let mut objectives: Vec<usize> = Vec::new();
+        let mut take: Vec<(usize, u32)> = Vec::new();
+        let mut threatened: Vec<(usize, u32)> = Vec::new();
+        for &(at, _, holder) in &self.goals.objectives {
+            if !grid.in_padded(at) || !grid.on_map[grid.idx(at)] {
+                continue;
+            }
+            let cell = grid.idx(at);
+            objectives.push(cell);
+            let held = holder == Some(side) || self.engine.occupancy.count(cell, side) > 0;
+            let threat = sight.dist[cell] <= ctx.rules.ai.threat_radius;
+            if !held || threat {
+                take.push((cell, 0));
+            }
+            if held && threat {
+                threatened.push((cell, 0));
+            }
+        }
+        objectives.sort_unstable();
+        objectives.dedup();
+        let bias = if take.is_empty() { 0 } else { self.tuning.objective_bias };
+        let mut sources = take;
+        for u in &self.board.units {
+            if u.side != side
+                && let Some(at) = u.at
+            {
+                sources.push((grid.idx(at), bias));
+            }
+        }
+        let kept = &mut self.engine.goal_fields;
+        let attack = kept.field(grid, Arm::Infantry, &sources);
+        let defend = (!threatened.is_empty()).then(|| kept.field(grid, Arm::Infantry, &threatened));
+        let exits = self.exit_routes();
+        let plan = Plan { sight, attack, defend, objectives, exits };
+
+        // Roles: the first good-order unit on an objective holds it; the
+        // rearmost share of the rest is the reserve.
+        let n = self.board.units.len();
+        let mut role = vec![Role::Attack; n];
+        let mut garrisoned: Vec<usize> = Vec::new();
+        let mut eligible: Vec<(Reverse<u16>, usize)> = Vec::new();
+        for (i, u) in self.board.units.iter().enumerate() {
+            let Some(at) = u.at else { continue };
+            if u.side != side || u.state != HexState::GoodOrder || self.goals.broken(i) {
+                continue;
+            }
+            let cell = grid.idx(at);
+            if plan.objectives.binary_search(&cell).is_ok() && !garrisoned.contains(&cell) {
+                garrisoned.push(cell);
+                role[i] = Role::Garrison;
+                continue;
+            }
+            eligible.push((Reverse(plan.sight.dist[cell]), i));
+        }
+        eligible.sort_unstable();
+        let reserves = (eligible.len() as f32 * self.tuning.reserve_share).floor() as usize;
+        for &(_, i) in eligible.iter().take(reserves) {
+            role[i] = Role::Reserve;
+        }
+        // Of the attackers, the share nearest an exit that pays makes for it.
+        let attackers = &eligible[reserves.min(eligible.len())..];
+        let sent = (attackers.len() as f32 * ctx.rules.ai.exit_share).floor() as usize;
+        if sent > 0 && !plan.exits.is_empty() {
+            let mut nearest: Vec<(u32, usize, usize)> = attackers
+                .iter()
+                .filter_map(|&(_, i)| {
+                    let cell = grid.idx(self.board.units[i].at?);
+                    plan.exits
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, e)| self.exit_pays(i, e) && e.field[cell] != UNREACHED)
+                        .map(|(k, e)| (e.field[cell], i, k))
+                        .min()
+                })
+                .collect();
+            nearest.sort_unstable();
+            for &(_, i, k) in nearest.iter().take(sent) {
+                role[i] = Role::Exit(k);
+            }
+        }
+        for (i, &r) in role.iter().enumerate() {
+            if self.ours(i) {
+                self.move_unit(&plan, i, r);
+            }
+        }
+        // Last, with every move made, fronts turn to the nearest enemy.
+        for i in 0..n {
+            if self.ours(i) {
+                self.face_enemy(&plan, i);
+            }
+        }
+    }
+
+    fn move_unit(&mut self, plan: &Plan, i: usize, role: Role) {
+        let grid = self.bf.ctx.grid;
+        let ai = &self.bf.ctx.rules.ai;
+        let (column_beyond, reserve_follow) = (ai.column_beyond, ai.reserve_follow);
+        let u = &self.board.units[i];
+        let Some(at) = u.at else { return };
+        match u.state {
+            HexState::GoodOrder if !self.goals.broken(i) => {}
+            HexState::GoodOrder | HexState::Disordered => {
+                self.fall_back(plan, i);
+                return;
+            }
+            _ => return,
+        }
+        let (arm, formation, limbered) = (u.arm, u.formation, u.limbered);
+        let cell = grid.idx(at);
+        let d = plan.sight.dist[cell];
+        let standoff = self.tuning.standoff(arm);
+        // Garrisons and the reserve are needed where they are; the rest
+        // leave by an exit that pays once they stand on its edge.
+        let may_exit = matches!(role, Role::Attack | Role::Exit(_));
+        if may_exit && self.leave(plan, i) {
+            return;
+        }
+        // Where the unit is headed, if anywhere.
+        let goal: Option<(&[u32], u16)> = match role {
+            Role::Garrison => None,
+            Role::Attack => Some((&plan.attack, standoff)),
+            Role::Exit(k) => Some((&plan.exits[k].field, standoff)),
+            Role::Reserve => match &plan.defend {
+                Some(f) => Some((f, standoff)),
+                None if d != FAR && d > reserve_follow => Some((&plan.attack, reserve_follow)),
+                None => None,
+            },
+        };
+        match arm {
+            Arm::Infantry => {
+                let close = grid.close[cell];
+                if !close && self.enemy_cavalry_near(&plan.sight, at) {
+                    self.formation(i, Formation::Square);
+                    return;
+                }
+                if formation == Formation::Square {
+                    self.formation(i, if d <= column_beyond { Formation::Line } else { Formation::Column });
+                }
+                let Some((field, standoff)) = goal else {
+                    if !close && d <= column_beyond {
+                        self.formation(i, Formation::Line);
+                    }
+                    return;
+                };
+                if !close && d > column_beyond && self.board.units[i].formation == Formation::Line {
+                    self.formation(i, Formation::Column);
+                }
+                self.advance(plan, i, field, standoff);
+                if may_exit && self.leave(plan, i) {
+                    return;
+                }
+                if let Some(now) = self.board.units[i].at {
+                    let c = grid.idx(now);
+                    if !grid.close[c] && plan.sight.dist[c] <= column_beyond {
+                        self.formation(i, Formation::Line);
+                    }
+                }
+            }
+            Arm::Cavalry => {
+                let Some((field, standoff)) = goal else { return };
+                if d > column_beyond && formation == Formation::Line {
+                    self.formation(i, Formation::Column);
+                }
+                self.advance(plan, i, field, standoff);
+                if may_exit {
+                    self.leave(plan, i);
+                }
+            }
+            Arm::Artillery => {
+                let range = self.bf.ctx.rules.combat.fire_range.artillery.floor().max(0.0) as u16;
+                if limbered && d <= ai.unlimber_within.min(range) {
+                    self.limber(i, false);
+                    return;
+                }
+                let Some((field, standoff)) = goal else {
+                    if limbered && d <= range {
+                        self.limber(i, false);
+                    }
+                    return;
+                };
+                if !limbered {
+                    if d <= range {
+                        return;
+                    }
+                    if !self.limber(i, true) {
+                        return;
+                    }
+                }
+                self.advance(plan, i, field, standoff);
+                if may_exit && self.leave(plan, i) {
+                    return;
+                }
+                if let Some(now) = self.board.units[i].at
+                    && plan.sight.dist[grid.idx(now)] <= range
+                {
+                    self.limber(i, false);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The movement phase's shared facts for one side: the fields every
+//! unit's move reads, the exits and what each unit does.
+
+use std::sync::Arc;
+
+use crate::hex::Edge;
+use crate::labataille::fields::SideFields;
+
+/// What a unit does in the movement phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// Stands on an objective and holds it.
+    Garrison,
+    /// Kept back, unless an objective is threatened.
+    Reserve,
+    /// Goes for the objectives and the enemy.
+    Attack,
+    /// Makes for an exit (index into [`Plan::exits`]) and leaves by it.
+    Exit(usize),
+}
+
+/// One of the side's exits the AI may use, with the goal field towards its edge.
+pub(super) struct ExitRoute {
+    pub(super) edge: Edge,
+    pub(super) points: u32,
+    pub(super) field: Vec<u32>,
+}
+
+/// The movement phase's shared facts for one side.
+pub(super) struct Plan {
+    /// The side's fields, shared with the engine: the side's own moves do
+    /// not change them.
+    pub(super) sight: Arc<SideFields>,
+    /// Goal field of the attackers.
+    pub(super) attack: Vec<u32>,
+    /// Goal field towards the threatened objectives we hold, if any.
+    pub(super) defend: Option<Vec<u32>>,
+    /// Cells of every objective, sorted.
+    pub(super) objectives: Vec<usize>,
+    /// The exits the side may leave by, best paying first.
+    pub(super) exits: Vec<ExitRoute>,
+}

@@ -1,0 +1,103 @@
+//! How the AI's units stand: square near enemy cavalry, column or line,
+//! guns limbered or not, and fronts turned to the nearest enemy.
+
+use crate::hex::Offset;
+use crate::labataille::HexState;
+use crate::labataille::fields::{FAR, SideFields, front_sides};
+use crate::labataille::orders::{Order, change_cost, face_cost};
+use crate::terrain::Arm;
+use crate::vocab::{Formation, Readiness};
+
+use super::phase::Ai;
+use super::plan::Plan;
+
+impl Ai<'_, '_, '_> {
+    /// A unit in good order, not in square and not yet in combat, with an
+    /// enemy within `rules.ai.face_within` outside its three front hexsides
+    /// turns to face the nearest (rule 1.7), if it has the movement points.
+    /// Ties between equally near enemies go to the lowest (c, r).
+    pub(super) fn face_enemy(&mut self, plan: &Plan, i: usize) -> bool {
+        let ctx = self.bf.ctx;
+        let u = &self.board.units[i];
+        let Some(at) = u.at else { return false };
+        if u.state != HexState::GoodOrder || u.formation == Formation::Square || self.orders.activity.fought[i] {
+            return false;
+        }
+        let d = plan.sight.dist[ctx.grid.idx(at)];
+        if d == FAR || d == 0 || d > ctx.rules.ai.face_within {
+            return false;
+        }
+        let mut nearest: Option<(u32, Offset)> = None;
+        plan.sight.enemies_within(at, d as u32, |e| {
+            let key = (at.distance(e), e);
+            if nearest.is_none_or(|n| key < n) {
+                nearest = Some(key);
+            }
+        });
+        let Some((_, enemy)) = nearest else { return false };
+        let to = at.bearing_to(enemy);
+        if front_sides(u.facing).contains(&to) {
+            return false;
+        }
+        let cost = face_cost(ctx.rules);
+        if self.orders.budget(self.board, i) < cost {
+            return false;
+        }
+        let order = Order::Face { unit: self.id(i), facing: to };
+        self.give(order)
+    }
+
+    /// Some enemy cavalry able to charge stands within `rules.ai.square_radius`.
+    pub(super) fn enemy_cavalry_near(&self, sight: &SideFields, at: Offset) -> bool {
+        let grid = self.bf.ctx.grid;
+        let radius = self.bf.ctx.rules.ai.square_radius;
+        if sight.dist[grid.idx(at)] as u32 > radius {
+            return false;
+        }
+        let mut near = false;
+        sight.enemies_within(at, radius, |e| {
+            near |= self.engine.occupancy.at(grid.idx(e)).iter().any(|&v| {
+                let v = &self.board.units[v as usize];
+                v.side != self.side
+                    && v.arm == Arm::Cavalry
+                    && v.state == HexState::GoodOrder
+                    && v.readiness != Readiness::Exhausted
+            })
+        });
+        near
+    }
+
+    /// Changes formation if the rules allow it now (checked first, so that
+    /// the AI does not flood the log with refused orders).
+    pub(super) fn formation(&mut self, i: usize, to: Formation) -> bool {
+        let u = &self.board.units[i];
+        let allowed = matches!(
+            (u.arm, to),
+            (Arm::Infantry, Formation::Line | Formation::Column | Formation::Square)
+                | (Arm::Cavalry, Formation::Line | Formation::Column)
+        );
+        if !allowed || u.state != HexState::GoodOrder || u.formation == to || !self.can_change(i) {
+            return false;
+        }
+        let order = Order::Formation { unit: self.id(i), to };
+        self.give(order)
+    }
+
+    fn can_change(&self, i: usize) -> bool {
+        let change = change_cost(self.bf.ctx.rules);
+        !self.orders.activity.moved[i] || self.orders.budget(self.board, i) >= change
+    }
+
+    pub(super) fn limber(&mut self, i: usize, limbered: bool) -> bool {
+        let u = &self.board.units[i];
+        if u.arm != Arm::Artillery
+            || u.state != HexState::GoodOrder
+            || u.limbered == limbered
+            || (limbered && self.orders.activity.moved[i])
+        {
+            return false;
+        }
+        let order = Order::Limber { unit: self.id(i), limbered };
+        self.give(order)
+    }
+}

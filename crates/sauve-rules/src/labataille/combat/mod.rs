@@ -1,0 +1,18 @@
+//! Fire, melee and cavalry charges (RULES.md 1.9, our own design in the La
+//! Bataille spirit; the tables are data in `rules.combat`, explained in
+//! docs/rules.md). Combat feeds the morale engine: losses, morale checks,
+//! disorder retreats and routs go through [`Engine`], so every cascade a
+//! volley or a charge starts runs by the same rules as a shock's.
+//!
+//! Each fight has its file: `fire`, `melee` and `charge`; `battlefield`
+//! holds what they all read and how they fail.
+
+mod battlefield;
+mod charge;
+mod fire;
+mod melee;
+
+pub use battlefield::{Battlefield, CombatError, two_d6_chance};
+pub use charge::{charge_path, charge_reach, resolve_charge};
+pub use fire::{FireOdds, between, fire_odds, line_of_sight, resolve_fire};
+pub use melee::{MeleeOdds, melee_odds, resolve_melee};

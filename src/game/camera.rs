@@ -1,7 +1,7 @@
 //! The camera and the pointer: the map fitted to the window when a battle
 //! opens, panned by dragging or the arrow keys, zoomed by the wheel about
 //! the cursor; the hex under the cursor, and the unit selected by clicking.
-//! Panels drawn over the map ([`ShieldsMap`]) keep the pointer to
+//! Panels drawn over the map (`ShieldsMap`) keep the pointer to
 //! themselves.
 
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
@@ -9,54 +9,15 @@ use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 use bevy::window::PrimaryWindow;
 
-use super::layout::{Layout, fit_scale};
-use super::playback::Shown;
-use super::{GameSet, Opened};
-use crate::hex::Offset;
-
-/// Width of the panel column on the right, which the map is fitted beside.
-pub const PANEL_W: f32 = 340.0;
-/// Height of the bar along the top.
-pub const BAR_H: f32 = 30.0;
-
-/// Where the pointer is, and what is selected.
-#[derive(Resource, Default)]
-pub struct Pointer {
-    pub world: Option<Vec2>,
-    pub hex: Option<Offset>,
-    pub selected: Option<usize>,
-    /// A click on the map this frame, left for the orders feature while a
-    /// phase waits for the player (then it does not select here).
-    pub clicked: Option<(Offset, super::orders::Button)>,
-    /// Where the button went down, if on the map (not on a panel over it).
-    press: Option<Vec2>,
-    dragged: bool,
-}
-
-/// A panel over the map with buttons or text to click (the orders banner,
-/// the game-over card, the menu): while the cursor is over it, the map
-/// under it shows no hex, takes no click and does not pan or zoom; and a
-/// press that began on it (a button that closes the panel, say) is no click
-/// on the map when it is released. The map is drawn by sprites and read by
-/// the cursor's position, not by Bevy's picking, so UI nodes do not block
-/// it by themselves; Bevy's UI focus system (PreUpdate) keeps the required
-/// [`RelativeCursorPosition`] up to date.
-#[derive(Component, Default)]
-#[require(RelativeCursorPosition)]
-pub struct ShieldsMap;
-
-/// Whether the cursor is over a shown [`ShieldsMap`] panel (a hidden one,
-/// `Display::None`, has no size and never holds it).
-fn over_panel(panels: &Query<&RelativeCursorPosition, With<ShieldsMap>>) -> bool {
-    panels.iter().any(RelativeCursorPosition::cursor_over)
-}
-
-#[derive(Component)]
-pub struct MainCamera;
-
-/// Where the pointer and its clicks are read, for systems that use them.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PointSet;
+use super::input::{MapButton, PointSet, Pointer, ShieldsMap, over_panel};
+use super::layout::fit_scale;
+use super::opened::Opened;
+use super::request::Request;
+use super::screen::{BAR_H, MainCamera, PANEL_W};
+use super::sets::GameSet;
+use super::shown::Shown;
+use super::turn::PlayerTurn;
+use super::units::units_at;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Pointer>();
@@ -179,8 +140,8 @@ pub(super) fn point(
     opened: Res<Opened>,
     shown: Res<Shown>,
     mut pointer: ResMut<Pointer>,
-    req: Res<super::Request>,
-    turn: Res<super::orders::PlayerTurn>,
+    req: Res<Request>,
+    turn: Res<PlayerTurn>,
     panels: Query<&RelativeCursorPosition, With<ShieldsMap>>,
 ) {
     let Ok(window) = windows.single() else { return };
@@ -191,9 +152,9 @@ pub(super) fn point(
     pointer.world = cursor.and_then(|c| camera.viewport_to_world_2d(gt, c).ok());
     pointer.hex = pointer.world.and_then(|w| opened.layout.hex_at(w));
     let released = if buttons.just_released(MouseButton::Left) {
-        Some(super::orders::Button::Primary)
+        Some(MapButton::Primary)
     } else if buttons.just_released(MouseButton::Right) {
-        Some(super::orders::Button::Secondary)
+        Some(MapButton::Secondary)
     } else {
         None
     };
@@ -216,38 +177,5 @@ pub(super) fn point(
             Some(k) => here.get((k + 1) % here.len()).copied(),
             None => here.first().copied(),
         };
-    }
-}
-
-/// The units under a point: those in the hex (hex mode, in stack order), or
-/// whose footprint holds the point (free space).
-pub fn units_at(opened: &Opened, shown: &Shown, world: Option<Vec2>, hex: Option<Offset>) -> Vec<usize> {
-    let Some(s) = &opened.scenario else { return Vec::new() };
-    match opened.layout {
-        Layout::Hex { .. } => {
-            let Some(h) = hex else { return Vec::new() };
-            shown.units.iter().enumerate().filter(|(_, u)| !u.gone && u.at == Some(h)).map(|(i, _)| i).collect()
-        }
-        Layout::Table { .. } => {
-            let Some(w) = world else { return Vec::new() };
-            let ppc = opened.layout.px_per_cm();
-            shown
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(i, u)| {
-                    let (Some((x, y, facing)), Some(spec)) = (u.cm, s.units.get(*i)) else { return false };
-                    if u.gone {
-                        return false;
-                    }
-                    let (fw, fd) = super::units::footprint_cm(spec, &s.rules);
-                    let centre = opened.layout.table_world(x, y);
-                    // Into the unit's frame: undo the clockwise facing.
-                    let local = Vec2::from_angle(facing.to_radians()).rotate(w - centre);
-                    local.x.abs() <= fw * ppc / 2.0 + 4.0 && local.y.abs() <= fd * ppc / 2.0 + 4.0
-                })
-                .map(|(i, _)| i)
-                .collect()
-        }
     }
 }

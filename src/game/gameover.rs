@@ -8,11 +8,14 @@
 
 use bevy::prelude::*;
 
-use super::camera::{BAR_H, PANEL_W, ShieldsMap};
-use super::playback::{ScenarioNames, Shown};
-use super::sentences::game_over_card;
-use super::{GameSet, Opened};
+use super::input::ShieldsMap;
+use super::opened::Opened;
+use super::scenarios::Pending;
+use super::screen::{BAR_H, PANEL_W};
+use super::sets::GameSet;
+use super::shown::{ScenarioNames, Shown};
 use crate::events::EventKind;
+use crate::sentences::game_over_card;
 
 /// What the card shows, and for which event.
 #[derive(Resource, Default)]
@@ -119,7 +122,7 @@ fn buttons(
     q: Query<(&Interaction, &CardButton), Changed<Interaction>>,
     mut card: ResMut<GameOverCard>,
     opened: Res<Opened>,
-    mut pending: ResMut<super::scenarios::Pending>,
+    mut pending: ResMut<Pending>,
 ) {
     for (i, b) in &q {
         if *i != Interaction::Pressed {
@@ -221,8 +224,13 @@ mod tests {
     use bevy::ui::RelativeCursorPosition;
     use bevy::window::{PrimaryWindow, WindowResolution};
 
-    use super::super::camera::{self, MainCamera, Pointer};
-    use super::super::orders::{Button as MapButton, PlayerTurn};
+    use super::super::camera;
+    use super::super::input::{MapButton, Pointer};
+    use super::super::opened::Source;
+    use super::super::request::Request;
+    use super::super::screen::MainCamera;
+    use super::super::shown::initial;
+    use super::super::turn::PlayerTurn;
     use crate::hex::Offset;
     use crate::labataille::orders::OrderPhase;
     use crate::sim::{AiMode, Simulation};
@@ -239,7 +247,7 @@ mod tests {
             Ok(s) => Arc::new(s),
             Err(e) => panic!("{e}"),
         };
-        let layout = super::super::scenarios::layout_of(&s);
+        let layout = super::super::opened::layout_of(&s);
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
         app.init_resource::<ButtonInput<MouseButton>>()
@@ -248,10 +256,10 @@ mod tests {
             .init_resource::<Pointer>()
             .init_resource::<PlayerTurn>()
             .init_resource::<GameOverCard>()
-            .insert_resource(super::super::playback::Shown { units: super::super::playback::initial(&s), ..default() })
-            .insert_resource(super::super::Request(crate::cli::WindowRequest { file: None, shot: None }))
+            .insert_resource(Shown { units: initial(&s), ..default() })
+            .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
             .insert_resource(Opened {
-                source: super::super::Source::Bundled(0),
+                source: Source::Bundled(0),
                 scenario: Some(s),
                 errors: Vec::new(),
                 layout,
@@ -361,7 +369,7 @@ mod tests {
         let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::Both);
         let w = sim.app.world_mut();
         assert_eq!(game_over_at(w, usize::MAX), None, "not before the end");
-        super::super::playback::simulate_turns(w, s.turns + 1);
+        super::super::scenarios::simulate_turns(w, s.turns + 1);
         let k = game_over_at(w, usize::MAX).expect("a finished battle has a GameOver event");
         assert_eq!(game_over_at(w, k), None, "the card waits until the log shown reaches it");
         let (title, body) = card_text(w, k).expect("card text");

@@ -12,69 +12,25 @@
 
 use bevy::prelude::*;
 
-use super::camera::{BAR_H, Pointer};
+use super::input::{MapButton, PointSet, Pointer};
 use super::layout::Layout;
 use super::lines::Lines;
+use super::opened::{Opened, Source};
 use super::playback::Playback;
-use super::sentences::phase_words;
-use super::{GameSet, Opened};
+use super::screen::BAR_H;
+use super::seats::{Seats, seat};
+use super::sets::GameSet;
+use super::shown::{ScenarioNames, Shown};
+use super::turn::{CacheKey, MESSAGE_SECONDS, Message, PlayerTurn};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::HexState;
 use crate::labataille::combat::{FireOdds, MeleeOdds};
-use crate::labataille::movement::{Centi, Reach};
+use crate::labataille::movement::Centi;
 use crate::labataille::orders::{Order, OrderPhase};
-use crate::scenario::{Control, Exit, Formation, Mode, Scenario};
-use crate::sim::{self, Controls, SideControl};
+use crate::scenario::{Exit, Formation};
+use crate::sentences::phase_words;
+use crate::sim;
 use crate::terrain::Arm;
-
-/// Who gives the orders at this window.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Seats {
-    /// The scenario's `Player` sides at the window, its `Ai` sides to the
-    /// computer.
-    #[default]
-    Player,
-    /// Every side at the window, in turn (hot-seat).
-    HotSeat,
-    /// The computer plays every side; the window only watches.
-    Watch,
-}
-
-impl Seats {
-    pub const ALL: [Seats; 3] = [Seats::Player, Seats::HotSeat, Seats::Watch];
-
-    pub fn next(self) -> Seats {
-        match self {
-            Seats::Player => Seats::HotSeat,
-            Seats::HotSeat => Seats::Watch,
-            Seats::Watch => Seats::Player,
-        }
-    }
-
-    pub fn words(self) -> &'static str {
-        match self {
-            Seats::Player => "you against the AI",
-            Seats::HotSeat => "hot-seat: both sides at this window",
-            Seats::Watch => "watch: the AI plays both sides",
-        }
-    }
-
-    /// Control of each side. Orders exist in hex mode only: a free-space
-    /// battle is always watched.
-    pub fn controls(self, s: &Scenario) -> Controls {
-        Controls(
-            s.sides
-                .iter()
-                .map(|side| match (s.mode, self) {
-                    (Mode::FreeSpace, _) | (_, Seats::Watch) => SideControl::Ai,
-                    (_, Seats::HotSeat) => SideControl::Human,
-                    (_, Seats::Player) if side.control == Control::Player => SideControl::Human,
-                    _ => SideControl::Ai,
-                })
-                .collect(),
-        )
-    }
-}
 
 /// A unit as the orders see it, read from the simulation's components.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,15 +80,6 @@ pub fn unit_views(world: &mut World) -> Vec<UnitView> {
     out
 }
 
-/// Which mouse button clicked the map.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Button {
-    /// Selects your unit under the pointer, otherwise gives the order.
-    Primary,
-    /// Always gives the order (to march onto friends, for instance).
-    Secondary,
-}
-
 /// What a click on the map means while a phase waits for orders.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Click {
@@ -179,7 +126,7 @@ pub fn order_for_click(
     group: &[usize],
     selected: Option<usize>,
     hex: Offset,
-    button: Button,
+    button: MapButton,
     shift: bool,
 ) -> Click {
     let here: Vec<&UnitView> = units.iter().filter(|u| u.at == Some(hex)).collect();
@@ -187,7 +134,7 @@ pub fn order_for_click(
     let enemy = here.iter().find(|u| u.side != side);
     let ids = |g: &[usize]| -> Vec<String> { g.iter().filter_map(|&i| units.get(i)).map(|u| u.id.clone()).collect() };
     let several = matches!(phase, OrderPhase::DefensiveFire | OrderPhase::OffensiveFire | OrderPhase::Melee);
-    if !own.is_empty() && button == Button::Primary {
+    if !own.is_empty() && button == MapButton::Primary {
         if shift && several {
             // Shift adds the next unit of the stack not yet picked, or
             // drops the whole stack once all of it is.
@@ -357,74 +304,9 @@ pub fn move_text(to: Offset, cost: Centi) -> String {
     format!("March to {to}: {:.1} MP", cost as f32 / 100.0)
 }
 
-/// Something to tell the player, and whether it is an error.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Message {
-    pub text: String,
-    pub error: bool,
-}
-
-/// The player's turn as the window sees it this frame.
-#[derive(Resource, Default)]
-pub struct PlayerTurn {
-    /// The phase waiting for orders, and the side that gives them.
-    pub awaiting: Option<(OrderPhase, usize)>,
-    /// A phase waits for orders but the player stepped the shown log back
-    /// ([`Playback::reviewing`]): the counters stand where they stood in the
-    /// past, so no range, path or odds (worked out on the present board) are
-    /// shown, and clicks and order keys give, undo and end nothing until the
-    /// shown log is back at the present.
-    pub reviewing: bool,
-    /// The units that give the next order together (firers, attackers).
-    pub group: Vec<usize>,
-    /// The selected unit's movement range (movement phase only).
-    pub reach: Option<(usize, Reach)>,
-    /// The selected unit's movement points left, in hundredths (movement
-    /// phase only).
-    pub mp_left: Option<(usize, u32)>,
-    /// The march to the hex under the pointer.
-    pub preview: Option<Vec<Offset>>,
-    /// Odds, or what a click on the hovered hex would do.
-    pub odds: Option<String>,
-    pub message: Option<Message>,
-    /// Seconds the message has been up (outside a waiting phase it goes
-    /// after [`MESSAGE_SECONDS`]).
-    message_age: f32,
-    /// What the cached range and odds were worked out for.
-    key: Option<CacheKey>,
-}
-
-impl PlayerTurn {
-    /// What the screen shows of it, to tell whether it changed.
-    #[allow(clippy::type_complexity)]
-    fn summary(&self) -> (Option<CacheKey>, Vec<usize>, Option<String>, Option<Message>, Option<Vec<Offset>>, bool) {
-        (
-            self.key.clone(),
-            self.group.clone(),
-            self.odds.clone(),
-            self.message.clone(),
-            self.preview.clone(),
-            self.reviewing,
-        )
-    }
-}
-
-#[derive(Clone, PartialEq)]
-struct CacheKey {
-    awaiting: Option<(OrderPhase, usize)>,
-    reviewing: bool,
-    selected: Option<usize>,
-    group: Vec<usize>,
-    hex: Option<Offset>,
-    events: usize,
-}
-
 /// The banner's words while the player looks back at the log.
 pub const REVIEWING_HINT: &str = "Looking back at the log: the counters stand where they stood then, and no order \
                                   can be given.\n. steps forward, Space plays on, End returns to the present.";
-
-/// How long a message stays up when no phase waits for orders.
-const MESSAGE_SECONDS: f32 = 5.0;
 
 /// The order buttons of the banner.
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
@@ -449,16 +331,9 @@ struct CardButtons;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PlayerTurn>().init_resource::<Seats>().init_resource::<HeldButtons>();
     app.add_systems(Startup, spawn_card);
-    app.add_systems(Update, player_input.in_set(GameSet::Input).after(super::camera::PointSet));
+    app.add_systems(Update, player_input.in_set(GameSet::Input).after(PointSet));
     app.add_systems(Update, draw_orders.in_set(GameSet::Draw));
     app.add_systems(Update, show_card.in_set(GameSet::Panels));
-}
-
-/// Gives the controls of `seats` to the battle in `world` (after a reset,
-/// or when the player switches seats).
-pub fn seat(world: &mut World, seats: Seats) {
-    let Some(s) = world.get_resource::<sim::Battle>().map(|b| b.scenario.clone()) else { return };
-    world.insert_resource(seats.controls(&s));
 }
 
 /// Where F5 saves and F9 loads.
@@ -483,11 +358,11 @@ pub fn give(world: &mut World, order: &Order) -> Message {
     match sim::issue_order(world, order) {
         Ok(()) => {
             let scenario = world.resource::<sim::Battle>().scenario.clone();
-            let names = super::playback::ScenarioNames(&scenario);
+            let names = ScenarioNames(&scenario);
             let log = world.resource::<crate::sim::BattleLog>();
             let said: Vec<String> = log.events[before.min(log.events.len())..]
                 .iter()
-                .filter_map(|e| super::sentences::sentence(e, &names))
+                .filter_map(|e| crate::sentences::sentence(e, &names))
                 .map(|(_, text)| text)
                 .collect();
             let undo = if order.rolls_dice() { "" } else { "  (U: undo)" };
@@ -542,7 +417,7 @@ fn player_input(world: &mut World) {
     if keys.just_pressed(KeyCode::F9) {
         let path = std::path::PathBuf::from(QUICK_SAVE);
         turn.message = Some(if path.exists() {
-            world.resource_mut::<super::scenarios::Pending>().0 = Some(super::Source::File(path));
+            world.resource_mut::<super::scenarios::Pending>().0 = Some(Source::File(path));
             Message { text: format!("Loading {QUICK_SAVE}"), error: false }
         } else {
             Message { text: "No quick save yet (F5 saves).".into(), error: true }
@@ -558,7 +433,7 @@ fn player_input(world: &mut World) {
         world.resource_mut::<Playback>().playing = true;
     }
     let len = world.resource::<crate::sim::BattleLog>().events.len();
-    let cursor = world.get_resource::<super::playback::Shown>().map_or(len, |s| s.cursor);
+    let cursor = world.get_resource::<Shown>().map_or(len, |s| s.cursor);
     // The present board cannot change while the player looks back (no
     // order can be given): what was picked stays picked for the return.
     turn.reviewing = turn.awaiting.is_some() && world.resource::<Playback>().reviewing(cursor, len);
@@ -843,7 +718,7 @@ fn spawn_card(mut commands: Commands) {
         BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.9)),
         GlobalZIndex(3),
         // Its End phase and Undo buttons are not clicks on the map.
-        super::camera::ShieldsMap,
+        super::input::ShieldsMap,
         children![
             (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
             (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),
@@ -947,6 +822,7 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
+    use crate::scenario::Scenario;
     use crate::sim::{AiMode, Simulation};
 
     fn view(index: usize, side: usize, arm: Arm, at: (i32, i32)) -> UnitView {
@@ -979,9 +855,9 @@ mod tests {
     #[test]
     fn clicking_your_stack_selects_its_units_in_turn() {
         let u = board();
-        let first = order_for_click(&u, OrderPhase::Movement, 0, &[], None, HERE, Button::Primary, false);
+        let first = order_for_click(&u, OrderPhase::Movement, 0, &[], None, HERE, MapButton::Primary, false);
         assert_eq!(first, Click::Select { unit: 0, group: vec![0] });
-        let again = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), HERE, Button::Primary, false);
+        let again = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), HERE, MapButton::Primary, false);
         assert_eq!(again, Click::Select { unit: 1, group: vec![1] });
     }
 
@@ -989,13 +865,13 @@ mod tests {
     fn a_click_on_open_ground_marches_the_selected_unit_there() {
         let u = board();
         let to = Offset::new(2, 4);
-        let c = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), to, Button::Primary, false);
+        let c = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), to, MapButton::Primary, false);
         assert_eq!(c, Click::Order(Order::Move { unit: "u0".into(), to: (2, 4) }));
         // A right click marches onto friends instead of selecting them.
         let onto = Offset::new(4, 5);
-        let c = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), onto, Button::Secondary, false);
+        let c = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), onto, MapButton::Secondary, false);
         assert_eq!(c, Click::Order(Order::Move { unit: "u0".into(), to: (4, 5) }));
-        let nothing = order_for_click(&u, OrderPhase::Movement, 0, &[], None, to, Button::Primary, false);
+        let nothing = order_for_click(&u, OrderPhase::Movement, 0, &[], None, to, MapButton::Primary, false);
         assert_eq!(nothing, Click::Clear);
     }
 
@@ -1003,16 +879,16 @@ mod tests {
     fn shift_click_gathers_firers_and_a_click_on_the_enemy_fires() {
         let u = board();
         let p = OrderPhase::OffensiveFire;
-        let c = order_for_click(&u, p, 0, &[2], Some(2), HERE, Button::Primary, true);
+        let c = order_for_click(&u, p, 0, &[2], Some(2), HERE, MapButton::Primary, true);
         assert_eq!(c, Click::Select { unit: 0, group: vec![2, 0] });
-        let c = order_for_click(&u, p, 0, &[2, 0], Some(0), ENEMY, Button::Primary, false);
+        let c = order_for_click(&u, p, 0, &[2, 0], Some(0), ENEMY, MapButton::Primary, false);
         assert_eq!(c, Click::Order(Order::Fire { units: vec!["u2".into(), "u0".into()], target: "u3".into() }));
-        let m = order_for_click(&u, OrderPhase::Melee, 0, &[0], Some(0), ENEMY, Button::Primary, false);
+        let m = order_for_click(&u, OrderPhase::Melee, 0, &[0], Some(0), ENEMY, MapButton::Primary, false);
         assert_eq!(m, Click::Order(Order::Melee { units: vec!["u0".into()], target: "u3".into() }));
-        let ch = order_for_click(&u, OrderPhase::Charge, 0, &[2], Some(2), ENEMY, Button::Primary, false);
+        let ch = order_for_click(&u, OrderPhase::Charge, 0, &[2], Some(2), ENEMY, MapButton::Primary, false);
         assert_eq!(ch, Click::Order(Order::Charge { unit: "u2".into(), target: "u3".into() }));
         // Without firers, a click on the enemy only shows it.
-        let look = order_for_click(&u, p, 0, &[], None, ENEMY, Button::Primary, false);
+        let look = order_for_click(&u, p, 0, &[], None, ENEMY, MapButton::Primary, false);
         assert_eq!(look, Click::Select { unit: 3, group: vec![] });
     }
 
@@ -1100,26 +976,11 @@ mod tests {
         assert!(move_text(Offset::new(2, 4), 350).ends_with("3.5 MP"));
     }
 
-    #[test]
-    fn seats_follow_the_scenario_hotseat_and_watch() {
-        let s = cascade();
-        let h = SideControl::Human;
-        let a = SideControl::Ai;
-        assert_eq!(Seats::Player.controls(&s).0, vec![h, a], "French are the player in the cascade");
-        assert_eq!(Seats::HotSeat.controls(&s).0, vec![h, h]);
-        assert_eq!(Seats::Watch.controls(&s).0, vec![a, a]);
-        assert_eq!(Seats::Watch.next().next().next(), Seats::Watch);
-    }
-
     fn parse(text: &str) -> Arc<Scenario> {
         match crate::scenario::parse_bytes(text.as_bytes(), "test.ron") {
             Ok(s) => Arc::new(s),
             Err(e) => panic!("{e}"),
         }
-    }
-
-    fn cascade() -> Arc<Scenario> {
-        parse(include_str!("../../scenarios/cascade.ron"))
     }
 
     /// A French battalion at (3, 5) and a Russian one at `ru`, both sides at
@@ -1167,7 +1028,7 @@ mod tests {
     fn click(w: &mut World, group: &[usize], selected: Option<usize>, hex: Offset, shift: bool) -> Click {
         let (phase, side) = sim::awaiting_orders(w).expect("a phase waits");
         let units = unit_views(w);
-        order_for_click(&units, phase, side, group, selected, hex, Button::Primary, shift)
+        order_for_click(&units, phase, side, group, selected, hex, MapButton::Primary, shift)
     }
 
     #[test]
@@ -1282,21 +1143,15 @@ mod tests {
         let mut app = sim.app;
         let s = app.world().resource::<sim::Battle>().scenario.clone();
         let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-        let layout = super::super::scenarios::layout_of(&s);
+        let layout = super::super::opened::layout_of(&s);
         app.configure_sets(Update, (GameSet::Build, GameSet::Input, GameSet::Playback).chain());
         app.init_resource::<ButtonInput<KeyCode>>()
             .init_resource::<Pointer>()
             .init_resource::<PlayerTurn>()
             .init_resource::<HeldButtons>()
             .init_resource::<super::super::scenarios::Menu>()
-            .insert_resource(super::super::Request(crate::cli::WindowRequest { file: None, shot: None }))
-            .insert_resource(Opened {
-                source: super::super::Source::Bundled(0),
-                scenario: Some(s),
-                errors: Vec::new(),
-                layout,
-                ids,
-            });
+            .insert_resource(super::super::request::Request(crate::cli::WindowRequest { file: None, shot: None }))
+            .insert_resource(Opened { source: Source::Bundled(0), scenario: Some(s), errors: Vec::new(), layout, ids });
         super::super::playback::plugin(&mut app);
         app.add_systems(Update, player_input.in_set(GameSet::Input));
         app
@@ -1313,13 +1168,12 @@ mod tests {
     }
 
     fn click_at(app: &mut App, hex: Offset) {
-        app.world_mut().resource_mut::<Pointer>().clicked = Some((hex, Button::Primary));
+        app.world_mut().resource_mut::<Pointer>().clicked = Some((hex, MapButton::Primary));
         app.update();
     }
 
     #[test]
     fn looking_back_at_the_log_shows_no_odds_and_gives_no_orders_until_back_at_the_present() {
-        use super::super::playback::Shown;
         let mut sim = duel();
         assert_eq!(go_to(sim.app.world_mut(), OrderPhase::Movement), 0);
         let mut app = window_app(sim);

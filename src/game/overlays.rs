@@ -11,13 +11,16 @@ use std::collections::BinaryHeap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
-use super::camera::Pointer;
+use super::input::Pointer;
 use super::layout::Layout;
 use super::lines::Lines;
 use super::map::{HexAtlas, atlas_for, spawn_tilemap};
-use super::playback::{Shown, ShownUnit};
+use super::opened::Opened;
+use super::scenarios::Menu;
+use super::sets::GameSet;
+use super::shown::{Shown, ShownUnit};
+use super::turn::PlayerTurn;
 use super::units::Counter;
-use super::{GameSet, Opened};
 use crate::events::{EventKind, MoveReason, Pos, StateLabel};
 use crate::hex::{Dir, Offset};
 use crate::labataille::fields::{FAR, SideFields};
@@ -62,7 +65,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (recolour, draw_arrows, draw_pointer).in_set(GameSet::Draw));
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, mut o: ResMut<Overlays>, menu: Res<super::scenarios::Menu>) {
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut o: ResMut<Overlays>, menu: Res<Menu>) {
     if menu.open {
         return;
     }
@@ -158,7 +161,7 @@ fn recolour(
     mut tiles: Query<&mut TileColor>,
     mut vis: Query<&mut Visibility, With<OverlayMap>>,
     mut fresh: Local<bool>,
-    turn: Res<super::orders::PlayerTurn>,
+    turn: Res<PlayerTurn>,
     mut had_reach: Local<bool>,
 ) {
     // In the player's movement phase the selected unit's range is the

@@ -5,12 +5,17 @@
 
 use bevy::prelude::*;
 
-use super::camera::{BAR_H, PANEL_W, Pointer, units_at};
-use super::playback::{Playback, SPEEDS, Shown};
-use super::sentences::{Category, phase_words, state_words};
-use super::{GameSet, Opened, Source};
+use super::input::Pointer;
+use super::opened::{Opened, Source};
+use super::playback::{Playback, SPEEDS};
+use super::screen::{BAR_H, PANEL_W};
+use super::sets::GameSet;
+use super::shown::{LogLine, Shown};
+use super::turn::PlayerTurn;
+use super::units::units_at;
 use crate::hex::Dir;
 use crate::scenario::Place;
+use crate::sentences::{Category, phase_words, state_words};
 use crate::sim::Clock;
 use crate::terrain::HexsideKind;
 
@@ -232,7 +237,7 @@ fn top_bar(
     shown: Res<Shown>,
     pb: Res<Playback>,
     clock: Option<Res<Clock>>,
-    turn: Res<super::orders::PlayerTurn>,
+    turn: Res<PlayerTurn>,
     log: Option<Res<crate::sim::BattleLog>>,
     mut q: Query<&mut Text, With<TopBar>>,
 ) {
@@ -390,7 +395,7 @@ fn log(
         let l = &shown.log[k];
         l.category != Category::Phase || shown.log.get(k + 1).is_none_or(|n| n.category != Category::Phase)
     };
-    let kept: Vec<&super::playback::LogLine> = (0..shown.log.len())
+    let kept: Vec<&LogLine> = (0..shown.log.len())
         .filter(|&k| eventful(k))
         .map(|k| &shown.log[k])
         .filter(|l| view.filter.keeps(l.category, l.unit, pointer.selected))

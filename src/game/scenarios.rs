@@ -3,7 +3,6 @@
 //! window, the menu that lists them, and reloading the open file when it
 //! changes on disk. An invalid file opens as its list of located errors.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -11,20 +10,12 @@ use std::time::SystemTime;
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 
-use super::layout::Layout;
-use super::{GameSet, OnBattle, Opened, Request, Source};
-use crate::scenario::{Mode, Scenario, parse_bytes};
-use crate::sim::AiMode;
-
-/// The bundled scenarios, by file name. The first is the default.
-pub const BUNDLED: &[(&str, &str)] = &[
-    ("cascade.ron", include_str!("../../scenarios/cascade.ron")),
-    ("grossbeeren-1813.ron", include_str!("../../scenarios/grossbeeren-1813.ron")),
-    ("hagelberg-1813.ron", include_str!("../../scenarios/hagelberg-1813.ron")),
-    ("dennewitz-1813.ron", include_str!("../../scenarios/dennewitz-1813.ron")),
-    ("ligny-1815.ron", include_str!("../../scenarios/ligny-1815.ron")),
-    ("plancenoit-1815.ron", include_str!("../../scenarios/plancenoit-1815.ron")),
-];
+use super::opened::{BUNDLED, OnBattle, Opened, Source};
+use super::request::Request;
+use super::seats::{Seats, seat};
+use super::sets::GameSet;
+use crate::scenario::{Scenario, parse_bytes};
+use crate::sim::{AiMode, Clock};
 
 /// A scenario to open at the start of the next frame.
 #[derive(Resource, Default)]
@@ -55,7 +46,7 @@ struct MenuEntry(Source);
 
 /// A menu line that changes who sits at the window.
 #[derive(Component)]
-struct SeatEntry(super::orders::Seats);
+struct SeatEntry(Seats);
 
 pub(super) fn plugin(app: &mut App) {
     let first = match &app.world().resource::<Request>().0.file {
@@ -66,13 +57,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Menu>()
         .init_resource::<Watch>()
         .init_resource::<ScenarioText>()
-        .insert_resource(Opened {
-            source: Source::Bundled(0),
-            scenario: None,
-            errors: Vec::new(),
-            layout: Layout::Hex { width: 1, height: 1 },
-            ids: HashMap::new(),
-        });
+        .insert_resource(Opened::failed(Source::Bundled(0), Vec::new()));
     app.add_systems(Update, (dropped, watch, open_pending).chain().in_set(GameSet::Open));
     app.add_systems(Update, (menu_keys, menu_clicks, draw_menu).chain().in_set(GameSet::Input));
 }
@@ -119,15 +104,6 @@ pub fn read_game(source: &Source) -> Result<Game, Vec<String>> {
 #[derive(Resource, Default)]
 pub struct ScenarioText(pub String);
 
-/// The map geometry of a scenario.
-pub fn layout_of(s: &Scenario) -> Layout {
-    let (width, height) = (s.map.width.max(1) as u32, s.map.height.max(1) as u32);
-    match s.mode {
-        Mode::Hex => Layout::Hex { width, height },
-        Mode::FreeSpace => Layout::Table { width, height, cell_cm: s.cell_cm },
-    }
-}
-
 /// Opens the pending scenario: restarts the simulation with it, or keeps
 /// its errors to show. Exclusive, because the simulation lives in the world.
 fn open_pending(world: &mut World) {
@@ -149,8 +125,7 @@ fn open_pending(world: &mut World) {
             let s = Arc::new(scenario);
             crate::save::restore(world, &save, s.clone());
             world.insert_resource(ScenarioText(text));
-            let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-            Opened { source, layout: layout_of(&s), scenario: Some(s), errors: Vec::new(), ids }
+            Opened::battle(source, s)
         }
         Ok(Game { scenario, save: None, text }) => {
             let s = Arc::new(scenario);
@@ -164,19 +139,18 @@ fn open_pending(world: &mut World) {
             // AI, as `--ai` asked), unless asked for the player's seats (to
             // picture a turn of orders).
             let seats = match (&shot, std::env::var("SAUVE_SHOT_SEATS").ok().as_deref()) {
-                (None, _) => Some(*world.resource::<super::orders::Seats>()),
-                (Some(_), Some("player")) => Some(super::orders::Seats::Player),
-                (Some(_), Some("hotseat")) => Some(super::orders::Seats::HotSeat),
+                (None, _) => Some(*world.resource::<Seats>()),
+                (Some(_), Some("player")) => Some(Seats::Player),
+                (Some(_), Some("hotseat")) => Some(Seats::HotSeat),
                 (Some(_), _) => None,
             };
             if let Some(seats) = seats {
-                super::orders::seat(world, seats);
+                seat(world, seats);
             }
             if let Some(r) = &shot {
-                super::playback::simulate_turns(world, r.turns);
+                simulate_turns(world, r.turns);
             }
-            let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-            Opened { source, layout: layout_of(&s), scenario: Some(s), errors: Vec::new(), ids }
+            Opened::battle(source, s)
         }
         Err(errors) => {
             let units: Vec<Entity> =
@@ -184,11 +158,24 @@ fn open_pending(world: &mut World) {
             for e in units {
                 world.despawn(e);
             }
-            Opened { source, scenario: None, errors, layout: Layout::Hex { width: 1, height: 1 }, ids: HashMap::new() }
+            Opened::failed(source, errors)
         }
     };
     world.insert_resource(opened);
     world.resource_mut::<Menu>().open = false;
+}
+
+/// Runs the whole battle's first `turns` turns at once (for `sauve shot`),
+/// stopping early at a phase that waits for a player.
+pub fn simulate_turns(world: &mut World, turns: u32) {
+    while world.get_resource::<Clock>().is_some_and(|c| !c.finished && c.turn <= turns) {
+        if crate::sim::awaiting_orders(world).is_some() {
+            break;
+        }
+        if !crate::sim::step_phase(world) {
+            break;
+        }
+    }
 }
 
 fn watch(time: Res<Time>, mut w: ResMut<Watch>, opened: Res<Opened>, mut pending: ResMut<Pending>) {
@@ -282,7 +269,7 @@ fn menu_clicks(
             let chosen = entry.0;
             commands.queue(move |world: &mut World| {
                 world.insert_resource(chosen);
-                super::orders::seat(world, chosen);
+                seat(world, chosen);
             });
             // Redraw the menu with the new choice marked.
             menu.set_changed();
@@ -290,12 +277,7 @@ fn menu_clicks(
     }
 }
 
-fn draw_menu(
-    mut commands: Commands,
-    menu: Res<Menu>,
-    panel: Query<Entity, With<MenuPanel>>,
-    seats: Res<super::orders::Seats>,
-) {
+fn draw_menu(mut commands: Commands, menu: Res<Menu>, panel: Query<Entity, With<MenuPanel>>, seats: Res<Seats>) {
     if !menu.is_changed() && !seats.is_changed() {
         return;
     }
@@ -320,7 +302,7 @@ fn draw_menu(
             },
             BackgroundColor(Color::srgba(0.08, 0.08, 0.1, 0.95)),
             GlobalZIndex(10),
-            super::camera::ShieldsMap,
+            super::input::ShieldsMap,
         ))
         .id();
     commands.entity(root).with_child((
@@ -344,7 +326,7 @@ fn draw_menu(
         TextColor(Color::srgb(0.95, 0.9, 0.7)),
         Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
     ));
-    for s in super::orders::Seats::ALL {
+    for s in Seats::ALL {
         let on = s == *seats;
         commands.entity(root).with_child((
             Button,

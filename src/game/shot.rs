@@ -15,10 +15,14 @@
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use super::camera::Pointer;
+use super::input::Pointer;
+use super::opened::Opened;
 use super::overlays::Overlays;
+use super::panels::Help;
 use super::playback::Playback;
-use super::{GameSet, Opened, Request};
+use super::request::Request;
+use super::scenarios::Menu;
+use super::sets::GameSet;
 
 /// Frames to wait after the battle is shown, so that textures, glyphs and
 /// pipelines are ready before the picture is taken.
@@ -54,8 +58,8 @@ fn dev_setup(
     mut o: ResMut<Overlays>,
     mut pointer: ResMut<Pointer>,
     opened: Res<Opened>,
-    mut help: ResMut<super::panels::Help>,
-    mut menu: ResMut<super::scenarios::Menu>,
+    mut help: ResMut<Help>,
+    mut menu: ResMut<Menu>,
 ) {
     let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_else(|_| "4".into());
     help.0 = keys.contains('h');

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 use bevy::window::PrimaryWindow;
 
-use super::input::{MapButton, PointSet, Pointer, ShieldsMap, over_panel};
+use super::input::{MapButton, MapClick, PointSet, Pointer, ShieldsMap, over_panel};
 use super::layout::fit_scale;
 use super::opened::Opened;
 use super::request::Request;
@@ -20,7 +20,6 @@ use super::turn::PlayerTurn;
 use super::units::units_at;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Pointer>();
     app.add_systems(Startup, |mut commands: Commands| {
         commands.spawn((Camera2d, MainCamera));
     });
@@ -143,6 +142,7 @@ pub(super) fn point(
     req: Res<Request>,
     turn: Res<PlayerTurn>,
     panels: Query<&RelativeCursorPosition, With<ShieldsMap>>,
+    mut clicks: MessageWriter<MapClick>,
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((camera, gt)) = cam.single() else { return };
@@ -167,7 +167,7 @@ pub(super) fn point(
         && turn.awaiting.is_some()
     {
         if !turn.reviewing {
-            pointer.clicked = Some((hex, button));
+            clicks.write(MapClick { hex, button });
         }
         return;
     }

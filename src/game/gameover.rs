@@ -225,7 +225,7 @@ mod tests {
     use bevy::window::{PrimaryWindow, WindowResolution};
 
     use super::super::camera;
-    use super::super::input::{MapButton, Pointer};
+    use super::super::input::{self, MapButton, MapClick, Pointer};
     use super::super::opened::Source;
     use super::super::request::Request;
     use super::super::screen::MainCamera;
@@ -250,10 +250,10 @@ mod tests {
         let layout = super::super::opened::layout_of(&s);
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
+        input::plugin(&mut app);
         app.init_resource::<ButtonInput<MouseButton>>()
             .init_resource::<ButtonInput<KeyCode>>()
             .init_resource::<AccumulatedMouseScroll>()
-            .init_resource::<Pointer>()
             .init_resource::<PlayerTurn>()
             .init_resource::<GameOverCard>()
             .insert_resource(Shown { units: initial(&s), ..default() })
@@ -291,6 +291,11 @@ mod tests {
         app
     }
 
+    /// The map clicks of the last frame.
+    fn clicked(app: &App) -> Vec<MapClick> {
+        app.world().resource::<Messages<MapClick>>().iter_current_update_messages().copied().collect()
+    }
+
     /// Presses and releases the left button over the middle of the window.
     fn click(app: &mut App) {
         app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
@@ -326,7 +331,7 @@ mod tests {
         app.world_mut().resource_mut::<PlayerTurn>().awaiting = Some((OrderPhase::Movement, 0));
         app.update();
         click(&mut app);
-        assert_eq!(app.world().resource::<Pointer>().clicked, Some((Offset::new(3, 3), MapButton::Primary)));
+        assert_eq!(clicked(&app), vec![MapClick { hex: Offset::new(3, 3), button: MapButton::Primary }]);
 
         // With the card up under the cursor: nothing, either way.
         for awaiting in [None, Some((OrderPhase::Movement, 0))] {
@@ -335,7 +340,8 @@ mod tests {
             open_card_under_cursor(&mut app);
             click(&mut app);
             let p = app.world().resource::<Pointer>();
-            assert_eq!((p.selected, p.clicked, p.hex), (None, None, None), "awaiting {awaiting:?}");
+            assert_eq!((p.selected, p.hex), (None, None), "awaiting {awaiting:?}");
+            assert_eq!(clicked(&app), vec![], "awaiting {awaiting:?}");
         }
 
         // A press on the card's Close button hides it before the release:
@@ -356,7 +362,7 @@ mod tests {
         app.update();
         let p = app.world().resource::<Pointer>();
         assert_eq!(p.hex, Some(Offset::new(3, 3)), "the map has the pointer back");
-        assert_eq!(p.clicked, None, "the press was on the card");
+        assert_eq!(clicked(&app), vec![], "the press was on the card");
     }
 
     #[test]

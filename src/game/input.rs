@@ -22,13 +22,18 @@ pub struct Pointer {
     pub world: Option<Vec2>,
     pub hex: Option<Offset>,
     pub selected: Option<usize>,
-    /// A click on the map this frame, left for the orders feature while a
-    /// phase waits for the player (then it does not select here).
-    pub clicked: Option<(Offset, MapButton)>,
     /// Where the button went down, if on the map (not on a panel over it).
     pub press: Option<Vec2>,
     /// The press has moved far enough to be a drag, not a click.
     pub dragged: bool,
+}
+
+/// A click on the map while a phase waits for the player's orders (then
+/// it does not select by itself): the orders read it.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapClick {
+    pub hex: Offset,
+    pub button: MapButton,
 }
 
 /// Where the pointer and its clicks are read, for systems that use them.
@@ -51,4 +56,8 @@ pub struct ShieldsMap;
 /// `Display::None`, has no size and never holds it).
 pub fn over_panel(panels: &Query<&RelativeCursorPosition, With<ShieldsMap>>) -> bool {
     panels.iter().any(RelativeCursorPosition::cursor_over)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Pointer>().add_message::<MapClick>();
 }

@@ -95,6 +95,8 @@ pub fn build(app: &mut App, req: WindowRequest) {
     crate::sim::install_schedules(app);
     sets::plugin(app);
     screen::plugin(app);
+    input::plugin(app);
+    seats::plugin(app);
     scenarios::plugin(app);
     map::plugin(app);
     camera::plugin(app);

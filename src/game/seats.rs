@@ -56,6 +56,10 @@ impl Seats {
     }
 }
 
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Seats>();
+}
+
 /// Gives the controls of `seats` to the battle in `world` (after a reset,
 /// or when the player switches seats).
 pub fn seat(world: &mut World, seats: Seats) {

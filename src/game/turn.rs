@@ -12,9 +12,21 @@ use crate::labataille::orders::OrderPhase;
 
 /// Something to tell the player, and whether it is an error.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Message {
+pub struct Notice {
     pub text: String,
     pub error: bool,
+}
+
+impl Notice {
+    /// What an order or a key did.
+    pub fn said(text: impl Into<String>) -> Notice {
+        Notice { text: text.into(), error: false }
+    }
+
+    /// Why it did nothing.
+    pub fn error(text: impl Into<String>) -> Notice {
+        Notice { text: text.into(), error: true }
+    }
 }
 
 /// The player's turn as the window sees it this frame.
@@ -39,7 +51,7 @@ pub struct PlayerTurn {
     pub preview: Option<Vec<Offset>>,
     /// Odds, or what a click on the hovered hex would do.
     pub odds: Option<String>,
-    pub message: Option<Message>,
+    pub message: Option<Notice>,
     /// Seconds the message has been up (outside a waiting phase it goes
     /// after [`MESSAGE_SECONDS`]).
     pub(super) message_age: f32,
@@ -48,24 +60,15 @@ pub struct PlayerTurn {
 }
 
 impl PlayerTurn {
-    /// What the screen shows of it, to tell whether it changed.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn summary(
-        &self,
-    ) -> (Option<CacheKey>, Vec<usize>, Option<String>, Option<Message>, Option<Vec<Offset>>, bool) {
-        (
-            self.key.clone(),
-            self.group.clone(),
-            self.odds.clone(),
-            self.message.clone(),
-            self.preview.clone(),
-            self.reviewing,
-        )
+    /// Puts `notice` up, fresh.
+    pub fn say(&mut self, notice: Notice) {
+        self.message = Some(notice);
+        self.message_age = 0.0;
     }
 }
 
 /// What the cached range and odds were worked out for.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct CacheKey {
     pub(super) awaiting: Option<(OrderPhase, usize)>,
     pub(super) reviewing: bool,

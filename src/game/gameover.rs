@@ -1,12 +1,15 @@
 //! The card at the end of a battle: once the log shown reaches the
 //! `GameOver` event, who won (or a draw), outright or on points, each side's
 //! points and how they were made, and the end-of-game summary (losses,
-//! corps, cascades). Esc or its Close button hides it; R (or its button)
-//! restarts the battle. Stepping the log back before the end hides it too.
-//! Clicks on the card stay on it ([`ShieldsMap`]): they neither select nor
-//! order the units under it.
+//! corps, cascades). The card is a screen of its own ([`Screen::GameOver`]),
+//! spawned on entering it and gone on leaving it. Esc or its Close button
+//! closes it; R (or its button) restarts the battle. Stepping the log back
+//! before the end takes it away too, and the menu or the help card over it
+//! only hides it until they close. Clicks on the card stay on it
+//! ([`ShieldsMap`]): they neither select nor order the units under it.
 
 use bevy::prelude::*;
+use bevy::ui_widgets::{Activate, Button};
 
 use super::input::ShieldsMap;
 use super::opened::Opened;
@@ -14,6 +17,7 @@ use super::scenarios::Pending;
 use super::screen::{BAR_H, PANEL_W};
 use super::sets::GameSet;
 use super::shown::{ScenarioNames, Shown};
+use super::state::Screen;
 use crate::events::EventKind;
 use crate::sentences::game_over_card;
 
@@ -34,10 +38,6 @@ pub struct GameOverCard {
 
 #[derive(Component)]
 struct Card;
-#[derive(Component)]
-struct Title;
-#[derive(Component)]
-struct Body;
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 enum CardButton {
     Close,
@@ -46,9 +46,10 @@ enum CardButton {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<GameOverCard>();
-    app.add_systems(Startup, spawn);
-    app.add_systems(Update, (keys, buttons).in_set(GameSet::Input));
-    app.add_systems(Update, (watch, show).chain().in_set(GameSet::Panels));
+    app.add_systems(OnEnter(Screen::GameOver), spawn);
+    app.add_systems(Update, keys.in_set(GameSet::Input).run_if(in_state(Screen::GameOver)));
+    app.add_systems(Update, (watch, follow).chain().in_set(GameSet::Panels));
+    app.add_observer(press);
 }
 
 /// Finds the `GameOver` event among those shown and words the card once.
@@ -118,24 +119,34 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, mut card: ResMut<GameOverCard>) {
     }
 }
 
-fn buttons(
-    q: Query<(&Interaction, &CardButton), Changed<Interaction>>,
+/// The card's screen follows the card: up once the log shown reaches the
+/// end of the battle, until the player closes it or steps back before it.
+/// Over the menu or the help card it waits for them to close.
+fn follow(card: Res<GameOverCard>, now: Res<State<Screen>>, mut next: ResMut<NextState<Screen>>) {
+    let up = card.at.is_some() && !card.closed;
+    match (*now.get(), up) {
+        (Screen::Battle, true) => next.set(Screen::GameOver),
+        (Screen::GameOver, false) => next.set(Screen::Battle),
+        _ => {}
+    }
+}
+
+/// A button of the card pressed.
+fn press(
+    activate: On<Activate>,
+    buttons: Query<&CardButton>,
     mut card: ResMut<GameOverCard>,
     opened: Res<Opened>,
     mut pending: ResMut<Pending>,
 ) {
-    for (i, b) in &q {
-        if *i != Interaction::Pressed {
-            continue;
-        }
-        match b {
-            CardButton::Close => card.closed = true,
-            CardButton::Restart => pending.0 = Some(opened.source.clone()),
-        }
+    match buttons.get(activate.entity) {
+        Ok(CardButton::Close) => card.closed = true,
+        Ok(CardButton::Restart) => pending.0 = Some(opened.source.clone()),
+        Err(_) => {}
     }
 }
 
-fn spawn(mut commands: Commands) {
+fn spawn(mut commands: Commands, card: Res<GameOverCard>) {
     let button = |label: &str, which: CardButton| {
         (
             Button,
@@ -156,10 +167,10 @@ fn spawn(mut commands: Commands) {
             bottom: Val::Px(0.0),
             justify_content: JustifyContent::Center,
             align_items: AlignItems::Center,
-            display: Display::None,
             ..default()
         },
         GlobalZIndex(6),
+        DespawnOnExit(Screen::GameOver),
         children![(
             Node {
                 flex_direction: FlexDirection::Column,
@@ -176,8 +187,12 @@ fn spawn(mut commands: Commands) {
             // the map under it; the frame around it lets the map be clicked.
             ShieldsMap,
             children![
-                (Title, Text::new(""), TextFont::from_font_size(30.0), TextColor(Color::srgb(1.0, 0.85, 0.4))),
-                (Body, Text::new(""), TextFont::from_font_size(14.0), TextColor(Color::srgb(0.92, 0.92, 0.88))),
+                (Text::new(card.title.clone()), TextFont::from_font_size(30.0), TextColor(Color::srgb(1.0, 0.85, 0.4))),
+                (
+                    Text::new(card.body.clone()),
+                    TextFont::from_font_size(14.0),
+                    TextColor(Color::srgb(0.92, 0.92, 0.88))
+                ),
                 (
                     Node { column_gap: Val::Px(10.0), ..default() },
                     children![button("Close (Esc)", CardButton::Close), button("Play again (R)", CardButton::Restart)],
@@ -185,33 +200,6 @@ fn spawn(mut commands: Commands) {
             ],
         )],
     ));
-}
-
-fn show(
-    card: Res<GameOverCard>,
-    mut node: Query<&mut Node, With<Card>>,
-    mut title: Query<&mut Text, (With<Title>, Without<Body>)>,
-    mut body: Query<&mut Text, (With<Body>, Without<Title>)>,
-) {
-    if !card.is_changed() {
-        return;
-    }
-    if let Ok(mut n) = node.single_mut() {
-        let display = if card.at.is_some() && !card.closed { Display::Flex } else { Display::None };
-        if n.display != display {
-            n.display = display;
-        }
-    }
-    if let Ok(mut t) = title.single_mut()
-        && t.0 != card.title
-    {
-        t.0.clone_from(&card.title);
-    }
-    if let Ok(mut t) = body.single_mut()
-        && t.0 != card.body
-    {
-        t.0.clone_from(&card.body);
-    }
 }
 
 #[cfg(test)]
@@ -286,8 +274,9 @@ mod tests {
             GlobalTransform::from_translation(centre),
             MainCamera,
         ));
-        app.add_systems(Startup, spawn);
-        app.add_systems(Update, (show, camera::pan_zoom, camera::point).chain());
+        app.add_plugins(bevy::state::app::StatesPlugin).init_state::<Screen>();
+        app.add_systems(OnEnter(Screen::GameOver), spawn);
+        app.add_systems(Update, (follow, camera::pan_zoom, camera::point).chain());
         app
     }
 
@@ -312,8 +301,10 @@ mod tests {
     fn open_card_under_cursor(app: &mut App) {
         app.world_mut().resource_mut::<GameOverCard>().at = Some(0);
         app.update();
-        let shown = app.world_mut().query_filtered::<&Node, With<Card>>().single(app.world()).ok().map(|n| n.display);
-        assert_eq!(shown, Some(Display::Flex), "the card is up");
+        app.update();
+        assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::GameOver);
+        let up = app.world_mut().query_filtered::<&Node, With<Card>>().single(app.world()).is_ok();
+        assert!(up, "the card is up");
         let mut q = app.world_mut().query_filtered::<&mut RelativeCursorPosition, With<ShieldsMap>>();
         let mut over = q.single_mut(app.world_mut()).expect("the card's box shields the map");
         over.cursor_over = true;

@@ -14,7 +14,9 @@
 //! - `seats`: who sits at the window;
 //! - [`layout`]: hex/table coordinates <-> world positions (pure);
 //! - [`art`]: terrain tiles and arm symbols painted by code (pure);
-//! - `scenarios`: opening, the menu, dropped files, hot reload;
+//! - `state`: the screens over the battle (menu, help, game over) and their keys;
+//! - `scenarios`: opening, dropped files, restart, hot reload;
+//! - `menu`: the scenario menu and the seats;
 //! - `map`: the terrain tilemap, hexsides and roads;
 //! - `lines`: lines drawn each frame (outlines, arrows, links);
 //! - `playback`: time controls, consuming the event log, animations;
@@ -38,6 +40,7 @@ mod input;
 pub mod layout;
 mod lines;
 mod map;
+mod menu;
 mod opened;
 pub mod orders;
 mod overlays;
@@ -51,6 +54,7 @@ mod sets;
 mod shot;
 mod shown;
 mod staff;
+mod state;
 mod turn;
 mod units;
 
@@ -95,9 +99,11 @@ pub fn build(app: &mut App, req: WindowRequest) {
     crate::sim::install_schedules(app);
     sets::plugin(app);
     screen::plugin(app);
+    state::plugin(app);
     input::plugin(app);
     seats::plugin(app);
     scenarios::plugin(app);
+    menu::plugin(app);
     map::plugin(app);
     camera::plugin(app);
     playback::plugin(app);

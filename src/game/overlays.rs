@@ -16,9 +16,9 @@ use super::layout::Layout;
 use super::lines::Lines;
 use super::map::{HexAtlas, atlas_for, spawn_tilemap};
 use super::opened::Opened;
-use super::scenarios::Menu;
 use super::sets::GameSet;
 use super::shown::{Shown, ShownUnit};
+use super::state::battle_keys;
 use super::turn::PlayerTurn;
 use super::units::Counter;
 use crate::events::{EventKind, MoveReason, Pos, StateLabel};
@@ -61,14 +61,11 @@ const ARROW_Z: f32 = super::map::z::FLASH - 1.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Overlays>();
-    app.add_systems(Update, keys.in_set(GameSet::Input));
+    app.add_systems(Update, keys.in_set(GameSet::Input).run_if(battle_keys));
     app.add_systems(Update, (recolour, draw_arrows, draw_pointer).in_set(GameSet::Draw));
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, mut o: ResMut<Overlays>, menu: Res<Menu>) {
-    if menu.open {
-        return;
-    }
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut o: ResMut<Overlays>) {
     let mut toggles = *o;
     if keys.just_pressed(KeyCode::Digit1) {
         toggles.heat = !toggles.heat;

@@ -11,6 +11,7 @@ use super::playback::{Playback, SPEEDS};
 use super::screen::{BAR_H, PANEL_W};
 use super::sets::GameSet;
 use super::shown::{LogLine, Shown};
+use super::state::Screen;
 use super::turn::PlayerTurn;
 use super::units::units_at;
 use crate::hex::Dir;
@@ -77,9 +78,6 @@ pub struct LogView {
     pub scroll: usize,
 }
 
-#[derive(Resource)]
-pub struct Help(pub bool);
-
 #[derive(Component)]
 struct TopBar;
 #[derive(Component)]
@@ -90,8 +88,6 @@ struct UnitText;
 struct LogText;
 #[derive(Component)]
 struct LogTitle;
-#[derive(Component)]
-struct HelpCard;
 #[derive(Component)]
 struct ErrorCard;
 #[derive(Component)]
@@ -111,7 +107,7 @@ Click: select a unit (again: the next one in the stack)
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
 V: log filter;  PgUp, PgDn: scroll the log
-Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the end-of-battle card
+Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
 
 When a phase waits for your orders (the banner top left):
@@ -124,10 +120,11 @@ Fire, melee, charge: point at an enemy for the odds, click it to commit
 U or Ctrl+Z: undo (until dice are rolled);  E or Enter: end the phase";
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<LogView>().insert_resource(Help(false));
+    app.init_resource::<LogView>();
     app.add_systems(Startup, spawn);
+    app.add_systems(OnEnter(Screen::Help), spawn_help);
     app.add_systems(Update, keys.in_set(GameSet::Input));
-    app.add_systems(Update, (top_bar, hover, unit, log, help, errors).in_set(GameSet::Panels));
+    app.add_systems(Update, (top_bar, hover, unit, log, errors).in_set(GameSet::Panels));
 }
 
 fn font(size: f32) -> TextFont {
@@ -171,20 +168,6 @@ fn spawn(mut commands: Commands) {
         ],
     ));
     commands.spawn((
-        HelpCard,
-        Node {
-            position_type: PositionType::Absolute,
-            left: Val::Px(20.0),
-            top: Val::Px(BAR_H + 20.0),
-            padding: UiRect::all(Val::Px(12.0)),
-            display: Display::None,
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.05, 0.05, 0.06, 0.93)),
-        GlobalZIndex(5),
-        children![(Text::new(HELP), font(14.0), TextColor(Color::srgb(0.95, 0.95, 0.9)))],
-    ));
-    commands.spawn((
         ErrorCard,
         Node {
             position_type: PositionType::Absolute,
@@ -204,7 +187,6 @@ fn spawn(mut commands: Commands) {
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut view: ResMut<LogView>,
-    mut help: ResMut<Help>,
     scroll: Res<bevy::input::mouse::AccumulatedMouseScroll>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
 ) {
@@ -226,9 +208,6 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::End) {
         view.scroll = 0;
-    }
-    if keys.just_pressed(KeyCode::KeyH) || keys.just_pressed(KeyCode::F1) {
-        help.0 = !help.0;
     }
 }
 
@@ -416,13 +395,21 @@ fn log(
     }
 }
 
-fn help(h: Res<Help>, mut q: Query<&mut Node, With<HelpCard>>) {
-    if !h.is_changed() {
-        return;
-    }
-    if let Ok(mut n) = q.single_mut() {
-        n.display = if h.0 { Display::Flex } else { Display::None };
-    }
+/// The help card, up while the help screen is (H or F1; Esc closes it).
+fn spawn_help(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Help),
+        Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(20.0),
+            top: Val::Px(BAR_H + 20.0),
+            padding: UiRect::all(Val::Px(12.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.05, 0.05, 0.06, 0.93)),
+        GlobalZIndex(5),
+        children![(Text::new(HELP), font(14.0), TextColor(Color::srgb(0.95, 0.95, 0.9)))],
+    ));
 }
 
 fn errors(

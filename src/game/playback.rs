@@ -10,6 +10,7 @@ use super::opened::Opened;
 use super::request::Request;
 use super::sets::GameSet;
 use super::shown::{ScenarioNames, Shown, initial, show_event, shown_after};
+use super::state::battle_keys;
 use super::turn::PlayerTurn;
 use crate::events::{EventKind, Pos};
 use crate::sim::Clock;
@@ -131,7 +132,7 @@ pub struct Effects {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Playback>().init_resource::<Shown>().init_resource::<Effects>();
     app.add_systems(Update, reset.in_set(GameSet::Build).run_if(resource_changed::<Opened>));
-    app.add_systems(Update, controls.in_set(GameSet::Input));
+    app.add_systems(Update, controls.in_set(GameSet::Input).run_if(battle_keys));
     app.add_systems(
         Update,
         (rewind, tick, run_phase, age_effects)
@@ -165,16 +166,7 @@ fn reset(
     *pb = Playback { speed, instant, playing: player && req.0.shot.is_none(), ..default() };
 }
 
-fn controls(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut pb: ResMut<Playback>,
-    shown: Res<Shown>,
-    menu: Res<super::scenarios::Menu>,
-    turn: Res<PlayerTurn>,
-) {
-    if menu.open {
-        return;
-    }
+fn controls(keys: Res<ButtonInput<KeyCode>>, mut pb: ResMut<Playback>, shown: Res<Shown>, turn: Res<PlayerTurn>) {
     if keys.just_pressed(KeyCode::Space) {
         pb.playing = !pb.playing;
     }

@@ -1,7 +1,7 @@
 //! Opening scenarios: the built-in ones (embedded, so the binary works from
 //! any directory), a file named on the command line or dropped on the
-//! window, the menu that lists them, and reloading the open file when it
-//! changes on disk. An invalid file opens as its list of located errors.
+//! window, restarting, and reloading the open file when it changes on
+//! disk. An invalid file opens as its list of located errors.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use super::opened::{BUNDLED, OnBattle, Opened, Source};
 use super::request::Request;
 use super::seats::{Seats, seat};
 use super::sets::GameSet;
+use super::state::{Screen, battle_keys};
 use crate::scenario::{Scenario, parse_bytes};
 use crate::sim::{AiMode, Clock};
 
@@ -21,12 +22,9 @@ use crate::sim::{AiMode, Clock};
 #[derive(Resource, Default)]
 pub struct Pending(pub Option<Source>);
 
-/// The scenario menu: open or not, and the files dropped this session.
+/// The files dropped on the window this session, which the menu lists.
 #[derive(Resource, Default)]
-pub struct Menu {
-    pub open: bool,
-    pub dropped: Vec<PathBuf>,
-}
+pub struct Dropped(pub Vec<PathBuf>);
 
 /// The open file's modification time, polled for hot reload.
 #[derive(Resource, Default)]
@@ -38,28 +36,18 @@ struct Watch {
 /// How often the open file is looked at, in seconds.
 const POLL_SECONDS: f32 = 0.5;
 
-#[derive(Component)]
-struct MenuPanel;
-
-#[derive(Component)]
-struct MenuEntry(Source);
-
-/// A menu line that changes who sits at the window.
-#[derive(Component)]
-struct SeatEntry(Seats);
-
 pub(super) fn plugin(app: &mut App) {
     let first = match &app.world().resource::<Request>().0.file {
         Some(p) => Source::File(p.clone()),
         None => Source::Bundled(0),
     };
     app.insert_resource(Pending(Some(first)))
-        .init_resource::<Menu>()
+        .init_resource::<Dropped>()
         .init_resource::<Watch>()
         .init_resource::<ScenarioText>()
         .insert_resource(Opened::failed(Source::Bundled(0), Vec::new()));
     app.add_systems(Update, (dropped, watch, open_pending).chain().in_set(GameSet::Open));
-    app.add_systems(Update, (menu_keys, menu_clicks, draw_menu).chain().in_set(GameSet::Input));
+    app.add_systems(Update, restart.in_set(GameSet::Input).run_if(battle_keys));
 }
 
 fn mtime(p: &Path) -> Option<SystemTime> {
@@ -162,7 +150,7 @@ fn open_pending(world: &mut World) {
         }
     };
     world.insert_resource(opened);
-    world.resource_mut::<Menu>().open = false;
+    world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
 }
 
 /// Runs the whole battle's first `turns` turns at once (for `sauve shot`),
@@ -193,151 +181,21 @@ fn watch(time: Res<Time>, mut w: ResMut<Watch>, opened: Res<Opened>, mut pending
     }
 }
 
-fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut pending: ResMut<Pending>, mut menu: ResMut<Menu>) {
+fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut pending: ResMut<Pending>, mut dropped: ResMut<Dropped>) {
     for d in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = d {
-            if !menu.dropped.contains(path_buf) {
-                menu.dropped.push(path_buf.clone());
+            if !dropped.0.contains(path_buf) {
+                dropped.0.push(path_buf.clone());
             }
             pending.0 = Some(Source::File(path_buf.clone()));
         }
     }
 }
 
-fn menu_keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut menu: ResMut<Menu>,
-    mut pending: ResMut<Pending>,
-    opened: Res<Opened>,
-) {
-    if keys.just_pressed(KeyCode::Tab) || keys.just_pressed(KeyCode::KeyM) {
-        menu.open = !menu.open;
-    }
-    if keys.just_pressed(KeyCode::Escape) {
-        menu.open = false;
-    }
-    if keys.just_pressed(KeyCode::KeyR) && !menu.open {
+/// R (not in the menu) opens the open scenario again from the start.
+fn restart(keys: Res<ButtonInput<KeyCode>>, opened: Res<Opened>, mut pending: ResMut<Pending>) {
+    if keys.just_pressed(KeyCode::KeyR) {
         pending.0 = Some(opened.source.clone());
-    }
-    if menu.open {
-        let digits = [
-            KeyCode::Digit1,
-            KeyCode::Digit2,
-            KeyCode::Digit3,
-            KeyCode::Digit4,
-            KeyCode::Digit5,
-            KeyCode::Digit6,
-            KeyCode::Digit7,
-            KeyCode::Digit8,
-            KeyCode::Digit9,
-        ];
-        let entries = entries(&menu);
-        for (k, key) in digits.iter().enumerate() {
-            if keys.just_pressed(*key)
-                && let Some((source, _)) = entries.get(k)
-            {
-                pending.0 = Some(source.clone());
-            }
-        }
-    }
-}
-
-/// The menu's entries: bundled scenarios, then dropped files.
-fn entries(menu: &Menu) -> Vec<(Source, String)> {
-    let mut out: Vec<(Source, String)> =
-        BUNDLED.iter().enumerate().map(|(i, (name, _))| (Source::Bundled(i), format!("{name} (built in)"))).collect();
-    for p in &menu.dropped {
-        out.push((Source::File(p.clone()), p.display().to_string()));
-    }
-    out
-}
-
-fn menu_clicks(
-    q: Query<(&Interaction, &MenuEntry), Changed<Interaction>>,
-    seats: Query<(&Interaction, &SeatEntry), Changed<Interaction>>,
-    mut pending: ResMut<Pending>,
-    mut menu: ResMut<Menu>,
-    mut commands: Commands,
-) {
-    for (i, entry) in &q {
-        if *i == Interaction::Pressed {
-            pending.0 = Some(entry.0.clone());
-        }
-    }
-    for (i, entry) in &seats {
-        if *i == Interaction::Pressed {
-            let chosen = entry.0;
-            commands.queue(move |world: &mut World| {
-                world.insert_resource(chosen);
-                seat(world, chosen);
-            });
-            // Redraw the menu with the new choice marked.
-            menu.set_changed();
-        }
-    }
-}
-
-fn draw_menu(mut commands: Commands, menu: Res<Menu>, panel: Query<Entity, With<MenuPanel>>, seats: Res<Seats>) {
-    if !menu.is_changed() && !seats.is_changed() {
-        return;
-    }
-    for e in &panel {
-        commands.entity(e).despawn();
-    }
-    if !menu.open {
-        return;
-    }
-    let root = commands
-        .spawn((
-            MenuPanel,
-            Node {
-                position_type: PositionType::Absolute,
-                left: Val::Percent(30.0),
-                top: Val::Px(80.0),
-                width: Val::Percent(40.0),
-                flex_direction: FlexDirection::Column,
-                padding: UiRect::all(Val::Px(14.0)),
-                row_gap: Val::Px(6.0),
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.08, 0.08, 0.1, 0.95)),
-            GlobalZIndex(10),
-            super::input::ShieldsMap,
-        ))
-        .id();
-    commands.entity(root).with_child((
-        Text::new("Scenarios  (number or click to open; drop a .ron file on the window to add it; Tab closes)"),
-        TextFont::from_font_size(15.0),
-        TextColor(Color::srgb(0.95, 0.9, 0.7)),
-    ));
-    for (k, (source, label)) in entries(&menu).into_iter().enumerate() {
-        let key = if k < 9 { format!("{}  ", k + 1) } else { "   ".into() };
-        commands.entity(root).with_child((
-            Button,
-            MenuEntry(source),
-            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
-            BackgroundColor(Color::srgb(0.2, 0.22, 0.28)),
-            children![(Text::new(format!("{key}{label}")), TextFont::from_font_size(15.0))],
-        ));
-    }
-    commands.entity(root).with_child((
-        Text::new("Who plays  (P switches at any time)"),
-        TextFont::from_font_size(15.0),
-        TextColor(Color::srgb(0.95, 0.9, 0.7)),
-        Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
-    ));
-    for s in Seats::ALL {
-        let on = s == *seats;
-        commands.entity(root).with_child((
-            Button,
-            SeatEntry(s),
-            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
-            BackgroundColor(if on { Color::srgb(0.3, 0.42, 0.3) } else { Color::srgb(0.2, 0.22, 0.28) }),
-            children![(
-                Text::new(format!("{} {}", if on { "●" } else { "○" }, s.words())),
-                TextFont::from_font_size(15.0)
-            )],
-        ));
     }
 }
 

@@ -18,11 +18,10 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use super::input::Pointer;
 use super::opened::Opened;
 use super::overlays::Overlays;
-use super::panels::Help;
 use super::playback::Playback;
 use super::request::Request;
-use super::scenarios::Menu;
 use super::sets::GameSet;
+use super::state::Screen;
 
 /// Frames to wait after the battle is shown, so that textures, glyphs and
 /// pipelines are ready before the picture is taken.
@@ -58,12 +57,15 @@ fn dev_setup(
     mut o: ResMut<Overlays>,
     mut pointer: ResMut<Pointer>,
     opened: Res<Opened>,
-    mut help: ResMut<Help>,
-    mut menu: ResMut<Menu>,
+    mut screen: ResMut<NextState<Screen>>,
 ) {
     let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_else(|_| "4".into());
-    help.0 = keys.contains('h');
-    menu.open = keys.contains('m');
+    // One screen at a time: the menu before the help card.
+    if keys.contains('m') {
+        screen.set(Screen::Menu);
+    } else if keys.contains('h') {
+        screen.set(Screen::Help);
+    }
     o.heat = keys.contains('1');
     o.zones = keys.contains('2');
     o.range = keys.contains('3');

@@ -8,7 +8,7 @@ use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
 use super::decide::{OrderKey, order_key};
-use crate::game::scenarios::Menu;
+use crate::game::state::Screen;
 
 /// What the player asked of the orders with a key or a banner button.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,8 +68,8 @@ pub fn intents(keys: &ButtonInput<KeyCode>, orders: bool) -> Vec<Intent> {
     out
 }
 
-pub(super) fn read_keys(keys: Res<ButtonInput<KeyCode>>, menu: Res<Menu>, mut out: MessageWriter<Intent>) {
-    out.write_batch(intents(&keys, !menu.open));
+pub(super) fn read_keys(keys: Res<ButtonInput<KeyCode>>, screen: Res<State<Screen>>, mut out: MessageWriter<Intent>) {
+    out.write_batch(intents(&keys, *screen.get() != Screen::Menu));
 }
 
 /// The messages of `M` not yet read by `reader`, for an exclusive system.

@@ -15,10 +15,10 @@ use crate::game::lines::Lines;
 use crate::game::opened::{Opened, Source, layout_of};
 use crate::game::playback;
 use crate::game::request::Request;
-use crate::game::scenarios::Menu;
 use crate::game::seats::{Seats, seat};
 use crate::game::sets::GameSet;
 use crate::game::shown::Shown;
+use crate::game::state::Screen;
 use crate::game::turn::PlayerTurn;
 use crate::hex::{Edge, Offset};
 use crate::labataille::orders::{Order, OrderPhase};
@@ -192,10 +192,10 @@ fn window_app(sim: Simulation) -> App {
     let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
     let layout = layout_of(&s);
     app.configure_sets(Update, (GameSet::Build, GameSet::Input, GameSet::Playback).chain());
+    app.add_plugins(bevy::state::app::StatesPlugin).init_state::<Screen>();
     app.init_resource::<ButtonInput<KeyCode>>()
         .init_resource::<Seats>()
         .init_resource::<Lines>()
-        .init_resource::<Menu>()
         .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
         .insert_resource(Opened { source: Source::Bundled(0), scenario: Some(s), errors: Vec::new(), layout, ids });
     input::plugin(&mut app);

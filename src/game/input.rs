@@ -3,7 +3,6 @@
 //! while a phase waits for the player.
 
 use bevy::prelude::*;
-use bevy::ui::RelativeCursorPosition;
 
 use crate::hex::Offset;
 
@@ -18,13 +17,14 @@ pub enum MapButton {
 
 /// Where the pointer is, and what is selected.
 #[derive(Resource, Default)]
-pub struct Pointer {
+pub struct MapPointer {
     pub world: Option<Vec2>,
     pub hex: Option<Offset>,
     pub selected: Option<usize>,
-    /// Where the button went down, if on the map (not on a panel over it).
-    pub press: Option<Vec2>,
-    /// The press has moved far enough to be a drag, not a click.
+    /// The pointer is on the map: over the window, no panel over it.
+    pub over_map: bool,
+    /// The last press on the map has moved far enough to be a drag, not a
+    /// click.
     pub dragged: bool,
 }
 
@@ -40,24 +40,6 @@ pub struct MapClick {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PointSet;
 
-/// A panel over the map with buttons or text to click (the orders banner,
-/// the game-over card, the menu): while the cursor is over it, the map
-/// under it shows no hex, takes no click and does not pan or zoom; and a
-/// press that began on it (a button that closes the panel, say) is no click
-/// on the map when it is released. The map is drawn by sprites and read by
-/// the cursor's position, not by Bevy's picking, so UI nodes do not block
-/// it by themselves; Bevy's UI focus system (PreUpdate) keeps the required
-/// [`RelativeCursorPosition`] up to date.
-#[derive(Component, Default)]
-#[require(RelativeCursorPosition)]
-pub struct ShieldsMap;
-
-/// Whether the cursor is over a shown [`ShieldsMap`] panel (a hidden one,
-/// `Display::None`, has no size and never holds it).
-pub fn over_panel(panels: &Query<&RelativeCursorPosition, With<ShieldsMap>>) -> bool {
-    panels.iter().any(RelativeCursorPosition::cursor_over)
-}
-
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Pointer>().add_message::<MapClick>();
+    app.init_resource::<MapPointer>().add_message::<MapClick>();
 }

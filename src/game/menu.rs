@@ -6,7 +6,6 @@
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
-use super::input::ShieldsMap;
 use super::opened::{BUNDLED, Source};
 use super::scenarios::{Dropped, Pending};
 use super::seats::{Seats, seat};
@@ -109,7 +108,6 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>) {
             },
             BackgroundColor(Color::srgba(0.08, 0.08, 0.1, 0.95)),
             GlobalZIndex(10),
-            ShieldsMap,
             DespawnOnExit(Screen::Menu),
         ))
         .id();

@@ -11,7 +11,7 @@ use std::collections::BinaryHeap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
-use super::input::Pointer;
+use super::input::MapPointer;
 use super::layout::Layout;
 use super::lines::Lines;
 use super::map::{HexAtlas, atlas_for, spawn_tilemap};
@@ -150,7 +150,7 @@ fn recolour(
     o: Res<Overlays>,
     opened: Res<Opened>,
     shown: Res<Shown>,
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     battle: Option<Res<Battle>>,
     hex: Res<HexAtlas>,
     mut images: ResMut<Assets<Image>>,
@@ -282,7 +282,7 @@ fn draw_arrows(
 
 /// The hex under the cursor and the selected unit, outlined.
 fn draw_pointer(
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     opened: Res<Opened>,
     counters: Query<(&Counter, &GlobalTransform)>,
     mut lines: ResMut<Lines>,

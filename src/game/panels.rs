@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 
-use super::input::Pointer;
+use super::input::MapPointer;
 use super::opened::{Opened, Source};
 use super::playback::{Playback, SPEEDS};
 use super::screen::{BAR_H, PANEL_W};
@@ -146,27 +146,29 @@ fn spawn(mut commands: Commands) {
         panel_bg,
         children![(TopBar, Text::new(""), font(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],
     ));
-    commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            right: Val::Px(0.0),
-            top: Val::Px(BAR_H),
-            bottom: Val::Px(0.0),
-            width: Val::Px(PANEL_W),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(Val::Px(10.0)),
-            row_gap: Val::Px(8.0),
-            overflow: Overflow::clip(),
-            ..default()
-        },
-        panel_bg,
-        children![
-            (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),
-            (UnitText, Text::new(""), font(13.0), TextColor(Color::srgb(0.95, 0.9, 0.7))),
-            (LogTitle, Text::new(""), font(13.0), TextColor(Color::srgb(0.6, 0.75, 0.95))),
-            (LogText, Text::new(""), font(12.0), TextColor(Color::srgb(0.88, 0.88, 0.85))),
-        ],
-    ));
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                right: Val::Px(0.0),
+                top: Val::Px(BAR_H),
+                bottom: Val::Px(0.0),
+                width: Val::Px(PANEL_W),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(10.0)),
+                row_gap: Val::Px(8.0),
+                overflow: Overflow::clip(),
+                ..default()
+            },
+            panel_bg,
+            children![
+                (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),
+                (UnitText, Text::new(""), font(13.0), TextColor(Color::srgb(0.95, 0.9, 0.7))),
+                (LogTitle, Text::new(""), font(13.0), TextColor(Color::srgb(0.6, 0.75, 0.95))),
+                (LogText, Text::new(""), font(12.0), TextColor(Color::srgb(0.88, 0.88, 0.85))),
+            ],
+        ))
+        .observe(scroll_log);
     commands.spawn((
         ErrorCard,
         Node {
@@ -184,18 +186,7 @@ fn spawn(mut commands: Commands) {
     ));
 }
 
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut view: ResMut<LogView>,
-    scroll: Res<bevy::input::mouse::AccumulatedMouseScroll>,
-    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
-) {
-    // The wheel over the panel scrolls the log (over the map it zooms).
-    let over_panel = windows.single().ok().and_then(|w| w.cursor_position().map(|c| c.x >= w.width() - PANEL_W));
-    if over_panel == Some(true) && scroll.delta.y != 0.0 {
-        let lines = scroll.delta.y.signum() as i64 * 3;
-        view.scroll = (view.scroll as i64 + lines).max(0) as usize;
-    }
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<LogView>) {
     if keys.just_pressed(KeyCode::KeyV) {
         view.filter = view.filter.next();
         view.scroll = 0;
@@ -208,6 +199,15 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::End) {
         view.scroll = 0;
+    }
+}
+
+/// The wheel over the side panel scrolls the log, three lines a notch
+/// (over the map it zooms).
+fn scroll_log(ev: On<Pointer<Scroll>>, mut view: ResMut<LogView>) {
+    if ev.y != 0.0 {
+        let lines = ev.y.signum() as i64 * 3;
+        view.scroll = (view.scroll as i64 + lines).max(0) as usize;
     }
 }
 
@@ -257,7 +257,7 @@ fn top_bar(
     );
 }
 
-fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Query<&mut Text, With<HoverText>>) {
+fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<MapPointer>, mut q: Query<&mut Text, With<HoverText>>) {
     let Ok(mut t) = q.single_mut() else { return };
     let Some(s) = &opened.scenario else {
         t.0.clear();
@@ -300,7 +300,7 @@ fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Q
 fn unit(
     opened: Res<Opened>,
     shown: Res<Shown>,
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     mut q: Query<&mut Text, With<UnitText>>,
     sim: Query<(
         &crate::sim::UnitIndex,
@@ -362,7 +362,7 @@ fn unit(
 fn log(
     shown: Res<Shown>,
     view: Res<LogView>,
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     mut title: Query<&mut Text, (With<LogTitle>, Without<LogText>)>,
     mut q: Query<&mut Text, (With<LogText>, Without<LogTitle>)>,
 ) {

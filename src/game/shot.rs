@@ -15,7 +15,7 @@
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use super::input::Pointer;
+use super::input::MapPointer;
 use super::opened::Opened;
 use super::overlays::Overlays;
 use super::playback::Playback;
@@ -55,7 +55,7 @@ pub(super) fn plugin(app: &mut App) {
 /// Overlays and selection asked for by the environment.
 fn dev_setup(
     mut o: ResMut<Overlays>,
-    mut pointer: ResMut<Pointer>,
+    mut pointer: ResMut<MapPointer>,
     opened: Res<Opened>,
     mut screen: ResMut<NextState<Screen>>,
 ) {

@@ -9,7 +9,6 @@ use bevy::ui_widgets::{Activate, Button};
 use super::decide::{edge_words, hint};
 use super::keys::Intent;
 use super::words::{REVIEWING_HINT, mp_words};
-use crate::game::input::ShieldsMap;
 use crate::game::opened::Opened;
 use crate::game::screen::BAR_H;
 use crate::game::seats::Seats;
@@ -75,8 +74,6 @@ pub(super) fn spawn_card(mut commands: Commands) {
         },
         BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.9)),
         GlobalZIndex(3),
-        // Its End phase and Undo buttons are not clicks on the map.
-        ShieldsMap,
         children![
             (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
             (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::decide::{Click, order_for_click, unit_views};
 use super::give::give;
 use super::keys::{ready, unread};
-use crate::game::input::{MapClick, Pointer};
+use crate::game::input::{MapClick, MapPointer};
 use crate::game::playback::Playback;
 use crate::game::turn::{Notice, PlayerTurn};
 
@@ -19,15 +19,15 @@ pub(super) fn map_clicks(world: &mut World, reader: &mut SystemState<MessageRead
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     for MapClick { hex, button } in clicks {
         let units = unit_views(world);
-        let selected = world.resource::<Pointer>().selected;
+        let selected = world.resource::<MapPointer>().selected;
         let group = world.resource::<PlayerTurn>().group.clone();
         match order_for_click(&units, phase, side, &group, selected, hex, button, shift) {
             Click::Select { unit, group } => {
-                world.resource_mut::<Pointer>().selected = Some(unit);
+                world.resource_mut::<MapPointer>().selected = Some(unit);
                 world.resource_mut::<PlayerTurn>().group = group;
             }
             Click::Clear => {
-                world.resource_mut::<Pointer>().selected = None;
+                world.resource_mut::<MapPointer>().selected = None;
                 world.resource_mut::<PlayerTurn>().group.clear();
             }
             Click::Say(text) => world.resource_mut::<PlayerTurn>().say(Notice::error(text)),

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use crate::game::input::Pointer;
+use crate::game::input::MapPointer;
 use crate::game::layout::Layout;
 use crate::game::lines::Lines;
 use crate::game::map::z;
@@ -18,7 +18,7 @@ use crate::labataille::orders::OrderPhase;
 pub(super) fn draw_orders(
     turn: Res<PlayerTurn>,
     opened: Res<Opened>,
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     counters: Query<(&Counter, &GlobalTransform)>,
     mut lines: ResMut<Lines>,
 ) {

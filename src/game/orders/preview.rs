@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::decide::unit_views;
 use super::words::{fire_odds_text, melee_odds_text, move_text};
-use crate::game::input::Pointer;
+use crate::game::input::MapPointer;
 use crate::game::turn::{CacheKey, PlayerTurn};
 use crate::labataille::orders::OrderPhase;
 use crate::sim;
@@ -30,7 +30,7 @@ pub(super) fn refresh_preview(world: &mut World) {
 /// Works out the range, path and odds again when what they depend on
 /// changed.
 pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
-    let pointer = world.resource::<Pointer>();
+    let pointer = world.resource::<MapPointer>();
     let key = CacheKey {
         awaiting: turn.awaiting,
         reviewing: turn.reviewing,

@@ -10,7 +10,7 @@ use super::decide::{Click, OrderKey, exit_edge, order_for_click, order_for_key, 
 use super::give::give;
 use super::preview::refresh;
 use super::words::{fire_odds_text, melee_odds_text};
-use crate::game::input::{self, MapButton, MapClick, Pointer};
+use crate::game::input::{self, MapButton, MapClick, MapPointer};
 use crate::game::lines::Lines;
 use crate::game::opened::{Opened, Source, layout_of};
 use crate::game::playback;
@@ -148,7 +148,7 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
     seat(w, Seats::HotSeat);
     assert_eq!(go_to(w, OrderPhase::Charge), 0);
     let target = Offset::new(3, 2);
-    let mut pointer = Pointer::default();
+    let mut pointer = MapPointer::default();
     (pointer.hex, pointer.selected) = (Some(target), Some(0));
     w.insert_resource(pointer);
     let mut turn = PlayerTurn { awaiting: sim::awaiting_orders(w), group: vec![0], ..default() };
@@ -175,7 +175,7 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
     let w = sim.app.world_mut();
     seat(w, Seats::HotSeat);
     go_to(w, OrderPhase::Charge);
-    let mut pointer = Pointer::default();
+    let mut pointer = MapPointer::default();
     (pointer.hex, pointer.selected) = (Some(target), Some(0));
     w.insert_resource(pointer);
     let mut turn = PlayerTurn { awaiting: sim::awaiting_orders(w), group: vec![0], ..default() };
@@ -234,12 +234,12 @@ fn looking_back_at_the_log_shows_no_odds_and_gives_no_orders_until_back_at_the_p
     // in range for the path and its cost.
     let home = Offset::new(3, 5);
     click_at(&mut app, home);
-    assert_eq!(app.world().resource::<Pointer>().selected, Some(0));
+    assert_eq!(app.world().resource::<MapPointer>().selected, Some(0));
     press(&mut app, KeyCode::KeyC);
     assert_eq!(french(&mut app).formation, Formation::Column);
     assert_eq!(cursor(&app), len(&app), "the order is shown as it happens");
     let to = Offset::new(3, 3);
-    app.world_mut().resource_mut::<Pointer>().hex = Some(to);
+    app.world_mut().resource_mut::<MapPointer>().hex = Some(to);
     app.update();
     let t = app.world().resource::<PlayerTurn>();
     assert!(!t.reviewing && t.reach.is_some() && t.preview.is_some() && t.odds.is_some());

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::decide::{UnitView, exit_edge, order_for_key, turn_order, unit_views};
 use super::give::give;
 use super::keys::{Intent, ready, unread};
-use crate::game::input::Pointer;
+use crate::game::input::MapPointer;
 use crate::game::playback::Playback;
 use crate::game::turn::{Notice, PlayerTurn};
 use crate::labataille::orders::{Order, OrderPhase};
@@ -18,7 +18,7 @@ pub(super) fn unit_keys(world: &mut World, reader: &mut SystemState<MessageReade
     let Some((phase, side)) = ready(world).filter(|_| !asked.is_empty()) else { return };
     for intent in asked {
         let units = unit_views(world);
-        let selected = world.resource::<Pointer>().selected;
+        let selected = world.resource::<MapPointer>().selected;
         let own = selected.and_then(|i| units.get(i)).filter(|u| u.side == side);
         let notice = match intent {
             Intent::Formation(k) => {

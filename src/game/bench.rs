@@ -1,4 +1,5 @@
-//! Frame-time measurement, hidden from the help: `SAUVE_BENCH=full sauve`
+//! Frame-time measurement, a development tool behind the `dev` feature
+//! (`cargo run --release --features dev`): `SAUVE_BENCH=full sauve`
 //! opens a generated 200 x 200-hex battle with 2,000 units in the game
 //! window (every feature running, the whole map in view) and
 //! `SAUVE_BENCH=bare sauve` draws the same map as a bare bevy_ecs_tilemap

@@ -26,13 +26,15 @@
 //! - [`orders`]: the player's orders, odds, undo and end of phase;
 //! - `panels`: the on-screen text: turn, details, log, help;
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
-//! - `shot`: `sauve shot`; `bench`: the frame-time measurement.
+//! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
+//!   feature only).
 
 // Bevy systems receive their data as parameters and queries name their
 // component tuples: long parameter lists and tuple types are the idiom here.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 pub mod art;
+#[cfg(feature = "dev")]
 mod bench;
 mod camera;
 mod gameover;
@@ -68,6 +70,7 @@ use crate::cli::WindowRequest;
 
 /// Opens the window (or takes a screenshot) and runs until it closes.
 pub fn run(req: WindowRequest) -> ExitCode {
+    #[cfg(feature = "dev")]
     if let Some(code) = bench::maybe_run(&req, build) {
         return code;
     }

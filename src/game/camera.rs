@@ -19,11 +19,12 @@ use super::input::{MapButton, MapClick, MapPointer, PointSet};
 use super::layout::fit_scale;
 use super::opened::Opened;
 use super::request::Request;
-use super::screen::{BAR_H, MainCamera, PANEL_W};
+use super::screen::{BANNER_H, BAR_H, MainCamera, PANEL_W};
 use super::sets::GameSet;
 use super::shown::Shown;
 use super::turn::PlayerTurn;
 use super::units::units_at;
+use crate::sim::{Controls, SideControl};
 
 /// How far (logical pixels) a press may move and still be a click.
 const CLICK_SLOP: f32 = 4.0;
@@ -57,6 +58,7 @@ fn on_map<E: std::fmt::Debug + Clone + Reflect>(ev: &On<Pointer<E>>, windows: &Q
 /// Fits the map into the part of the window the panels leave free.
 fn fit(
     opened: Res<Opened>,
+    controls: Option<Res<Controls>>,
     windows: Query<&Window, With<PrimaryWindow>>,
     mut cam: Query<(&mut Transform, &mut Projection), With<MainCamera>>,
     mut pointer: ResMut<MapPointer>,
@@ -64,7 +66,7 @@ fn fit(
     pointer.selected = None;
     let Ok(window) = windows.single() else { return };
     let Ok((mut t, mut p)) = cam.single_mut() else { return };
-    let (centre, scale) = fitted(&opened, window);
+    let (centre, scale) = fitted(&opened, controls.as_deref(), window);
     t.translation = centre.extend(t.translation.z);
     if let Projection::Orthographic(o) = p.as_mut() {
         o.scale = scale;
@@ -79,6 +81,7 @@ fn keys(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut cam: Query<(&mut Transform, &mut Projection), With<MainCamera>>,
     opened: Res<Opened>,
+    controls: Option<Res<Controls>>,
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((mut t, mut p)) = cam.single_mut() else { return };
@@ -96,22 +99,25 @@ fn keys(
     }
     t.translation += (dir * 600.0 * o.scale * time.delta_secs()).extend(0.0);
     if keys.just_pressed(KeyCode::KeyF) {
-        let (centre, scale) = fitted(&opened, window);
+        let (centre, scale) = fitted(&opened, controls.as_deref(), window);
         o.scale = scale;
         t.translation = centre.extend(t.translation.z);
     }
 }
 
 /// The camera's centre and scale that fit the open map into the part of
-/// `window` the panels leave free.
-fn fitted(opened: &Opened, window: &Window) -> (Vec2, f32) {
-    let view = Vec2::new((window.width() - PANEL_W).max(100.0), (window.height() - BAR_H).max(100.0));
+/// `window` the panels leave free: left of the side panel, below the bar,
+/// and below the orders banner too when a player gives orders at this
+/// window (hex mode with a human side).
+pub fn fitted(opened: &Opened, controls: Option<&Controls>, window: &Window) -> (Vec2, f32) {
+    let orders = opened.hex_mode() && controls.is_some_and(|c| c.0.contains(&SideControl::Human));
+    let top = BAR_H + if orders { BANNER_H } else { 0.0 };
+    let view = Vec2::new((window.width() - PANEL_W).max(100.0), (window.height() - top).max(100.0));
     let bounds = opened.layout.bounds();
     let scale = fit_scale(bounds, view, 16.0);
     let centre = (bounds.0 + bounds.1) / 2.0;
-    // The free area is left of the panel and below the bar: shift the
-    // camera so the map's centre lands in its middle.
-    (centre + Vec2::new(PANEL_W / 2.0, BAR_H / 2.0) * scale, scale)
+    // Shift the camera so the map's centre lands in the free area's middle.
+    (centre + Vec2::new(PANEL_W / 2.0, top / 2.0) * scale, scale)
 }
 
 fn over(ev: On<Pointer<Over>>, windows: Query<(), With<PrimaryWindow>>, mut pointer: ResMut<MapPointer>) {
@@ -412,5 +418,29 @@ mod tests {
         let moved = before.zip(after).map(|(b, a)| a.translation.x - b.translation.x);
         assert_eq!(moved, Some(-30.0), "dragged right, the camera goes left");
         assert_eq!(m.pointer().selected, None, "a drag selects nothing");
+    }
+
+    /// With a player giving orders at the window the map is fitted below
+    /// the orders banner (and beside the side panel), so the banner covers
+    /// none of its hexes; a watched battle has the room under the bar.
+    #[test]
+    fn the_map_is_fitted_below_the_orders_banner_when_a_player_gives_orders() {
+        let Ok(game) = crate::game::scenarios::read_game(&Source::Bundled(0)) else { panic!("the cascade opens") };
+        let opened = Opened::battle(Source::Bundled(0), Arc::new(game.scenario));
+        let window = Window { resolution: WindowResolution::new(1280, 720), ..default() };
+        let (lo, hi) = opened.layout.bounds();
+        let on_screen = |p: Vec2, (c, s): (Vec2, f32)| Vec2::new(640.0 + (p.x - c.x) / s, 360.0 - (p.y - c.y) / s);
+        let human = Controls(vec![SideControl::Human, SideControl::Ai]);
+        let watched = Controls(vec![SideControl::Ai, SideControl::Ai]);
+        for (controls, top) in [(None, BAR_H), (Some(&watched), BAR_H), (Some(&human), BAR_H + BANNER_H)] {
+            let f = fitted(&opened, controls, &window);
+            let (top_left, bottom_right) = (on_screen(Vec2::new(lo.x, hi.y), f), on_screen(Vec2::new(hi.x, lo.y), f));
+            assert!(top_left.x >= 0.0 && top_left.y >= top - 0.01, "{top_left} below {top}");
+            assert!(bottom_right.x <= 1280.0 - PANEL_W + 0.01 && bottom_right.y <= 720.01, "{bottom_right}");
+            // As large as the free area allows: it touches one pair of its edges.
+            let margin = 16.0;
+            let touches = (top_left.y - top - margin).abs() < 0.5 || (top_left.x - margin).abs() < 0.5;
+            assert!(touches, "fitted, not merely inside: {top_left}");
+        }
     }
 }

@@ -110,7 +110,7 @@ V: log filter;  PgUp, PgDn: scroll the log
 Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
 
-When a phase waits for your orders (the banner top left):
+When a phase waits for your orders (the banner under the top bar):
 Click your unit: select it; shift-click: add firers or attackers
 Movement: click a blue hex to march (right-click: onto friends too);
   L line, C column, S square, G general order, K limber or unlimber

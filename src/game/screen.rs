@@ -10,6 +10,10 @@ pub const WINDOW_PX: (u32, u32) = (1280, 720);
 pub const PANEL_W: f32 = 340.0;
 /// Height of the bar along the top.
 pub const BAR_H: f32 = 30.0;
+/// Height of the orders banner, a band under the bar while a phase waits
+/// for a player's orders; when a player sits at the window the map is
+/// fitted below it, so the banner covers none of it.
+pub const BANNER_H: f32 = 124.0;
 
 /// The camera that looks at the map (the UI draws through it too).
 #[derive(Component)]

@@ -1,7 +1,7 @@
-//! The banner of a phase waiting for orders, top left: whose orders, what
-//! to do, the movement points left, the odds, what became of the last
-//! order, and the End phase and Undo buttons (which send the same
-//! [`Intent`]s as their keys).
+//! The banner of a phase waiting for orders, a band under the top bar:
+//! whose orders, what to do, the movement points left, the odds, what
+//! became of the last order, and the End phase and Undo buttons (which send
+//! the same [`Intent`]s as their keys).
 
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
@@ -10,7 +10,7 @@ use super::decide::{edge_words, hint};
 use super::keys::Intent;
 use super::words::{REVIEWING_HINT, mp_words};
 use crate::game::opened::Opened;
-use crate::game::screen::BAR_H;
+use crate::game::screen::{BANNER_H, BAR_H, PANEL_W};
 use crate::game::seats::Seats;
 use crate::game::turn::PlayerTurn;
 use crate::hex::Edge;
@@ -59,30 +59,55 @@ pub(super) fn spawn_card(mut commands: Commands) {
             children![(Text::new(label), TextFont::from_font_size(14.0))],
         )
     };
+    let column = |width: Val| Node { flex_direction: FlexDirection::Column, width, row_gap: Val::Px(4.0), ..default() };
+    // A band of its own under the bar, as wide as the map's part of the
+    // window and as high as the map leaves free for it when a player sits
+    // at the window (camera fit): what to do on the left; on the right the
+    // buttons first (a long result is cut at the bottom, never they), the
+    // odds and what became of the last order.
     commands.spawn((
         Card,
         Node {
             position_type: PositionType::Absolute,
-            left: Val::Px(10.0),
-            top: Val::Px(BAR_H + 8.0),
-            max_width: Val::Px(560.0),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(Val::Px(10.0)),
-            row_gap: Val::Px(5.0),
+            left: Val::Px(0.0),
+            right: Val::Px(PANEL_W),
+            top: Val::Px(BAR_H),
+            height: Val::Px(BANNER_H),
+            padding: UiRect::axes(Val::Px(10.0), Val::Px(8.0)),
+            column_gap: Val::Px(16.0),
+            overflow: Overflow::clip(),
             display: Display::None,
             ..default()
         },
-        BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.9)),
+        BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.94)),
         GlobalZIndex(3),
         children![
-            (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
-            (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),
-            (CardOdds, text(13.0, Color::srgb(0.75, 0.95, 0.75))),
-            (CardMessage, text(13.0, Color::srgb(1.0, 0.5, 0.45))),
             (
-                CardButtons,
-                Node { column_gap: Val::Px(8.0), ..default() },
-                children![button("End phase (E)", OrderButton::EndPhase), button("Undo (U)", OrderButton::Undo)],
+                column(Val::Percent(52.0)),
+                children![
+                    (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
+                    (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),
+                ],
+            ),
+            (
+                Node { flex_grow: 1.0, ..column(Val::Auto) },
+                children![
+                    (
+                        CardButtons,
+                        Node { column_gap: Val::Px(8.0), align_items: AlignItems::Center, ..default() },
+                        children![
+                            button("End phase (E)", OrderButton::EndPhase),
+                            button("Undo (U)", OrderButton::Undo),
+                            (
+                                Text::new(", and .: step the log (End: the present)"),
+                                TextFont::from_font_size(12.0),
+                                TextColor(Color::srgb(0.7, 0.72, 0.75)),
+                            ),
+                        ],
+                    ),
+                    (CardOdds, text(13.0, Color::srgb(0.75, 0.95, 0.75))),
+                    (CardMessage, text(13.0, Color::srgb(1.0, 0.5, 0.45))),
+                ],
             ),
         ],
     ));
@@ -163,8 +188,6 @@ pub(super) fn show_card(
         if phase == OrderPhase::Movement && !edges.is_empty() {
             out += &format!("\nX: march the selected unit off the map (it must stand on the {}).", edge_words(&edges));
         }
-        out +=
-            "\nE or Enter: end the phase;  U: undo (until dice are rolled);  , and .: step the log (End: the present)";
         t.0 = out;
     }
     if let Ok(mut t) = texts.p2().single_mut() {

@@ -15,7 +15,8 @@
 //! - [`layout`]: hex/table coordinates <-> world positions (pure);
 //! - [`art`]: terrain tiles and arm symbols painted by code (pure);
 //! - `state`: the screens over the battle (menu, help, game over) and their keys;
-//! - `scenarios`: opening, dropped files, restart, hot reload;
+//! - `scenarios`: opening, dropped files, restart;
+//! - `reload`: the open file opened again when the asset server's watcher sees it change;
 //! - `menu`: the scenario menu and the seats;
 //! - `map`: the terrain tilemap, hexsides and roads;
 //! - `lines`: lines drawn each frame (outlines, arrows, links);
@@ -48,6 +49,7 @@ pub mod orders;
 mod overlays;
 mod panels;
 mod playback;
+mod reload;
 mod request;
 mod scenarios;
 mod screen;
@@ -95,7 +97,8 @@ pub fn build(app: &mut App, req: WindowRequest) {
                 }),
                 ..default()
             })
-            .set(ImagePlugin::default_linear()),
+            .set(ImagePlugin::default_linear())
+            .set(reload::asset_plugin(&req)),
     )
     .add_plugins(TilemapPlugin)
     .insert_resource(request::Request(req));
@@ -106,6 +109,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     input::plugin(app);
     seats::plugin(app);
     scenarios::plugin(app);
+    reload::plugin(app);
     menu::plugin(app);
     map::plugin(app);
     camera::plugin(app);

@@ -1,11 +1,10 @@
 //! Opening scenarios: the built-in ones (embedded, so the binary works from
 //! any directory), a file named on the command line or dropped on the
-//! window, restarting, and reloading the open file when it changes on
-//! disk. An invalid file opens as its list of located errors.
+//! window, and restarting (the hot reload is `reload`'s). An invalid file
+//! opens as its list of located errors.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
@@ -26,16 +25,6 @@ pub struct Pending(pub Option<Source>);
 #[derive(Resource, Default)]
 pub struct Dropped(pub Vec<PathBuf>);
 
-/// The open file's modification time, polled for hot reload.
-#[derive(Resource, Default)]
-struct Watch {
-    mtime: Option<SystemTime>,
-    since: f32,
-}
-
-/// How often the open file is looked at, in seconds.
-const POLL_SECONDS: f32 = 0.5;
-
 pub(super) fn plugin(app: &mut App) {
     let first = match &app.world().resource::<Request>().0.file {
         Some(p) => Source::File(p.clone()),
@@ -43,15 +32,10 @@ pub(super) fn plugin(app: &mut App) {
     };
     app.insert_resource(Pending(Some(first)))
         .init_resource::<Dropped>()
-        .init_resource::<Watch>()
         .init_resource::<ScenarioText>()
         .insert_resource(Opened::failed(Source::Bundled(0), Vec::new()));
-    app.add_systems(Update, (dropped, watch, open_pending).chain().in_set(GameSet::Open));
+    app.add_systems(Update, (dropped, open_pending).chain().in_set(GameSet::Open));
     app.add_systems(Update, restart.in_set(GameSet::Input).run_if(battle_keys));
-}
-
-fn mtime(p: &Path) -> Option<SystemTime> {
-    std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
 /// What a source holds: a scenario, or a saved game (with its scenario).
@@ -102,9 +86,6 @@ fn open_pending(world: &mut World) {
         if let Ok(em) = world.get_entity_mut(e) {
             em.despawn();
         }
-    }
-    if let Source::File(p) = &source {
-        world.resource_mut::<Watch>().mtime = mtime(p);
     }
     let opened = match read_game(&source) {
         Ok(Game { scenario, save: Some(save), text }) => {
@@ -166,21 +147,6 @@ pub fn simulate_turns(world: &mut World, turns: u32) {
     }
 }
 
-fn watch(time: Res<Time>, mut w: ResMut<Watch>, opened: Res<Opened>, mut pending: ResMut<Pending>) {
-    w.since += time.delta_secs();
-    if w.since < POLL_SECONDS || pending.0.is_some() {
-        return;
-    }
-    w.since = 0.0;
-    if let Source::File(p) = &opened.source {
-        let now = mtime(p);
-        if now.is_some() && now != w.mtime {
-            info!("{} changed on disk: reloading", p.display());
-            pending.0 = Some(opened.source.clone());
-        }
-    }
-}
-
 fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut pending: ResMut<Pending>, mut dropped: ResMut<Dropped>) {
     for d in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = d {
@@ -207,10 +173,11 @@ mod tests {
     fn every_bundled_scenario_is_valid_and_is_the_file_on_disk() {
         for (i, (name, text)) in BUNDLED.iter().enumerate() {
             assert!(read_game(&Source::Bundled(i)).is_ok(), "{name}");
-            let disk = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name));
+            let disk =
+                std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name));
             assert_eq!(disk.ok().as_deref(), Some(*text), "{name}");
         }
-        let on_disk = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
+        let on_disk = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
             .map(|d| d.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "ron")).count())
             .unwrap_or(0);
         assert_eq!(on_disk, BUNDLED.len(), "every scenario in scenarios/ is bundled");

@@ -209,6 +209,37 @@ mod tests {
 
     use crate::sim::{AiMode, Simulation};
 
+    /// The card is a screen: up once the log shown reaches the end, hidden
+    /// under the menu until it closes, gone when closed or stepped back
+    /// before; its entities go with it.
+    #[test]
+    fn the_card_is_a_screen_of_its_own_until_closed() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin)).init_state::<Screen>();
+        app.init_resource::<GameOverCard>();
+        app.add_systems(OnEnter(Screen::GameOver), spawn);
+        app.add_systems(Update, follow);
+        let frames = |app: &mut App| {
+            app.update();
+            app.update();
+            let cards = app.world_mut().query_filtered::<(), With<Card>>().iter(app.world()).count();
+            (*app.world().resource::<State<Screen>>().get(), cards)
+        };
+        assert_eq!(frames(&mut app), (Screen::Battle, 0));
+        app.world_mut().resource_mut::<GameOverCard>().at = Some(3);
+        assert_eq!(frames(&mut app), (Screen::GameOver, 1), "the end of the battle is shown");
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        assert_eq!(frames(&mut app), (Screen::Menu, 0), "the menu over it");
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+        assert_eq!(frames(&mut app), (Screen::GameOver, 1), "back once the menu closes");
+        app.world_mut().resource_mut::<GameOverCard>().closed = true;
+        assert_eq!(frames(&mut app), (Screen::Battle, 0), "closed");
+        *app.world_mut().resource_mut::<GameOverCard>() = GameOverCard { at: Some(3), ..default() };
+        assert_eq!(frames(&mut app), (Screen::GameOver, 1));
+        app.world_mut().resource_mut::<GameOverCard>().at = None;
+        assert_eq!(frames(&mut app), (Screen::Battle, 0), "stepped back before the end");
+    }
+
     #[test]
     fn a_finished_battle_gets_a_card_with_its_points_and_summary() {
         let text = include_str!("../../scenarios/hagelberg-1813.ron");

@@ -425,7 +425,7 @@ fn errors(
     }
     if let Ok(mut t) = text.single_mut() {
         t.0 = format!(
-            "This scenario has problems; fix the file and it reloads by itself.\n\n{}",
+            "This scenario has problems; fix the file and it reloads by itself (R opens it again).\n\n{}",
             opened.errors.join("\n")
         );
     }

@@ -1,4 +1,5 @@
-//! Frame-time measurement, hidden from the help: `SAUVE_BENCH=full sauve`
+//! Frame-time measurement, a development tool behind the `dev` feature
+//! (`cargo run --release --features dev`): `SAUVE_BENCH=full sauve`
 //! opens a generated 200 x 200-hex battle with 2,000 units in the game
 //! window (every feature running, the whole map in view) and
 //! `SAUVE_BENCH=bare sauve` draws the same map as a bare bevy_ecs_tilemap
@@ -15,7 +16,8 @@ use bevy::window::{PresentMode, WindowResolution};
 use bevy_ecs_tilemap::prelude::*;
 
 use super::layout::TILE_PX;
-use super::{Opened, WINDOW_PX};
+use super::opened::{Opened, layout_of};
+use super::screen::WINDOW_PX;
 use crate::cli::WindowRequest;
 
 /// Size of the benchmark battle.
@@ -35,8 +37,9 @@ struct Bench {
     seen: usize,
 }
 
-/// Runs the benchmark when `SAUVE_BENCH` asks for one.
-pub fn maybe_run(_req: &WindowRequest) -> Option<ExitCode> {
+/// Runs the benchmark when `SAUVE_BENCH` asks for one; `build` assembles
+/// the game window (the full scene measures the real thing).
+pub fn maybe_run(_req: &WindowRequest, build: fn(&mut App, WindowRequest)) -> Option<ExitCode> {
     let kind = std::env::var("SAUVE_BENCH").ok()?;
     let frames = std::env::var("SAUVE_BENCH_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
     let text = crate::generate::scenario_text(MAP.0, MAP.1, UNITS, 7);
@@ -69,7 +72,7 @@ pub fn maybe_run(_req: &WindowRequest) -> Option<ExitCode> {
             eprintln!("{}: error: {e}", path.display());
             return Some(ExitCode::FAILURE);
         }
-        super::build(&mut app, WindowRequest { file: Some(path), shot: None });
+        build(&mut app, WindowRequest { file: Some(path), shot: None });
         app.insert_resource(bench);
         app.world_mut().resource_mut::<Bench>().opened_at = Some(Instant::now());
         app.add_systems(Update, no_vsync);
@@ -107,7 +110,7 @@ struct BareScenario(crate::scenario::Scenario);
 /// The baseline: the same tiles and one sprite per unit, nothing else.
 fn bare_scene(mut commands: Commands, mut images: ResMut<Assets<Image>>, s: Res<BareScenario>) {
     let s = &s.0;
-    let layout = super::scenarios::layout_of(s);
+    let layout = layout_of(s);
     let texture = images.add(super::art::hex_atlas(TILE_PX.0, TILE_PX.1).into_image());
     // The same tile spawner as the game, so only the extras differ.
     super::map::spawn_tilemap(&mut commands, layout, texture, 0.0, |at| {

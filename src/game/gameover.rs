@@ -1,18 +1,25 @@
 //! The card at the end of a battle: once the log shown reaches the
 //! `GameOver` event, who won (or a draw), outright or on points, each side's
 //! points and how they were made, and the end-of-game summary (losses,
-//! corps, cascades). Esc or its Close button hides it; R (or its button)
-//! restarts the battle. Stepping the log back before the end hides it too.
-//! Clicks on the card stay on it ([`ShieldsMap`]): they neither select nor
-//! order the units under it.
+//! corps, cascades). The card is a screen of its own ([`Screen::GameOver`]),
+//! spawned on entering it and gone on leaving it. Esc or its Close button
+//! closes it; R (or its button) restarts the battle. Stepping the log back
+//! before the end takes it away too, and the menu or the help card over it
+//! only hides it until they close. Clicks on the card stay on it (a UI
+//! node blocks the map's picking under it): they neither select nor order
+//! the units under it.
 
 use bevy::prelude::*;
+use bevy::ui_widgets::{Activate, Button};
 
-use super::camera::{BAR_H, PANEL_W, ShieldsMap};
-use super::playback::{ScenarioNames, Shown};
-use super::sentences::game_over_card;
-use super::{GameSet, Opened};
+use super::opened::Opened;
+use super::scenarios::Pending;
+use super::screen::{BAR_H, PANEL_W};
+use super::sets::GameSet;
+use super::shown::{ScenarioNames, Shown};
+use super::state::Screen;
 use crate::events::EventKind;
+use crate::sentences::game_over_card;
 
 /// What the card shows, and for which event.
 #[derive(Resource, Default)]
@@ -31,10 +38,6 @@ pub struct GameOverCard {
 
 #[derive(Component)]
 struct Card;
-#[derive(Component)]
-struct Title;
-#[derive(Component)]
-struct Body;
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 enum CardButton {
     Close,
@@ -43,9 +46,10 @@ enum CardButton {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<GameOverCard>();
-    app.add_systems(Startup, spawn);
-    app.add_systems(Update, (keys, buttons).in_set(GameSet::Input));
-    app.add_systems(Update, (watch, show).chain().in_set(GameSet::Panels));
+    app.add_systems(OnEnter(Screen::GameOver), spawn);
+    app.add_systems(Update, keys.in_set(GameSet::Input).run_if(in_state(Screen::GameOver)));
+    app.add_systems(Update, (watch, follow).chain().in_set(GameSet::Panels));
+    app.add_observer(press);
 }
 
 /// Finds the `GameOver` event among those shown and words the card once.
@@ -115,24 +119,34 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, mut card: ResMut<GameOverCard>) {
     }
 }
 
-fn buttons(
-    q: Query<(&Interaction, &CardButton), Changed<Interaction>>,
-    mut card: ResMut<GameOverCard>,
-    opened: Res<Opened>,
-    mut pending: ResMut<super::scenarios::Pending>,
-) {
-    for (i, b) in &q {
-        if *i != Interaction::Pressed {
-            continue;
-        }
-        match b {
-            CardButton::Close => card.closed = true,
-            CardButton::Restart => pending.0 = Some(opened.source.clone()),
-        }
+/// The card's screen follows the card: up once the log shown reaches the
+/// end of the battle, until the player closes it or steps back before it.
+/// Over the menu or the help card it waits for them to close.
+fn follow(card: Res<GameOverCard>, now: Res<State<Screen>>, mut next: ResMut<NextState<Screen>>) {
+    let up = card.at.is_some() && !card.closed;
+    match (*now.get(), up) {
+        (Screen::Battle, true) => next.set(Screen::GameOver),
+        (Screen::GameOver, false) => next.set(Screen::Battle),
+        _ => {}
     }
 }
 
-fn spawn(mut commands: Commands) {
+/// A button of the card pressed.
+fn press(
+    activate: On<Activate>,
+    buttons: Query<&CardButton>,
+    mut card: ResMut<GameOverCard>,
+    opened: Res<Opened>,
+    mut pending: ResMut<Pending>,
+) {
+    match buttons.get(activate.entity) {
+        Ok(CardButton::Close) => card.closed = true,
+        Ok(CardButton::Restart) => pending.0 = Some(opened.source.clone()),
+        Err(_) => {}
+    }
+}
+
+fn spawn(mut commands: Commands, card: Res<GameOverCard>) {
     let button = |label: &str, which: CardButton| {
         (
             Button,
@@ -153,10 +167,13 @@ fn spawn(mut commands: Commands) {
             bottom: Val::Px(0.0),
             justify_content: JustifyContent::Center,
             align_items: AlignItems::Center,
-            display: Display::None,
             ..default()
         },
         GlobalZIndex(6),
+        DespawnOnExit(Screen::GameOver),
+        // The frame only centres the card: the map around it still takes
+        // the pointer.
+        Pickable::IGNORE,
         children![(
             Node {
                 flex_direction: FlexDirection::Column,
@@ -169,12 +186,13 @@ fn spawn(mut commands: Commands) {
             },
             BackgroundColor(Color::srgb(0.07, 0.07, 0.09)),
             BorderColor::all(Color::srgb(0.85, 0.7, 0.3)),
-            // A click on the card (its buttons included) is not a click on
-            // the map under it; the frame around it lets the map be clicked.
-            ShieldsMap,
             children![
-                (Title, Text::new(""), TextFont::from_font_size(30.0), TextColor(Color::srgb(1.0, 0.85, 0.4))),
-                (Body, Text::new(""), TextFont::from_font_size(14.0), TextColor(Color::srgb(0.92, 0.92, 0.88))),
+                (Text::new(card.title.clone()), TextFont::from_font_size(30.0), TextColor(Color::srgb(1.0, 0.85, 0.4))),
+                (
+                    Text::new(card.body.clone()),
+                    TextFont::from_font_size(14.0),
+                    TextColor(Color::srgb(0.92, 0.92, 0.88))
+                ),
                 (
                     Node { column_gap: Val::Px(10.0), ..default() },
                     children![button("Close (Esc)", CardButton::Close), button("Play again (R)", CardButton::Restart)],
@@ -184,171 +202,42 @@ fn spawn(mut commands: Commands) {
     ));
 }
 
-fn show(
-    card: Res<GameOverCard>,
-    mut node: Query<&mut Node, With<Card>>,
-    mut title: Query<&mut Text, (With<Title>, Without<Body>)>,
-    mut body: Query<&mut Text, (With<Body>, Without<Title>)>,
-) {
-    if !card.is_changed() {
-        return;
-    }
-    if let Ok(mut n) = node.single_mut() {
-        let display = if card.at.is_some() && !card.closed { Display::Flex } else { Display::None };
-        if n.display != display {
-            n.display = display;
-        }
-    }
-    if let Ok(mut t) = title.single_mut()
-        && t.0 != card.title
-    {
-        t.0.clone_from(&card.title);
-    }
-    if let Ok(mut t) = body.single_mut()
-        && t.0 != card.body
-    {
-        t.0.clone_from(&card.body);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::Arc;
 
-    use bevy::camera::{ComputedCameraValues, RenderTargetInfo};
-    use bevy::input::mouse::AccumulatedMouseScroll;
-    use bevy::ui::RelativeCursorPosition;
-    use bevy::window::{PrimaryWindow, WindowResolution};
-
-    use super::super::camera::{self, MainCamera, Pointer};
-    use super::super::orders::{Button as MapButton, PlayerTurn};
-    use crate::hex::Offset;
-    use crate::labataille::orders::OrderPhase;
     use crate::sim::{AiMode, Simulation};
 
-    /// The pointer's systems and the card in an app without a window
-    /// backend or renderer: a 1280 x 720 window with the cursor at its
-    /// middle, over hex (3, 3) where a French battalion stands.
-    fn pointer_app() -> App {
-        let text = r#"Scenario(format: 1, name: "t", sides: [(id: "fr"), (id: "ru")],
-            map: (rows: ["........", "........", "........", "........", "........", "........"]),
-            units: [(id: "fr-a", side: "fr", arm: Infantry, at: (3, 3), morale: 44, strength: 4),
-                    (id: "ru-a", side: "ru", arm: Infantry, at: (6, 0), morale: 44, strength: 4)])"#;
-        let s = match crate::scenario::parse(text, "t.ron") {
-            Ok(s) => Arc::new(s),
-            Err(e) => panic!("{e}"),
-        };
-        let layout = super::super::scenarios::layout_of(&s);
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins);
-        app.init_resource::<ButtonInput<MouseButton>>()
-            .init_resource::<ButtonInput<KeyCode>>()
-            .init_resource::<AccumulatedMouseScroll>()
-            .init_resource::<Pointer>()
-            .init_resource::<PlayerTurn>()
-            .init_resource::<GameOverCard>()
-            .insert_resource(super::super::playback::Shown { units: super::super::playback::initial(&s), ..default() })
-            .insert_resource(super::super::Request(crate::cli::WindowRequest { file: None, shot: None }))
-            .insert_resource(Opened {
-                source: super::super::Source::Bundled(0),
-                scenario: Some(s),
-                errors: Vec::new(),
-                layout,
-                ids: Default::default(),
-            });
-        let mut window = Window { resolution: WindowResolution::new(1280, 720), ..default() };
-        window.set_cursor_position(Some(Vec2::new(640.0, 360.0)));
-        app.world_mut().spawn((window, PrimaryWindow));
-        // An orthographic camera at scale 1 centred on the hex: the middle
-        // of the window shows it.
-        let centre = layout.world(Offset::new(3, 3)).extend(0.0);
-        let camera = Camera {
-            computed: ComputedCameraValues {
-                clip_from_view: Mat4::orthographic_rh(-640.0, 640.0, -360.0, 360.0, -1000.0, 1000.0),
-                target_info: Some(RenderTargetInfo { physical_size: UVec2::new(1280, 720), scale_factor: 1.0 }),
-                ..default()
-            },
-            ..default()
-        };
-        app.world_mut().spawn((
-            camera,
-            Projection::Orthographic(OrthographicProjection::default_2d()),
-            Transform::from_translation(centre),
-            GlobalTransform::from_translation(centre),
-            MainCamera,
-        ));
-        app.add_systems(Startup, spawn);
-        app.add_systems(Update, (show, camera::pan_zoom, camera::point).chain());
-        app
-    }
-
-    /// Presses and releases the left button over the middle of the window.
-    fn click(app: &mut App) {
-        app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
-        app.update();
-        let mut buttons = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
-        buttons.clear();
-        buttons.release(MouseButton::Left);
-        app.update();
-        app.world_mut().resource_mut::<ButtonInput<MouseButton>>().clear();
-    }
-
-    /// The card open, with the cursor over it as Bevy's UI focus system
-    /// would find it (the layout it reads needs a renderer).
-    fn open_card_under_cursor(app: &mut App) {
-        app.world_mut().resource_mut::<GameOverCard>().at = Some(0);
-        app.update();
-        let shown = app.world_mut().query_filtered::<&Node, With<Card>>().single(app.world()).ok().map(|n| n.display);
-        assert_eq!(shown, Some(Display::Flex), "the card is up");
-        let mut q = app.world_mut().query_filtered::<&mut RelativeCursorPosition, With<ShieldsMap>>();
-        let mut over = q.single_mut(app.world_mut()).expect("the card's box shields the map");
-        over.cursor_over = true;
-    }
-
+    /// The card is a screen: up once the log shown reaches the end, hidden
+    /// under the menu until it closes, gone when closed or stepped back
+    /// before; its entities go with it.
     #[test]
-    fn a_click_on_the_game_over_card_neither_selects_nor_orders_the_units_under_it() {
-        // Without the card, a click on the battalion selects it; while a
-        // phase waits for orders, it is the order system's click.
-        let mut app = pointer_app();
-        app.update();
-        click(&mut app);
-        assert_eq!(app.world().resource::<Pointer>().selected, Some(0));
-        let mut app = pointer_app();
-        app.world_mut().resource_mut::<PlayerTurn>().awaiting = Some((OrderPhase::Movement, 0));
-        app.update();
-        click(&mut app);
-        assert_eq!(app.world().resource::<Pointer>().clicked, Some((Offset::new(3, 3), MapButton::Primary)));
-
-        // With the card up under the cursor: nothing, either way.
-        for awaiting in [None, Some((OrderPhase::Movement, 0))] {
-            let mut app = pointer_app();
-            app.world_mut().resource_mut::<PlayerTurn>().awaiting = awaiting;
-            open_card_under_cursor(&mut app);
-            click(&mut app);
-            let p = app.world().resource::<Pointer>();
-            assert_eq!((p.selected, p.clicked, p.hex), (None, None, None), "awaiting {awaiting:?}");
-        }
-
-        // A press on the card's Close button hides it before the release:
-        // the release over the map is still no click on it.
-        let mut app = pointer_app();
-        app.world_mut().resource_mut::<PlayerTurn>().awaiting = Some((OrderPhase::Movement, 0));
-        open_card_under_cursor(&mut app);
-        app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
-        app.update();
+    fn the_card_is_a_screen_of_its_own_until_closed() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin)).init_state::<Screen>();
+        app.init_resource::<GameOverCard>();
+        app.add_systems(OnEnter(Screen::GameOver), spawn);
+        app.add_systems(Update, follow);
+        let frames = |app: &mut App| {
+            app.update();
+            app.update();
+            let cards = app.world_mut().query_filtered::<(), With<Card>>().iter(app.world()).count();
+            (*app.world().resource::<State<Screen>>().get(), cards)
+        };
+        assert_eq!(frames(&mut app), (Screen::Battle, 0));
+        app.world_mut().resource_mut::<GameOverCard>().at = Some(3);
+        assert_eq!(frames(&mut app), (Screen::GameOver, 1), "the end of the battle is shown");
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        assert_eq!(frames(&mut app), (Screen::Menu, 0), "the menu over it");
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+        assert_eq!(frames(&mut app), (Screen::GameOver, 1), "back once the menu closes");
         app.world_mut().resource_mut::<GameOverCard>().closed = true;
-        let mut q = app.world_mut().query_filtered::<&mut RelativeCursorPosition, With<ShieldsMap>>();
-        if let Ok(mut over) = q.single_mut(app.world_mut()) {
-            over.cursor_over = false;
-        }
-        let mut buttons = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
-        buttons.clear();
-        buttons.release(MouseButton::Left);
-        app.update();
-        let p = app.world().resource::<Pointer>();
-        assert_eq!(p.hex, Some(Offset::new(3, 3)), "the map has the pointer back");
-        assert_eq!(p.clicked, None, "the press was on the card");
+        assert_eq!(frames(&mut app), (Screen::Battle, 0), "closed");
+        *app.world_mut().resource_mut::<GameOverCard>() = GameOverCard { at: Some(3), ..default() };
+        assert_eq!(frames(&mut app), (Screen::GameOver, 1));
+        app.world_mut().resource_mut::<GameOverCard>().at = None;
+        assert_eq!(frames(&mut app), (Screen::Battle, 0), "stepped back before the end");
     }
 
     #[test]
@@ -361,7 +250,7 @@ mod tests {
         let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::Both);
         let w = sim.app.world_mut();
         assert_eq!(game_over_at(w, usize::MAX), None, "not before the end");
-        super::super::playback::simulate_turns(w, s.turns + 1);
+        super::super::scenarios::simulate_turns(w, s.turns + 1);
         let k = game_over_at(w, usize::MAX).expect("a finished battle has a GameOver event");
         assert_eq!(game_over_at(w, k), None, "the card waits until the log shown reaches it");
         let (title, body) = card_text(w, k).expect("card text");

@@ -6,8 +6,8 @@
 
 use bevy::prelude::*;
 
-use super::GameSet;
 use super::map::stroke;
+use super::sets::GameSet;
 
 /// Lines asked for this frame: (from, to, width, colour, z).
 #[derive(Resource, Default)]

@@ -7,7 +7,8 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::art;
 use super::layout::{Layout, TILE_PX, cell_px};
-use super::{GameSet, OnBattle, Opened};
+use super::opened::{OnBattle, Opened};
+use super::sets::GameSet;
 use crate::hex::{Dir, Offset};
 use crate::terrain::{HexsideKind, Terrain};
 
@@ -26,7 +27,7 @@ pub struct HexAtlas(pub Handle<Image>);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_atlas);
-    app.add_systems(Update, spawn_map.in_set(GameSet::Build).run_if(resource_changed::<super::Opened>));
+    app.add_systems(Update, spawn_map.in_set(GameSet::Build).run_if(resource_changed::<Opened>));
 }
 
 fn make_atlas(mut commands: Commands, mut images: ResMut<Assets<Image>>) {

@@ -1,31 +1,34 @@
 //! Overlays the player toggles with keys 1-4: distance to the nearest enemy
 //! as a heat map, enemy zones of influence, the selected unit's movement
 //! range, and this turn's rout moves as arrows; plus the outline of the hex
-//! under the cursor and of the selected unit. Computed from the board as the
-//! event log has shown it, with the rules' own fields
-//! ([`crate::labataille::fields::SideFields`]).
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+//! under the cursor and of the selected unit. The heat map and the zones
+//! are the rules' own fields ([`crate::labataille::fields::SideFields`]) on
+//! the board as the event log has shown it; the movement range is the
+//! engine's own reach ([`crate::sim::movement_range`]: the unit's real
+//! allowance, its formation, the movement points it has left, zones and
+//! stacking), so no rule is worked out a second time here.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
-use super::camera::Pointer;
+use super::input::MapPointer;
 use super::layout::Layout;
 use super::lines::Lines;
 use super::map::{HexAtlas, atlas_for, spawn_tilemap};
-use super::playback::{Shown, ShownUnit};
+use super::opened::Opened;
+use super::sets::GameSet;
+use super::shown::{Shown, ShownUnit};
+use super::state::battle_keys;
+use super::turn::PlayerTurn;
 use super::units::Counter;
-use super::{GameSet, Opened};
 use crate::events::{EventKind, MoveReason, Pos, StateLabel};
 use crate::hex::{Dir, Offset};
 use crate::labataille::fields::{FAR, SideFields};
-use crate::labataille::grid::{BLOCKED, Grid};
+use crate::labataille::grid::Grid;
+use crate::labataille::movement::Reach;
 use crate::labataille::{Board, HexState};
 use crate::scenario::Scenario;
-use crate::sim::Battle;
-use crate::terrain::Arm;
+use crate::sim::{self, Battle};
 
 /// Which overlays are on.
 #[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
@@ -36,14 +39,14 @@ pub struct Overlays {
     pub arrows: bool,
 }
 
-/// Movement allowance shown for a unit whose scenario gives none, in
-/// movement points. A display default only (no rule moves units by it yet).
-pub fn default_movement(arm: Arm) -> f32 {
-    match arm {
-        Arm::Infantry => 6.0,
-        Arm::Cavalry => 10.0,
-        Arm::Artillery => 6.0,
-    }
+/// The selected unit's movement range for key 3, as the engine reaches it
+/// on the board as it stands: shown only while the shown log is at the
+/// present (the counters stand where the engine has them).
+#[derive(Resource, Default)]
+pub struct OverlayReach {
+    /// The unit and the length of the log it was worked out for.
+    key: Option<(usize, usize)>,
+    pub reach: Option<Reach>,
 }
 
 /// Hexes within the heat map's colour ramp; further is drawn as the last
@@ -57,15 +60,13 @@ struct OverlayMap;
 const ARROW_Z: f32 = super::map::z::FLASH - 1.0;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Overlays>();
-    app.add_systems(Update, keys.in_set(GameSet::Input));
+    app.init_resource::<Overlays>().init_resource::<OverlayReach>();
+    app.add_systems(Update, keys.in_set(GameSet::Input).run_if(battle_keys));
+    app.add_systems(Update, engine_reach.after(GameSet::Playback).before(GameSet::Draw));
     app.add_systems(Update, (recolour, draw_arrows, draw_pointer).in_set(GameSet::Draw));
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, mut o: ResMut<Overlays>, menu: Res<super::scenarios::Menu>) {
-    if menu.open {
-        return;
-    }
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut o: ResMut<Overlays>) {
     let mut toggles = *o;
     if keys.just_pressed(KeyCode::Digit1) {
         toggles.heat = !toggles.heat;
@@ -103,36 +104,37 @@ pub fn shown_board(s: &Scenario, units: &[ShownUnit]) -> Board {
     b
 }
 
-/// Movement points left on reaching each cell, by the terrain chart, never
-/// into enemy-occupied hexes, stopping on entering an enemy zone; `None`
-/// where it cannot reach. Dijkstra over the rules' own step costs.
-pub fn movement_range(grid: &Grid, fields: &SideFields, arm: Arm, from: Offset, mp: f32) -> Vec<Option<u16>> {
-    let budget = crate::labataille::grid::centi(mp);
-    let mut best: Vec<Option<u32>> = vec![None; grid.len()];
-    let start = grid.idx(from);
-    best[start] = Some(0);
-    let mut heap = BinaryHeap::from([Reverse((0u32, start))]);
-    while let Some(Reverse((cost, i))) = heap.pop() {
-        if best[i].is_some_and(|b| b < cost) {
-            continue;
-        }
-        if i != start && fields.zone[i] > 0 {
-            continue;
-        }
-        for dir in Dir::ALL {
-            let Some(j) = grid.neighbour(i, dir) else { continue };
-            let step = grid.step_cost(arm, i, dir);
-            if step == BLOCKED || !grid.on_map[j] || fields.enemy[j] {
-                continue;
-            }
-            let next = cost + step as u32;
-            if next <= budget && best[j].is_none_or(|b| next < b) {
-                best[j] = Some(next);
-                heap.push(Reverse((next, j)));
-            }
-        }
+/// Asks the engine for the selected unit's reach when key 3 wants it and
+/// what it depends on changed. Exclusive: the engine lives in the world.
+fn engine_reach(world: &mut World) {
+    let key = wanted_reach(world);
+    if world.resource::<OverlayReach>().key == key {
+        return;
     }
-    best.into_iter().map(|b| b.map(|c| (budget - c.min(budget)) as u16)).collect()
+    let reach = key.map(|(unit, _)| sim::movement_range(world, unit));
+    *world.resource_mut::<OverlayReach>() = OverlayReach { key, reach };
+}
+
+/// The unit whose reach key 3 shows, with the log's length: a hex battle
+/// open, a unit selected, and the shown log at the present.
+fn wanted_reach(world: &World) -> Option<(usize, usize)> {
+    let opened = world.resource::<Opened>();
+    let unit = world.resource::<MapPointer>().selected?;
+    if !world.resource::<Overlays>().range || !opened.hex_mode() || world.get_resource::<Battle>().is_none() {
+        return None;
+    }
+    let len = world.get_resource::<sim::BattleLog>()?.events.len();
+    (world.resource::<Shown>().cursor == len && opened.scenario.as_ref().is_some_and(|s| unit < s.units.len()))
+        .then_some((unit, len))
+}
+
+/// The cells of a reach: every end hex it allows.
+pub fn range_cells(grid: &Grid, reach: &Reach) -> Vec<bool> {
+    let mut cells = vec![false; grid.len()];
+    for &(at, _) in &reach.ends {
+        cells[grid.idx(at)] = true;
+    }
+    cells
 }
 
 /// The heat map's colour for a distance in hexes: red next to the enemy,
@@ -150,7 +152,7 @@ fn recolour(
     o: Res<Overlays>,
     opened: Res<Opened>,
     shown: Res<Shown>,
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     battle: Option<Res<Battle>>,
     hex: Res<HexAtlas>,
     mut images: ResMut<Assets<Image>>,
@@ -158,16 +160,22 @@ fn recolour(
     mut tiles: Query<&mut TileColor>,
     mut vis: Query<&mut Visibility, With<OverlayMap>>,
     mut fresh: Local<bool>,
-    turn: Res<super::orders::PlayerTurn>,
+    turn: Res<PlayerTurn>,
+    overlay_reach: Res<OverlayReach>,
     mut had_reach: Local<bool>,
 ) {
-    // In the player's movement phase the selected unit's range is the
-    // rules' own, and shown without asking.
-    let reach = turn.reach.as_ref().map(|(_, r)| r);
+    // In the player's movement phase the selected unit's range is shown
+    // without asking; key 3 shows it at any time.
+    let reach = turn.reach.as_ref().map(|(_, r)| r).or(overlay_reach.reach.as_ref().filter(|_| o.range));
     let any = o.heat || o.zones || o.range || reach.is_some();
     let toggled = *had_reach != reach.is_some();
     *had_reach = reach.is_some();
-    let stale = *fresh || shown.is_changed() || pointer.is_changed() || opened.is_changed() || turn.is_changed();
+    let stale = *fresh
+        || shown.is_changed()
+        || pointer.is_changed()
+        || opened.is_changed()
+        || turn.is_changed()
+        || overlay_reach.is_changed();
     if !(o.is_changed() || toggled || (any && stale)) {
         return;
     }
@@ -203,20 +211,7 @@ fn recolour(
         .unwrap_or_else(|| shown.side.as_deref().and_then(|id| s.sides.iter().position(|x| x.id == id)).unwrap_or(0));
     let enemy_rear = s.sides.get(if side == 0 { 1 } else { 0 }).map_or(crate::hex::Edge::North, |x| x.rear);
     let fields = SideFields::build(&battle.grid, &board, side, enemy_rear);
-    let range = match (&selected, o.range, reach) {
-        (_, _, Some(r)) => {
-            let mut cells = vec![None; battle.grid.len()];
-            for &(at, cost) in &r.ends {
-                cells[battle.grid.idx(at)] = Some(cost.min(u16::MAX as u32) as u16);
-            }
-            Some(cells)
-        }
-        (Some((i, u)), true, None) => u.at.map(|at| {
-            let mp = s.units.get(*i).and_then(|x| x.movement).unwrap_or_else(|| default_movement(u.arm));
-            movement_range(&battle.grid, &fields, u.arm, at, mp)
-        }),
-        _ => None,
-    };
+    let range = reach.map(|r| range_cells(&battle.grid, r));
     let layout: Layout = opened.layout;
     for r in 0..s.map.height {
         for c in 0..s.map.width {
@@ -235,7 +230,7 @@ fn recolour(
                     Color::srgba(0.8, 0.0, 0.0, 0.4)
                 };
             }
-            if range.as_ref().is_some_and(|rg| rg[i].is_some()) {
+            if range.as_ref().is_some_and(|rg| rg[i]) {
                 colour = Color::srgba(0.1, 0.55, 0.95, 0.42);
             }
             if let Ok(mut t) = tiles.get_mut(e) {
@@ -282,7 +277,7 @@ fn draw_arrows(
 
 /// The hex under the cursor and the selected unit, outlined.
 fn draw_pointer(
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     opened: Res<Opened>,
     counters: Query<(&Counter, &GlobalTransform)>,
     mut lines: ResMut<Lines>,
@@ -319,23 +314,53 @@ fn draw_pointer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::TerrainMap;
-    use crate::rules::Rules;
 
+    /// Key 3 shows the engine's own reach: the hexes the overlay colours
+    /// are exactly the ends `sim::movement_range` allows, with each unit's
+    /// real allowance (the hussars reach further than the battalion), and
+    /// none while the shown log is behind the present.
     #[test]
-    fn movement_range_pays_the_terrain_and_stops_at_enemies() {
-        let map = TerrainMap::from_rows(&[".......", "..www..", ".......", "......."]);
-        let rules = Rules::default();
-        let grid = Grid::new(&map, &rules);
-        let board = Board::default();
-        let fields = SideFields::build(&grid, &board, 0, crate::hex::Edge::North);
-        let from = Offset::new(3, 3);
-        let r = movement_range(&grid, &fields, Arm::Infantry, from, 2.0);
-        let at = |c, row| r[grid.idx(Offset::new(c, row))];
-        assert_eq!(at(3, 3), Some(200), "its own hex with everything left");
-        assert_eq!(at(3, 2), Some(100), "one clear hex costs one point");
-        assert_eq!(at(3, 1), None, "woods cost two, and one is left");
-        assert_eq!(at(3, 0), None);
+    fn the_range_overlay_colours_the_engines_own_reach() {
+        let text = r#"Scenario(format: 1, name: "t", sides: [(id: "fr"), (id: "ru")],
+            map: (rows: ["..........", "..........", "...www....", "..........", "..........", "..........", ".........."]),
+            units: [(id: "fr-a", side: "fr", arm: Infantry, at: (3, 6), morale: 44, strength: 4),
+                    (id: "fr-h", side: "fr", arm: Cavalry, at: (6, 6), morale: 44, strength: 4),
+                    (id: "ru-a", side: "ru", arm: Infantry, at: (9, 0), morale: 44, strength: 4)])"#;
+        let s = match crate::scenario::parse(text, "t.ron") {
+            Ok(s) => std::sync::Arc::new(s),
+            Err(e) => panic!("{e}"),
+        };
+        let mut sim = sim::Simulation::new(s.clone(), 7, vec![], sim::AiMode::None);
+        sim.step();
+        let w = sim.app.world_mut();
+        let len = w.resource::<sim::BattleLog>().events.len();
+        w.insert_resource(Overlays { range: true, ..default() });
+        w.insert_resource(MapPointer { selected: Some(0), ..default() });
+        w.insert_resource(Opened::battle(crate::game::opened::Source::Bundled(0), s.clone()));
+        w.insert_resource(Shown { units: crate::game::shown::initial(&s), cursor: len, ..default() });
+        w.init_resource::<OverlayReach>();
+        let shown_reach = |w: &mut World, unit: usize| {
+            w.resource_mut::<MapPointer>().selected = Some(unit);
+            engine_reach(w);
+            w.resource::<OverlayReach>().reach.clone()
+        };
+        let mut ends = Vec::new();
+        for unit in [0, 1] {
+            let overlay = shown_reach(w, unit).expect("a range");
+            let engine = sim::movement_range(w, unit);
+            assert!(!engine.ends.is_empty(), "unit {unit} can march");
+            assert_eq!(overlay.ends, engine.ends, "unit {unit}");
+            let grid = &w.resource::<Battle>().grid;
+            let cells = range_cells(grid, &overlay);
+            let coloured: Vec<Offset> = (0..grid.len()).filter(|&i| cells[i]).map(|i| grid.offset(i)).collect();
+            let mut reached: Vec<Offset> = engine.ends.iter().map(|&(at, _)| at).collect();
+            reached.sort_by_key(|o| grid.idx(*o));
+            assert_eq!(coloured, reached, "unit {unit}: the coloured hexes are the reach");
+            ends.push(engine.ends.len());
+        }
+        assert!(ends[1] > ends[0], "cavalry's allowance is larger: {ends:?}");
+        w.resource_mut::<Shown>().cursor = len - 1;
+        assert!(shown_reach(w, 0).is_none(), "looking back: no range worked out on the present board");
     }
 
     #[test]

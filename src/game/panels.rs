@@ -5,12 +5,18 @@
 
 use bevy::prelude::*;
 
-use super::camera::{BAR_H, PANEL_W, Pointer, units_at};
-use super::playback::{Playback, SPEEDS, Shown};
-use super::sentences::{Category, phase_words, state_words};
-use super::{GameSet, Opened, Source};
+use super::input::MapPointer;
+use super::opened::{Opened, Source};
+use super::playback::{Playback, SPEEDS};
+use super::screen::{BAR_H, PANEL_W};
+use super::sets::GameSet;
+use super::shown::{LogLine, Shown};
+use super::state::Screen;
+use super::turn::PlayerTurn;
+use super::units::units_at;
 use crate::hex::Dir;
 use crate::scenario::Place;
+use crate::sentences::{Category, phase_words, state_words};
 use crate::sim::Clock;
 use crate::terrain::HexsideKind;
 
@@ -72,9 +78,6 @@ pub struct LogView {
     pub scroll: usize,
 }
 
-#[derive(Resource)]
-pub struct Help(pub bool);
-
 #[derive(Component)]
 struct TopBar;
 #[derive(Component)]
@@ -85,8 +88,6 @@ struct UnitText;
 struct LogText;
 #[derive(Component)]
 struct LogTitle;
-#[derive(Component)]
-struct HelpCard;
 #[derive(Component)]
 struct ErrorCard;
 #[derive(Component)]
@@ -106,10 +107,10 @@ Click: select a unit (again: the next one in the stack)
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
 V: log filter;  PgUp, PgDn: scroll the log
-Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the end-of-battle card
+Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
 
-When a phase waits for your orders (the banner top left):
+When a phase waits for your orders (the banner under the top bar):
 Click your unit: select it; shift-click: add firers or attackers
 Movement: click a blue hex to march (right-click: onto friends too);
   L line, C column, S square, G general order, K limber or unlimber
@@ -119,10 +120,11 @@ Fire, melee, charge: point at an enemy for the odds, click it to commit
 U or Ctrl+Z: undo (until dice are rolled);  E or Enter: end the phase";
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<LogView>().insert_resource(Help(false));
+    app.init_resource::<LogView>();
     app.add_systems(Startup, spawn);
+    app.add_systems(OnEnter(Screen::Help), spawn_help);
     app.add_systems(Update, keys.in_set(GameSet::Input));
-    app.add_systems(Update, (top_bar, hover, unit, log, help, errors).in_set(GameSet::Panels));
+    app.add_systems(Update, (top_bar, hover, unit, log, errors).in_set(GameSet::Panels));
 }
 
 fn font(size: f32) -> TextFont {
@@ -144,41 +146,29 @@ fn spawn(mut commands: Commands) {
         panel_bg,
         children![(TopBar, Text::new(""), font(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],
     ));
-    commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            right: Val::Px(0.0),
-            top: Val::Px(BAR_H),
-            bottom: Val::Px(0.0),
-            width: Val::Px(PANEL_W),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(Val::Px(10.0)),
-            row_gap: Val::Px(8.0),
-            overflow: Overflow::clip(),
-            ..default()
-        },
-        panel_bg,
-        children![
-            (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),
-            (UnitText, Text::new(""), font(13.0), TextColor(Color::srgb(0.95, 0.9, 0.7))),
-            (LogTitle, Text::new(""), font(13.0), TextColor(Color::srgb(0.6, 0.75, 0.95))),
-            (LogText, Text::new(""), font(12.0), TextColor(Color::srgb(0.88, 0.88, 0.85))),
-        ],
-    ));
-    commands.spawn((
-        HelpCard,
-        Node {
-            position_type: PositionType::Absolute,
-            left: Val::Px(20.0),
-            top: Val::Px(BAR_H + 20.0),
-            padding: UiRect::all(Val::Px(12.0)),
-            display: Display::None,
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.05, 0.05, 0.06, 0.93)),
-        GlobalZIndex(5),
-        children![(Text::new(HELP), font(14.0), TextColor(Color::srgb(0.95, 0.95, 0.9)))],
-    ));
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                right: Val::Px(0.0),
+                top: Val::Px(BAR_H),
+                bottom: Val::Px(0.0),
+                width: Val::Px(PANEL_W),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(10.0)),
+                row_gap: Val::Px(8.0),
+                overflow: Overflow::clip(),
+                ..default()
+            },
+            panel_bg,
+            children![
+                (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),
+                (UnitText, Text::new(""), font(13.0), TextColor(Color::srgb(0.95, 0.9, 0.7))),
+                (LogTitle, Text::new(""), font(13.0), TextColor(Color::srgb(0.6, 0.75, 0.95))),
+                (LogText, Text::new(""), font(12.0), TextColor(Color::srgb(0.88, 0.88, 0.85))),
+            ],
+        ))
+        .observe(scroll_log);
     commands.spawn((
         ErrorCard,
         Node {
@@ -196,19 +186,7 @@ fn spawn(mut commands: Commands) {
     ));
 }
 
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut view: ResMut<LogView>,
-    mut help: ResMut<Help>,
-    scroll: Res<bevy::input::mouse::AccumulatedMouseScroll>,
-    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
-) {
-    // The wheel over the panel scrolls the log (over the map it zooms).
-    let over_panel = windows.single().ok().and_then(|w| w.cursor_position().map(|c| c.x >= w.width() - PANEL_W));
-    if over_panel == Some(true) && scroll.delta.y != 0.0 {
-        let lines = scroll.delta.y.signum() as i64 * 3;
-        view.scroll = (view.scroll as i64 + lines).max(0) as usize;
-    }
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<LogView>) {
     if keys.just_pressed(KeyCode::KeyV) {
         view.filter = view.filter.next();
         view.scroll = 0;
@@ -222,8 +200,14 @@ fn keys(
     if keys.just_pressed(KeyCode::End) {
         view.scroll = 0;
     }
-    if keys.just_pressed(KeyCode::KeyH) || keys.just_pressed(KeyCode::F1) {
-        help.0 = !help.0;
+}
+
+/// The wheel over the side panel scrolls the log, three lines a notch
+/// (over the map it zooms).
+fn scroll_log(ev: On<Pointer<Scroll>>, mut view: ResMut<LogView>) {
+    if ev.y != 0.0 {
+        let lines = ev.y.signum() as i64 * 3;
+        view.scroll = (view.scroll as i64 + lines).max(0) as usize;
     }
 }
 
@@ -232,7 +216,7 @@ fn top_bar(
     shown: Res<Shown>,
     pb: Res<Playback>,
     clock: Option<Res<Clock>>,
-    turn: Res<super::orders::PlayerTurn>,
+    turn: Res<PlayerTurn>,
     log: Option<Res<crate::sim::BattleLog>>,
     mut q: Query<&mut Text, With<TopBar>>,
 ) {
@@ -273,7 +257,7 @@ fn top_bar(
     );
 }
 
-fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Query<&mut Text, With<HoverText>>) {
+fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<MapPointer>, mut q: Query<&mut Text, With<HoverText>>) {
     let Ok(mut t) = q.single_mut() else { return };
     let Some(s) = &opened.scenario else {
         t.0.clear();
@@ -316,7 +300,7 @@ fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<Pointer>, mut q: Q
 fn unit(
     opened: Res<Opened>,
     shown: Res<Shown>,
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     mut q: Query<&mut Text, With<UnitText>>,
     sim: Query<(
         &crate::sim::UnitIndex,
@@ -378,7 +362,7 @@ fn unit(
 fn log(
     shown: Res<Shown>,
     view: Res<LogView>,
-    pointer: Res<Pointer>,
+    pointer: Res<MapPointer>,
     mut title: Query<&mut Text, (With<LogTitle>, Without<LogText>)>,
     mut q: Query<&mut Text, (With<LogText>, Without<LogTitle>)>,
 ) {
@@ -390,7 +374,7 @@ fn log(
         let l = &shown.log[k];
         l.category != Category::Phase || shown.log.get(k + 1).is_none_or(|n| n.category != Category::Phase)
     };
-    let kept: Vec<&super::playback::LogLine> = (0..shown.log.len())
+    let kept: Vec<&LogLine> = (0..shown.log.len())
         .filter(|&k| eventful(k))
         .map(|k| &shown.log[k])
         .filter(|l| view.filter.keeps(l.category, l.unit, pointer.selected))
@@ -411,13 +395,21 @@ fn log(
     }
 }
 
-fn help(h: Res<Help>, mut q: Query<&mut Node, With<HelpCard>>) {
-    if !h.is_changed() {
-        return;
-    }
-    if let Ok(mut n) = q.single_mut() {
-        n.display = if h.0 { Display::Flex } else { Display::None };
-    }
+/// The help card, up while the help screen is (H or F1; Esc closes it).
+fn spawn_help(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Help),
+        Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(20.0),
+            top: Val::Px(BAR_H + 20.0),
+            padding: UiRect::all(Val::Px(12.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.05, 0.05, 0.06, 0.93)),
+        GlobalZIndex(5),
+        children![(Text::new(HELP), font(14.0), TextColor(Color::srgb(0.95, 0.95, 0.9)))],
+    ));
 }
 
 fn errors(
@@ -433,7 +425,7 @@ fn errors(
     }
     if let Ok(mut t) = text.single_mut() {
         t.0 = format!(
-            "This scenario has problems; fix the file and it reloads by itself.\n\n{}",
+            "This scenario has problems; fix the file and it reloads by itself (R opens it again).\n\n{}",
             opened.errors.join("\n")
         );
     }

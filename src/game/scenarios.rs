@@ -1,61 +1,29 @@
 //! Opening scenarios: the built-in ones (embedded, so the binary works from
 //! any directory), a file named on the command line or dropped on the
-//! window, the menu that lists them, and reloading the open file when it
-//! changes on disk. An invalid file opens as its list of located errors.
+//! window, and restarting (the hot reload is `reload`'s). An invalid file
+//! opens as its list of located errors.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 
-use super::layout::Layout;
-use super::{GameSet, OnBattle, Opened, Request, Source};
-use crate::scenario::{Mode, Scenario, parse_bytes};
-use crate::sim::AiMode;
-
-/// The bundled scenarios, by file name. The first is the default.
-pub const BUNDLED: &[(&str, &str)] = &[
-    ("cascade.ron", include_str!("../../scenarios/cascade.ron")),
-    ("grossbeeren-1813.ron", include_str!("../../scenarios/grossbeeren-1813.ron")),
-    ("hagelberg-1813.ron", include_str!("../../scenarios/hagelberg-1813.ron")),
-    ("dennewitz-1813.ron", include_str!("../../scenarios/dennewitz-1813.ron")),
-    ("ligny-1815.ron", include_str!("../../scenarios/ligny-1815.ron")),
-    ("plancenoit-1815.ron", include_str!("../../scenarios/plancenoit-1815.ron")),
-];
+use super::opened::{BUNDLED, OnBattle, Opened, Source};
+use super::request::Request;
+use super::seats::{Seats, seat};
+use super::sets::GameSet;
+use super::state::{Screen, battle_keys};
+use crate::scenario::{Scenario, parse_bytes};
+use crate::sim::{AiMode, Clock};
 
 /// A scenario to open at the start of the next frame.
 #[derive(Resource, Default)]
 pub struct Pending(pub Option<Source>);
 
-/// The scenario menu: open or not, and the files dropped this session.
+/// The files dropped on the window this session, which the menu lists.
 #[derive(Resource, Default)]
-pub struct Menu {
-    pub open: bool,
-    pub dropped: Vec<PathBuf>,
-}
-
-/// The open file's modification time, polled for hot reload.
-#[derive(Resource, Default)]
-struct Watch {
-    mtime: Option<SystemTime>,
-    since: f32,
-}
-
-/// How often the open file is looked at, in seconds.
-const POLL_SECONDS: f32 = 0.5;
-
-#[derive(Component)]
-struct MenuPanel;
-
-#[derive(Component)]
-struct MenuEntry(Source);
-
-/// A menu line that changes who sits at the window.
-#[derive(Component)]
-struct SeatEntry(super::orders::Seats);
+pub struct Dropped(pub Vec<PathBuf>);
 
 pub(super) fn plugin(app: &mut App) {
     let first = match &app.world().resource::<Request>().0.file {
@@ -63,22 +31,11 @@ pub(super) fn plugin(app: &mut App) {
         None => Source::Bundled(0),
     };
     app.insert_resource(Pending(Some(first)))
-        .init_resource::<Menu>()
-        .init_resource::<Watch>()
+        .init_resource::<Dropped>()
         .init_resource::<ScenarioText>()
-        .insert_resource(Opened {
-            source: Source::Bundled(0),
-            scenario: None,
-            errors: Vec::new(),
-            layout: Layout::Hex { width: 1, height: 1 },
-            ids: HashMap::new(),
-        });
-    app.add_systems(Update, (dropped, watch, open_pending).chain().in_set(GameSet::Open));
-    app.add_systems(Update, (menu_keys, menu_clicks, draw_menu).chain().in_set(GameSet::Input));
-}
-
-fn mtime(p: &Path) -> Option<SystemTime> {
-    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+        .insert_resource(Opened::failed(Source::Bundled(0), Vec::new()));
+    app.add_systems(Update, (dropped, open_pending).chain().in_set(GameSet::Open));
+    app.add_systems(Update, restart.in_set(GameSet::Input).run_if(battle_keys));
 }
 
 /// What a source holds: a scenario, or a saved game (with its scenario).
@@ -119,15 +76,6 @@ pub fn read_game(source: &Source) -> Result<Game, Vec<String>> {
 #[derive(Resource, Default)]
 pub struct ScenarioText(pub String);
 
-/// The map geometry of a scenario.
-pub fn layout_of(s: &Scenario) -> Layout {
-    let (width, height) = (s.map.width.max(1) as u32, s.map.height.max(1) as u32);
-    match s.mode {
-        Mode::Hex => Layout::Hex { width, height },
-        Mode::FreeSpace => Layout::Table { width, height, cell_cm: s.cell_cm },
-    }
-}
-
 /// Opens the pending scenario: restarts the simulation with it, or keeps
 /// its errors to show. Exclusive, because the simulation lives in the world.
 fn open_pending(world: &mut World) {
@@ -139,9 +87,6 @@ fn open_pending(world: &mut World) {
             em.despawn();
         }
     }
-    if let Source::File(p) = &source {
-        world.resource_mut::<Watch>().mtime = mtime(p);
-    }
     let opened = match read_game(&source) {
         Ok(Game { scenario, save: Some(save), text }) => {
             // A saved game: its orders played again up to where it stood,
@@ -149,8 +94,7 @@ fn open_pending(world: &mut World) {
             let s = Arc::new(scenario);
             crate::save::restore(world, &save, s.clone());
             world.insert_resource(ScenarioText(text));
-            let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-            Opened { source, layout: layout_of(&s), scenario: Some(s), errors: Vec::new(), ids }
+            Opened::battle(source, s)
         }
         Ok(Game { scenario, save: None, text }) => {
             let s = Arc::new(scenario);
@@ -164,19 +108,18 @@ fn open_pending(world: &mut World) {
             // AI, as `--ai` asked), unless asked for the player's seats (to
             // picture a turn of orders).
             let seats = match (&shot, std::env::var("SAUVE_SHOT_SEATS").ok().as_deref()) {
-                (None, _) => Some(*world.resource::<super::orders::Seats>()),
-                (Some(_), Some("player")) => Some(super::orders::Seats::Player),
-                (Some(_), Some("hotseat")) => Some(super::orders::Seats::HotSeat),
+                (None, _) => Some(*world.resource::<Seats>()),
+                (Some(_), Some("player")) => Some(Seats::Player),
+                (Some(_), Some("hotseat")) => Some(Seats::HotSeat),
                 (Some(_), _) => None,
             };
             if let Some(seats) = seats {
-                super::orders::seat(world, seats);
+                seat(world, seats);
             }
             if let Some(r) = &shot {
-                super::playback::simulate_turns(world, r.turns);
+                simulate_turns(world, r.turns);
             }
-            let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-            Opened { source, layout: layout_of(&s), scenario: Some(s), errors: Vec::new(), ids }
+            Opened::battle(source, s)
         }
         Err(errors) => {
             let units: Vec<Entity> =
@@ -184,178 +127,41 @@ fn open_pending(world: &mut World) {
             for e in units {
                 world.despawn(e);
             }
-            Opened { source, scenario: None, errors, layout: Layout::Hex { width: 1, height: 1 }, ids: HashMap::new() }
+            Opened::failed(source, errors)
         }
     };
     world.insert_resource(opened);
-    world.resource_mut::<Menu>().open = false;
+    world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
 }
 
-fn watch(time: Res<Time>, mut w: ResMut<Watch>, opened: Res<Opened>, mut pending: ResMut<Pending>) {
-    w.since += time.delta_secs();
-    if w.since < POLL_SECONDS || pending.0.is_some() {
-        return;
-    }
-    w.since = 0.0;
-    if let Source::File(p) = &opened.source {
-        let now = mtime(p);
-        if now.is_some() && now != w.mtime {
-            info!("{} changed on disk: reloading", p.display());
-            pending.0 = Some(opened.source.clone());
+/// Runs the whole battle's first `turns` turns at once (for `sauve shot`),
+/// stopping early at a phase that waits for a player.
+pub fn simulate_turns(world: &mut World, turns: u32) {
+    while world.get_resource::<Clock>().is_some_and(|c| !c.finished && c.turn <= turns) {
+        if crate::sim::awaiting_orders(world).is_some() {
+            break;
+        }
+        if !crate::sim::step_phase(world) {
+            break;
         }
     }
 }
 
-fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut pending: ResMut<Pending>, mut menu: ResMut<Menu>) {
+fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut pending: ResMut<Pending>, mut dropped: ResMut<Dropped>) {
     for d in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = d {
-            if !menu.dropped.contains(path_buf) {
-                menu.dropped.push(path_buf.clone());
+            if !dropped.0.contains(path_buf) {
+                dropped.0.push(path_buf.clone());
             }
             pending.0 = Some(Source::File(path_buf.clone()));
         }
     }
 }
 
-fn menu_keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut menu: ResMut<Menu>,
-    mut pending: ResMut<Pending>,
-    opened: Res<Opened>,
-) {
-    if keys.just_pressed(KeyCode::Tab) || keys.just_pressed(KeyCode::KeyM) {
-        menu.open = !menu.open;
-    }
-    if keys.just_pressed(KeyCode::Escape) {
-        menu.open = false;
-    }
-    if keys.just_pressed(KeyCode::KeyR) && !menu.open {
+/// R (not in the menu) opens the open scenario again from the start.
+fn restart(keys: Res<ButtonInput<KeyCode>>, opened: Res<Opened>, mut pending: ResMut<Pending>) {
+    if keys.just_pressed(KeyCode::KeyR) {
         pending.0 = Some(opened.source.clone());
-    }
-    if menu.open {
-        let digits = [
-            KeyCode::Digit1,
-            KeyCode::Digit2,
-            KeyCode::Digit3,
-            KeyCode::Digit4,
-            KeyCode::Digit5,
-            KeyCode::Digit6,
-            KeyCode::Digit7,
-            KeyCode::Digit8,
-            KeyCode::Digit9,
-        ];
-        let entries = entries(&menu);
-        for (k, key) in digits.iter().enumerate() {
-            if keys.just_pressed(*key)
-                && let Some((source, _)) = entries.get(k)
-            {
-                pending.0 = Some(source.clone());
-            }
-        }
-    }
-}
-
-/// The menu's entries: bundled scenarios, then dropped files.
-fn entries(menu: &Menu) -> Vec<(Source, String)> {
-    let mut out: Vec<(Source, String)> =
-        BUNDLED.iter().enumerate().map(|(i, (name, _))| (Source::Bundled(i), format!("{name} (built in)"))).collect();
-    for p in &menu.dropped {
-        out.push((Source::File(p.clone()), p.display().to_string()));
-    }
-    out
-}
-
-fn menu_clicks(
-    q: Query<(&Interaction, &MenuEntry), Changed<Interaction>>,
-    seats: Query<(&Interaction, &SeatEntry), Changed<Interaction>>,
-    mut pending: ResMut<Pending>,
-    mut menu: ResMut<Menu>,
-    mut commands: Commands,
-) {
-    for (i, entry) in &q {
-        if *i == Interaction::Pressed {
-            pending.0 = Some(entry.0.clone());
-        }
-    }
-    for (i, entry) in &seats {
-        if *i == Interaction::Pressed {
-            let chosen = entry.0;
-            commands.queue(move |world: &mut World| {
-                world.insert_resource(chosen);
-                super::orders::seat(world, chosen);
-            });
-            // Redraw the menu with the new choice marked.
-            menu.set_changed();
-        }
-    }
-}
-
-fn draw_menu(
-    mut commands: Commands,
-    menu: Res<Menu>,
-    panel: Query<Entity, With<MenuPanel>>,
-    seats: Res<super::orders::Seats>,
-) {
-    if !menu.is_changed() && !seats.is_changed() {
-        return;
-    }
-    for e in &panel {
-        commands.entity(e).despawn();
-    }
-    if !menu.open {
-        return;
-    }
-    let root = commands
-        .spawn((
-            MenuPanel,
-            Node {
-                position_type: PositionType::Absolute,
-                left: Val::Percent(30.0),
-                top: Val::Px(80.0),
-                width: Val::Percent(40.0),
-                flex_direction: FlexDirection::Column,
-                padding: UiRect::all(Val::Px(14.0)),
-                row_gap: Val::Px(6.0),
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.08, 0.08, 0.1, 0.95)),
-            GlobalZIndex(10),
-            super::camera::ShieldsMap,
-        ))
-        .id();
-    commands.entity(root).with_child((
-        Text::new("Scenarios  (number or click to open; drop a .ron file on the window to add it; Tab closes)"),
-        TextFont::from_font_size(15.0),
-        TextColor(Color::srgb(0.95, 0.9, 0.7)),
-    ));
-    for (k, (source, label)) in entries(&menu).into_iter().enumerate() {
-        let key = if k < 9 { format!("{}  ", k + 1) } else { "   ".into() };
-        commands.entity(root).with_child((
-            Button,
-            MenuEntry(source),
-            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
-            BackgroundColor(Color::srgb(0.2, 0.22, 0.28)),
-            children![(Text::new(format!("{key}{label}")), TextFont::from_font_size(15.0))],
-        ));
-    }
-    commands.entity(root).with_child((
-        Text::new("Who plays  (P switches at any time)"),
-        TextFont::from_font_size(15.0),
-        TextColor(Color::srgb(0.95, 0.9, 0.7)),
-        Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
-    ));
-    for s in super::orders::Seats::ALL {
-        let on = s == *seats;
-        commands.entity(root).with_child((
-            Button,
-            SeatEntry(s),
-            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
-            BackgroundColor(if on { Color::srgb(0.3, 0.42, 0.3) } else { Color::srgb(0.2, 0.22, 0.28) }),
-            children![(
-                Text::new(format!("{} {}", if on { "●" } else { "○" }, s.words())),
-                TextFont::from_font_size(15.0)
-            )],
-        ));
     }
 }
 
@@ -367,10 +173,11 @@ mod tests {
     fn every_bundled_scenario_is_valid_and_is_the_file_on_disk() {
         for (i, (name, text)) in BUNDLED.iter().enumerate() {
             assert!(read_game(&Source::Bundled(i)).is_ok(), "{name}");
-            let disk = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name));
+            let disk =
+                std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name));
             assert_eq!(disk.ok().as_deref(), Some(*text), "{name}");
         }
-        let on_disk = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
+        let on_disk = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
             .map(|d| d.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "ron")).count())
             .unwrap_or(0);
         assert_eq!(on_disk, BUNDLED.len(), "every scenario in scenarios/ is bundled");

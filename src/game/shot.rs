@@ -15,10 +15,13 @@
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use super::camera::Pointer;
+use super::input::MapPointer;
+use super::opened::Opened;
 use super::overlays::Overlays;
 use super::playback::Playback;
-use super::{GameSet, Opened, Request};
+use super::request::Request;
+use super::sets::GameSet;
+use super::state::Screen;
 
 /// Frames to wait after the battle is shown, so that textures, glyphs and
 /// pipelines are ready before the picture is taken.
@@ -52,14 +55,17 @@ pub(super) fn plugin(app: &mut App) {
 /// Overlays and selection asked for by the environment.
 fn dev_setup(
     mut o: ResMut<Overlays>,
-    mut pointer: ResMut<Pointer>,
+    mut pointer: ResMut<MapPointer>,
     opened: Res<Opened>,
-    mut help: ResMut<super::panels::Help>,
-    mut menu: ResMut<super::scenarios::Menu>,
+    mut screen: ResMut<NextState<Screen>>,
 ) {
     let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_else(|_| "4".into());
-    help.0 = keys.contains('h');
-    menu.open = keys.contains('m');
+    // One screen at a time: the menu before the help card.
+    if keys.contains('m') {
+        screen.set(Screen::Menu);
+    } else if keys.contains('h') {
+        screen.set(Screen::Help);
+    }
     o.heat = keys.contains('1');
     o.zones = keys.contains('2');
     o.range = keys.contains('3');

@@ -7,7 +7,8 @@ use bevy::prelude::*;
 use super::art;
 use super::layout::Layout;
 use super::map::z;
-use super::{GameSet, OnBattle, Opened};
+use super::opened::{OnBattle, Opened};
+use super::sets::GameSet;
 
 /// Side of a staff figure's diamond in world units: a little larger than
 /// one figure's base at the table scale, so that it reads as a marker.
@@ -70,11 +71,11 @@ mod tests {
             Ok(s) => Arc::new(s),
             Err(e) => panic!("{e}"),
         };
-        let layout = super::super::scenarios::layout_of(&s);
+        let layout = super::super::opened::layout_of(&s);
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
         app.insert_resource(Opened {
-            source: super::super::Source::Bundled(0),
+            source: super::super::opened::Source::Bundled(0),
             scenario: Some(s.clone()),
             errors: Vec::new(),
             layout,

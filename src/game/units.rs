@@ -13,9 +13,13 @@ use bevy::prelude::*;
 
 use super::art::{self, SYMBOL_PX};
 use super::layout::Layout;
+use super::lines::Lines;
 use super::map::z;
-use super::playback::{Effects, FLASH_SECONDS, Playback, Shown};
-use super::{GameSet, OnBattle, Opened};
+use super::opened::{OnBattle, Opened};
+use super::playback::{Effects, FLASH_SECONDS, Playback};
+use super::screen::MainCamera;
+use super::sets::GameSet;
+use super::shown::{Shown, ShownUnit};
 use crate::events::{Pos, StateLabel};
 use crate::hex::{Dir, Offset};
 use crate::rules::Rules;
@@ -239,6 +243,39 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
     }
 }
 
+/// The units under a point: those in the hex (hex mode, in stack order), or
+/// whose footprint holds the point (free space).
+pub fn units_at(opened: &Opened, shown: &Shown, world: Option<Vec2>, hex: Option<Offset>) -> Vec<usize> {
+    let Some(s) = &opened.scenario else { return Vec::new() };
+    match opened.layout {
+        Layout::Hex { .. } => {
+            let Some(h) = hex else { return Vec::new() };
+            shown.units.iter().enumerate().filter(|(_, u)| !u.gone && u.at == Some(h)).map(|(i, _)| i).collect()
+        }
+        Layout::Table { .. } => {
+            let Some(w) = world else { return Vec::new() };
+            let ppc = opened.layout.px_per_cm();
+            shown
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(i, u)| {
+                    let (Some((x, y, facing)), Some(spec)) = (u.cm, s.units.get(*i)) else { return false };
+                    if u.gone {
+                        return false;
+                    }
+                    let (fw, fd) = footprint_cm(spec, &s.rules);
+                    let centre = opened.layout.table_world(x, y);
+                    // Into the unit's frame: undo the clockwise facing.
+                    let local = Vec2::from_angle(facing.to_radians()).rotate(w - centre);
+                    local.x.abs() <= fw * ppc / 2.0 + 4.0 && local.y.abs() <= fd * ppc / 2.0 + 4.0
+                })
+                .map(|(i, _)| i)
+                .collect()
+        }
+    }
+}
+
 /// The mark a hex counter carries for its formation: line, column, square,
 /// general order, skirmish; guns show whether they are limbered.
 pub fn formation_mark(formation: &str, arm: crate::terrain::Arm, limbered: bool) -> &'static str {
@@ -401,7 +438,7 @@ fn place(shown: Res<Shown>, opened: Res<Opened>, fx: Res<Effects>, mut q: Query<
         }
     }
     // A tall stack squeezes its offsets so it stays within about a hex.
-    let step = |u: &super::playback::ShownUnit| {
+    let step = |u: &ShownUnit| {
         let n = u.at.and_then(|a| seen.get(&a)).copied().unwrap_or(1).max(2) - 1;
         STACK_STEP.min(18.0 / n as f32)
     };
@@ -472,7 +509,7 @@ fn flashes(
     pb: Res<Playback>,
     counters: Query<(&Counter, &Transform)>,
     mut q: Query<(Entity, &mut FlashText, &mut Transform, &Children), Without<Counter>>,
-    cam: Query<&Projection, With<super::camera::MainCamera>>,
+    cam: Query<&Projection, With<MainCamera>>,
     mut sprites: Query<&mut Sprite>,
     mut texts: Query<&mut TextColor>,
 ) {
@@ -526,7 +563,7 @@ fn flashes(
 /// Contagion: a line from the unit whose passage caused the check to the
 /// unit that checked, red if it failed. Fire and melee: lines from every
 /// firer (attacker) to the target, amber for a volley, red for a melee.
-fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lines: ResMut<super::lines::Lines>) {
+fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lines: ResMut<Lines>) {
     if fx.links.is_empty() && fx.strikes.is_empty() {
         return;
     }

@@ -1,0 +1,148 @@
+//! The scenario menu (Tab or M): the bundled scenarios and the files
+//! dropped this session, opened by their number or a click, and who sits at
+//! the window. Drawn on entering the menu screen and gone on leaving it;
+//! drawn again when the seats or the dropped files change.
+
+use bevy::prelude::*;
+use bevy::ui_widgets::{Activate, Button};
+
+use super::opened::{BUNDLED, Source};
+use super::scenarios::{Dropped, Pending};
+use super::seats::{Seats, seat};
+use super::sets::GameSet;
+use super::state::Screen;
+
+#[derive(Component)]
+struct MenuPanel;
+
+#[derive(Component)]
+struct MenuEntry(Source);
+
+/// A menu line that changes who sits at the window.
+#[derive(Component)]
+struct SeatEntry(Seats);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Menu), draw);
+    app.add_systems(
+        Update,
+        (digits, redraw.run_if(resource_changed::<Seats>.or_eager(resource_changed::<Dropped>)))
+            .in_set(GameSet::Input)
+            .run_if(in_state(Screen::Menu)),
+    );
+    app.add_observer(activate);
+}
+
+/// The menu's entries: bundled scenarios, then dropped files.
+fn entries(dropped: &Dropped) -> Vec<(Source, String)> {
+    let mut out: Vec<(Source, String)> =
+        BUNDLED.iter().enumerate().map(|(i, (name, _))| (Source::Bundled(i), format!("{name} (built in)"))).collect();
+    for p in &dropped.0 {
+        out.push((Source::File(p.clone()), p.display().to_string()));
+    }
+    out
+}
+
+/// The number keys open the first nine entries.
+fn digits(keys: Res<ButtonInput<KeyCode>>, dropped: Res<Dropped>, mut pending: ResMut<Pending>) {
+    const DIGITS: [KeyCode; 9] = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    let entries = entries(&dropped);
+    for (key, (source, _)) in DIGITS.iter().zip(entries) {
+        if keys.just_pressed(*key) {
+            pending.0 = Some(source);
+        }
+    }
+}
+
+/// A menu line clicked: open its scenario, or take its seats.
+fn activate(
+    activate: On<Activate>,
+    scenarios: Query<&MenuEntry>,
+    seats: Query<&SeatEntry>,
+    mut pending: ResMut<Pending>,
+    mut commands: Commands,
+) {
+    if let Ok(entry) = scenarios.get(activate.entity) {
+        pending.0 = Some(entry.0.clone());
+    }
+    if let Ok(entry) = seats.get(activate.entity) {
+        let chosen = entry.0;
+        commands.queue(move |world: &mut World| {
+            world.insert_resource(chosen);
+            seat(world, chosen);
+        });
+    }
+}
+
+/// Draws the menu again with the new seats marked or the new file listed.
+fn redraw(mut commands: Commands, panel: Query<Entity, With<MenuPanel>>, seats: Res<Seats>, dropped: Res<Dropped>) {
+    for e in &panel {
+        commands.entity(e).despawn();
+    }
+    draw(commands, seats, dropped);
+}
+
+fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>) {
+    let root = commands
+        .spawn((
+            MenuPanel,
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Percent(30.0),
+                top: Val::Px(80.0),
+                width: Val::Percent(40.0),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(14.0)),
+                row_gap: Val::Px(6.0),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.08, 0.08, 0.1, 0.95)),
+            GlobalZIndex(10),
+            DespawnOnExit(Screen::Menu),
+        ))
+        .id();
+    commands.entity(root).with_child((
+        Text::new("Scenarios  (number or click to open; drop a .ron file on the window to add it; Tab closes)"),
+        TextFont::from_font_size(15.0),
+        TextColor(Color::srgb(0.95, 0.9, 0.7)),
+    ));
+    for (k, (source, label)) in entries(&dropped).into_iter().enumerate() {
+        let key = if k < 9 { format!("{}  ", k + 1) } else { "   ".into() };
+        commands.entity(root).with_child((
+            Button,
+            MenuEntry(source),
+            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
+            BackgroundColor(Color::srgb(0.2, 0.22, 0.28)),
+            children![(Text::new(format!("{key}{label}")), TextFont::from_font_size(15.0))],
+        ));
+    }
+    commands.entity(root).with_child((
+        Text::new("Who plays  (P switches at any time)"),
+        TextFont::from_font_size(15.0),
+        TextColor(Color::srgb(0.95, 0.9, 0.7)),
+        Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
+    ));
+    for s in Seats::ALL {
+        let on = s == *seats;
+        commands.entity(root).with_child((
+            Button,
+            SeatEntry(s),
+            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
+            BackgroundColor(if on { Color::srgb(0.3, 0.42, 0.3) } else { Color::srgb(0.2, 0.22, 0.28) }),
+            children![(
+                Text::new(format!("{} {}", if on { "●" } else { "○" }, s.words())),
+                TextFont::from_font_size(15.0)
+            )],
+        ));
+    }
+}

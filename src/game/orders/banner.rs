@@ -1,0 +1,196 @@
+//! The banner of a phase waiting for orders, a band under the top bar:
+//! whose orders, what to do, the movement points left, the odds, what
+//! became of the last order, and the End phase and Undo buttons (which send
+//! the same [`Intent`]s as their keys).
+
+use bevy::prelude::*;
+use bevy::ui_widgets::{Activate, Button};
+
+use super::decide::{edge_words, hint};
+use super::keys::Intent;
+use super::words::{REVIEWING_HINT, mp_words};
+use crate::game::opened::Opened;
+use crate::game::screen::{BANNER_H, BAR_H, PANEL_W};
+use crate::game::seats::Seats;
+use crate::game::turn::PlayerTurn;
+use crate::hex::Edge;
+use crate::labataille::orders::OrderPhase;
+use crate::sentences::phase_words;
+use crate::sim;
+
+/// The order buttons of the banner.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+pub(super) enum OrderButton {
+    EndPhase,
+    Undo,
+}
+
+#[derive(Component)]
+pub(super) struct Card;
+#[derive(Component)]
+pub(super) struct CardTitle;
+#[derive(Component)]
+pub(super) struct CardHint;
+#[derive(Component)]
+pub(super) struct CardOdds;
+#[derive(Component)]
+pub(super) struct CardMessage;
+#[derive(Component)]
+pub(super) struct CardButtons;
+
+/// A banner button pressed: the intent of its key.
+pub(super) fn press(activate: On<Activate>, buttons: Query<&OrderButton>, mut out: MessageWriter<Intent>) {
+    if let Ok(b) = buttons.get(activate.entity) {
+        out.write(match b {
+            OrderButton::EndPhase => Intent::EndPhase,
+            OrderButton::Undo => Intent::Undo,
+        });
+    }
+}
+
+pub(super) fn spawn_card(mut commands: Commands) {
+    let text = |size: f32, colour: Color| (Text::new(""), TextFont::from_font_size(size), TextColor(colour));
+    let button = |label: &str, which: OrderButton| {
+        (
+            Button,
+            which,
+            Node { padding: UiRect::axes(Val::Px(10.0), Val::Px(4.0)), ..default() },
+            BackgroundColor(Color::srgb(0.24, 0.3, 0.42)),
+            children![(Text::new(label), TextFont::from_font_size(14.0))],
+        )
+    };
+    let column = |width: Val| Node { flex_direction: FlexDirection::Column, width, row_gap: Val::Px(4.0), ..default() };
+    // A band of its own under the bar, as wide as the map's part of the
+    // window and as high as the map leaves free for it when a player sits
+    // at the window (camera fit): what to do on the left; on the right the
+    // buttons first (a long result is cut at the bottom, never they), the
+    // odds and what became of the last order.
+    commands.spawn((
+        Card,
+        Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(0.0),
+            right: Val::Px(PANEL_W),
+            top: Val::Px(BAR_H),
+            height: Val::Px(BANNER_H),
+            padding: UiRect::axes(Val::Px(10.0), Val::Px(8.0)),
+            column_gap: Val::Px(16.0),
+            overflow: Overflow::clip(),
+            display: Display::None,
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.94)),
+        GlobalZIndex(3),
+        children![
+            (
+                column(Val::Percent(52.0)),
+                children![
+                    (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
+                    (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),
+                ],
+            ),
+            (
+                Node { flex_grow: 1.0, ..column(Val::Auto) },
+                children![
+                    (
+                        CardButtons,
+                        Node { column_gap: Val::Px(8.0), align_items: AlignItems::Center, ..default() },
+                        children![
+                            button("End phase (E)", OrderButton::EndPhase),
+                            button("Undo (U)", OrderButton::Undo),
+                            (
+                                Text::new(", and .: step the log (End: the present)"),
+                                TextFont::from_font_size(12.0),
+                                TextColor(Color::srgb(0.7, 0.72, 0.75)),
+                            ),
+                        ],
+                    ),
+                    (CardOdds, text(13.0, Color::srgb(0.75, 0.95, 0.75))),
+                    (CardMessage, text(13.0, Color::srgb(1.0, 0.5, 0.45))),
+                ],
+            ),
+        ],
+    ));
+}
+
+/// The banner of a phase waiting for orders: whose orders, what to do, the
+/// odds, and what became of the last order.
+pub(super) fn show_card(
+    turn: Res<PlayerTurn>,
+    opened: Res<Opened>,
+    seats: Res<Seats>,
+    clock: Option<Res<sim::Clock>>,
+    mut card: Query<&mut Node, (With<Card>, Without<CardButtons>)>,
+    mut buttons: Query<&mut Node, (With<CardButtons>, Without<Card>)>,
+    mut texts: ParamSet<(
+        Query<&mut Text, With<CardTitle>>,
+        Query<&mut Text, With<CardHint>>,
+        Query<&mut Text, With<CardOdds>>,
+        Query<(&mut Text, &mut TextColor), With<CardMessage>>,
+    )>,
+) {
+    if !turn.is_changed() && !seats.is_changed() {
+        return;
+    }
+    let Ok(mut node) = card.single_mut() else { return };
+    if let Ok((mut t, mut c)) = texts.p3().single_mut() {
+        match &turn.message {
+            Some(m) => {
+                t.0.clone_from(&m.text);
+                c.0 = if m.error { Color::srgb(1.0, 0.5, 0.45) } else { Color::srgb(0.6, 0.9, 1.0) };
+            }
+            None => t.0.clear(),
+        }
+    }
+    let (Some((phase, side)), Some(s), Some(clock)) = (turn.awaiting, &opened.scenario, clock) else {
+        // Outside a waiting phase the card only carries a message (saved,
+        // seats changed) for a few seconds.
+        node.display = if turn.message.is_some() { Display::Flex } else { Display::None };
+        for mut b in &mut buttons {
+            b.display = Display::None;
+        }
+        if let Ok(mut t) = texts.p0().single_mut() {
+            t.0.clear();
+        }
+        if let Ok(mut t) = texts.p1().single_mut() {
+            t.0.clear();
+        }
+        if let Ok(mut t) = texts.p2().single_mut() {
+            t.0.clear();
+        }
+        return;
+    };
+    node.display = Display::Flex;
+    // Looking back, End phase and Undo would do nothing: hidden.
+    for mut b in &mut buttons {
+        b.display = if turn.reviewing { Display::None } else { Display::Flex };
+    }
+    let side_name = s.sides.get(side).map_or("?", |x| x.name.as_str());
+    let whose = if *seats == Seats::HotSeat { "Orders for" } else { "Your orders:" };
+    let title = format!("{whose} {side_name} — {}, turn {}", phase_words(clock.phase.name()), clock.turn);
+    if let Ok(mut t) = texts.p0().single_mut() {
+        t.0 = title;
+    }
+    if let Ok(mut t) = texts.p1().single_mut()
+        && turn.reviewing
+    {
+        t.0 = REVIEWING_HINT.to_owned();
+    } else if let Ok(mut t) = texts.p1().single_mut() {
+        let mut out = String::new();
+        if phase == OrderPhase::Movement
+            && let Some((i, left)) = turn.mp_left
+        {
+            let name = s.units.get(i).map_or("?", |u| u.name.as_str());
+            out += &format!("{name}: {} left\n", mp_words(left));
+        }
+        out += hint(phase, turn.group.len());
+        let edges: Vec<Edge> = s.exits.iter().filter(|x| x.side == side).map(|x| x.edge).collect();
+        if phase == OrderPhase::Movement && !edges.is_empty() {
+            out += &format!("\nX: march the selected unit off the map (it must stand on the {}).", edge_words(&edges));
+        }
+        t.0 = out;
+    }
+    if let Ok(mut t) = texts.p2().single_mut() {
+        t.0 = turn.odds.clone().unwrap_or_default();
+    }
+}

@@ -1,0 +1,118 @@
+//! What the player sees before committing an order: the selected unit's
+//! movement range and movement points left, the march to the hex under the
+//! pointer, and the odds of a volley, melee or charge at the enemy there (a
+//! distant charge's approach too). Worked out again only when what they
+//! depend on changed.
+
+use bevy::prelude::*;
+
+use super::decide::unit_views;
+use super::words::{fire_odds_text, melee_odds_text, move_text};
+use crate::game::input::MapPointer;
+use crate::game::turn::{CacheKey, PlayerTurn};
+use crate::labataille::orders::OrderPhase;
+use crate::sim;
+
+/// Works out the range, path and odds of the player's turn again, as a
+/// system. Exclusive: the simulation is asked in the same world.
+pub(super) fn refresh_preview(world: &mut World) {
+    let mut turn = std::mem::take(world.resource_mut::<PlayerTurn>().bypass_change_detection());
+    let before = turn.key.clone();
+    refresh(world, &mut turn);
+    let changed = turn.key != before;
+    let mut r = world.resource_mut::<PlayerTurn>();
+    *r.bypass_change_detection() = turn;
+    if changed {
+        r.set_changed();
+    }
+}
+
+/// Works out the range, path and odds again when what they depend on
+/// changed.
+pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
+    let pointer = world.resource::<MapPointer>();
+    let key = CacheKey {
+        awaiting: turn.awaiting,
+        reviewing: turn.reviewing,
+        selected: pointer.selected,
+        group: turn.group.clone(),
+        hex: pointer.hex,
+        events: world.resource::<sim::BattleLog>().events.len(),
+    };
+    if turn.key.as_ref() == Some(&key) {
+        return;
+    }
+    let reach_key = turn.key.as_ref().map(|k| (k.awaiting, k.reviewing, k.selected, k.events));
+    let same_reach = reach_key == Some((key.awaiting, key.reviewing, key.selected, key.events));
+    turn.key = Some(key.clone());
+    turn.preview = None;
+    turn.odds = None;
+    let Some((phase, side)) = key.awaiting.filter(|_| !key.reviewing) else {
+        turn.reach = None;
+        turn.mp_left = None;
+        return;
+    };
+    let units = unit_views(world);
+    let own = |i: usize| units.get(i).is_some_and(|u| u.side == side && u.at.is_some());
+    if !same_reach {
+        turn.reach = match key.selected {
+            Some(i) if phase == OrderPhase::Movement && own(i) => Some((i, sim::movement_range(world, i))),
+            _ => None,
+        };
+        turn.mp_left = turn.reach.as_ref().map(|(i, _)| (*i, sim::mp_left(world, *i)));
+    }
+    let Some(hex) = key.hex else { return };
+    if let Some((_, reach)) = &turn.reach
+        && hex != reach.start
+        && let Some(cost) = reach.cost_to(hex)
+    {
+        let grid = &world.resource::<sim::Battle>().grid;
+        turn.preview = reach.path_to(grid, hex);
+        turn.odds = Some(move_text(hex, cost));
+        return;
+    }
+    let Some(target) = units.iter().find(|u| u.at == Some(hex) && u.side != side) else { return };
+    if turn.group.is_empty() {
+        return;
+    }
+    let name = target.name.clone();
+    turn.odds = Some(match phase {
+        OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => {
+            match sim::fire_odds(world, &turn.group, target.index) {
+                Ok(o) => fire_odds_text(&o, &name),
+                Err(e) => format!("Cannot fire at {name}: {e}"),
+            }
+        }
+        OrderPhase::Melee => match sim::melee_odds(world, &turn.group, target.index, false) {
+            Ok(o) => melee_odds_text(&o, &name, false),
+            Err(e) => format!("Cannot attack {name}: {e}"),
+        },
+        OrderPhase::Charge => {
+            let from = units.get(turn.group[0]).and_then(|u| u.at);
+            let adjacent = from.zip(target.at).is_some_and(|(a, b)| a.distance(b) == 1);
+            if adjacent {
+                match sim::melee_odds(world, &turn.group, target.index, true) {
+                    Ok(o) => melee_odds_text(&o, &name, true),
+                    Err(e) => format!("Cannot charge {name}: {e}"),
+                }
+            } else {
+                // The approach the charge would ride, drawn like a march.
+                match sim::charge_path(world, turn.group[0], target.index) {
+                    Ok(path) => {
+                        let d = from.zip(target.at).map_or(0, |(a, b)| a.distance(b));
+                        let text = format!(
+                            "Charge {name} ({:?}, {}, {d} hexes away) by the path drawn: the odds are worked out \
+                             on contact",
+                            target.arm,
+                            format!("{:?}", target.formation).to_lowercase()
+                        );
+                        turn.preview = Some(path);
+                        text
+                    }
+                    Err(e) => format!("Cannot charge {name}: {e}"),
+                }
+            }
+        }
+        OrderPhase::Movement => return,
+    });
+}

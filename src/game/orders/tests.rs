@@ -1,0 +1,314 @@
+//! A player's turn through the simulation: the window's helpers (clicks,
+//! keys, odds, range) on a real battle, and the orders' systems in an app
+//! without a window, driven by keys and map clicks as a player would.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use super::decide::{Click, OrderKey, exit_edge, order_for_click, order_for_key, unit_views};
+use super::give::give;
+use super::preview::refresh;
+use super::words::{fire_odds_text, melee_odds_text};
+use crate::game::input::{self, MapButton, MapClick, MapPointer};
+use crate::game::lines::Lines;
+use crate::game::opened::{Opened, Source, layout_of};
+use crate::game::playback;
+use crate::game::request::Request;
+use crate::game::seats::{Seats, seat};
+use crate::game::sets::GameSet;
+use crate::game::shown::Shown;
+use crate::game::state::Screen;
+use crate::game::turn::PlayerTurn;
+use crate::hex::{Edge, Offset};
+use crate::labataille::orders::{Order, OrderPhase};
+use crate::scenario::{Formation, Scenario};
+use crate::sim::{self, AiMode, Simulation};
+
+fn parse(text: &str) -> Arc<Scenario> {
+    match crate::scenario::parse_bytes(text.as_bytes(), "test.ron") {
+        Ok(s) => Arc::new(s),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// A French battalion at (3, 5) and a Russian one at `ru`, both sides at
+/// the window.
+fn duel() -> Simulation {
+    duel_at((3, 1), vec![])
+}
+
+/// `dice`: scripted d66 rolls first (66 passes every check).
+fn duel_at(ru: (i32, i32), dice: Vec<u32>) -> Simulation {
+    duel_with((3, 5), ru, dice, "")
+}
+
+/// The duel with the French at `fr` and `extra` top-level fields.
+fn duel_with(fr: (i32, i32), ru: (i32, i32), dice: Vec<u32>, extra: &str) -> Simulation {
+    let rows: Vec<String> = (0..9).map(|_| format!("\"{}\"", ".".repeat(8))).collect();
+    let text = format!(
+        "Scenario(format: 1, name: \"duel\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-a\", side: \"fr\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: ({}, {}), morale: 32, strength: 4)],\n shocks: [],{extra}\n rules: ())",
+        rows.join(",\n "),
+        fr.0,
+        fr.1,
+        ru.0,
+        ru.1
+    );
+    let mut sim = Simulation::new(parse(&text), 7, dice, AiMode::None);
+    let w = sim.app.world_mut();
+    seat(w, Seats::HotSeat);
+    sim
+}
+
+/// Steps the battle, ending other order phases, until `phase` waits.
+fn go_to(w: &mut World, phase: OrderPhase) -> usize {
+    for _ in 0..100 {
+        if let Some((p, side)) = sim::awaiting_orders(w) {
+            if p == phase {
+                return side;
+            }
+            sim::end_phase(w);
+        }
+        sim::step_phase(w);
+    }
+    panic!("never reached {phase:?}");
+}
+
+fn click(w: &mut World, group: &[usize], selected: Option<usize>, hex: Offset, shift: bool) -> Click {
+    let (phase, side) = sim::awaiting_orders(w).expect("a phase waits");
+    let units = unit_views(w);
+    order_for_click(&units, phase, side, group, selected, hex, MapButton::Primary, shift)
+}
+
+#[test]
+fn a_player_turn_selects_marches_takes_back_and_fires_through_the_window_helpers() {
+    let mut sim = duel();
+    let w = sim.app.world_mut();
+    assert_eq!(go_to(w, OrderPhase::Movement), 0);
+    let Click::Select { unit, group } = click(w, &[], None, Offset::new(3, 5), false) else { panic!("select") };
+    assert_eq!((unit, group.clone()), (0, vec![0]));
+    // Into column first (a key of the movement phase), then march.
+    let key = order_for_key(OrderKey::Column, &unit_views(w)[0]);
+    assert!(!give(w, &key).error);
+    assert_eq!(unit_views(w)[0].formation, Formation::Column);
+    let reach = sim::movement_range(w, unit);
+    let to = Offset::new(3, 3);
+    assert!(reach.cost_to(to).is_some(), "two hexes north is in range");
+    let Click::Order(order) = click(w, &group, Some(unit), to, false) else { panic!("an order") };
+    assert!(!give(w, &order).error);
+    assert_eq!(unit_views(w)[0].at, Some(to));
+    // Too far: the simulation's words reach the player.
+    let far = click(w, &group, Some(unit), Offset::new(3, 0), false);
+    let Click::Order(far) = far else { panic!("an order") };
+    let m = give(w, &far);
+    assert!(m.error && m.text.contains("fr-a"), "{}", m.text);
+    assert!(sim::undo(w), "the march is taken back");
+    assert_eq!(unit_views(w)[0].at, Some(Offset::new(3, 5)));
+    assert!(!give(w, &order).error);
+    let limber = order_for_key(OrderKey::Limber, &unit_views(w)[0]);
+    let refused = give(w, &limber);
+    assert!(refused.error && refused.text.contains("artillery"), "{}", refused.text);
+    // Fire at the Russians, two hexes away, with the odds first.
+    assert_eq!(go_to(w, OrderPhase::OffensiveFire), 0);
+    let odds = sim::fire_odds(w, &group, 1).map(|o| fire_odds_text(&o, "ru-a"));
+    assert!(odds.as_ref().is_ok_and(|t| t.contains("firepower")), "{odds:?}");
+    let Click::Order(fire) = click(w, &group, Some(0), Offset::new(3, 1), false) else { panic!("fire") };
+    let before = w.resource::<crate::sim::BattleLog>().events.len();
+    assert!(!give(w, &fire).error);
+    let log = &w.resource::<crate::sim::BattleLog>().events[before..];
+    assert!(log.iter().any(|e| matches!(e.kind, crate::events::EventKind::Fire { .. })));
+    assert!(!sim::undo(w), "no undo once the dice rolled");
+}
+
+#[test]
+fn a_melee_shows_its_odds_then_is_fought_on_a_click() {
+    let mut sim = duel_at((3, 4), vec![66, 66, 66, 66]);
+    let w = sim.app.world_mut();
+    assert_eq!(go_to(w, OrderPhase::Melee), 0);
+    let Click::Select { group, .. } = click(w, &[], None, Offset::new(3, 5), false) else { panic!("select") };
+    let odds = sim::melee_odds(w, &group, 1, false).map(|o| melee_odds_text(&o, "ru-a", false));
+    assert!(odds.as_ref().is_ok_and(|t| t.starts_with("Melee with ru-a at ") && t.contains("you win")), "{odds:?}");
+    let Click::Order(order) = click(w, &group, Some(0), Offset::new(3, 4), false) else { panic!("melee") };
+    assert!(matches!(order, Order::Melee { .. }));
+    let m = give(w, &order);
+    assert!(!m.error, "{}", m.text);
+    assert!(m.text.contains("close with"), "the player reads what happened: {}", m.text);
+}
+
+#[test]
+fn a_distant_charge_shows_the_approach_it_then_rides() {
+    // French hussars five hexes south of a Russian battalion.
+    let rows: Vec<String> = (0..9).map(|_| format!("\"{}\"", ".".repeat(8))).collect();
+    let text = format!(
+        "Scenario(format: 1, name: \"charge\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-hus\", side: \"fr\", arm: Cavalry, at: (3, 7), morale: 44, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: (3, 2), morale: 32, strength: 4)])",
+        rows.join(",\n ")
+    );
+    let mut sim = Simulation::new(parse(&text), 7, vec![], AiMode::None);
+    let w = sim.app.world_mut();
+    seat(w, Seats::HotSeat);
+    assert_eq!(go_to(w, OrderPhase::Charge), 0);
+    let target = Offset::new(3, 2);
+    let mut pointer = MapPointer::default();
+    (pointer.hex, pointer.selected) = (Some(target), Some(0));
+    w.insert_resource(pointer);
+    let mut turn = PlayerTurn { awaiting: sim::awaiting_orders(w), group: vec![0], ..default() };
+    refresh(w, &mut turn);
+    let path = turn.preview.clone().expect("the approach is drawn");
+    assert_eq!(path.first(), Some(&Offset::new(3, 7)), "{path:?}");
+    assert_eq!(path.last().map(|h| h.distance(target)), Some(1), "it stops next to the target: {path:?}");
+    assert!(path.windows(2).all(|p| p[0].distance(p[1]) == 1), "hex by hex: {path:?}");
+    assert!(turn.odds.as_ref().is_some_and(|t| t.contains("5 hexes away) by the path drawn")), "{:?}", turn.odds);
+
+    // The charge rides exactly that path.
+    let before = w.resource::<crate::sim::BattleLog>().events.len();
+    let m = give(w, &Order::Charge { unit: "fr-hus".into(), target: "ru-a".into() });
+    assert!(!m.error, "{}", m.text);
+    let ridden = w.resource::<crate::sim::BattleLog>().events[before..].iter().find_map(|e| match &e.kind {
+        crate::events::EventKind::Move { reason: crate::events::MoveReason::Charge, path, .. } => Some(path.clone()),
+        _ => None,
+    });
+    let drawn: Vec<crate::events::Pos> = path.iter().map(|h| crate::events::Pos::Hex([h.c, h.r])).collect();
+    assert_eq!(ridden, Some(drawn));
+
+    // Next to the target there is no approach to draw: the odds say it all.
+    let mut sim = Simulation::new(parse(&text.replace("at: (3, 7)", "at: (3, 3)")), 7, vec![], AiMode::None);
+    let w = sim.app.world_mut();
+    seat(w, Seats::HotSeat);
+    go_to(w, OrderPhase::Charge);
+    let mut pointer = MapPointer::default();
+    (pointer.hex, pointer.selected) = (Some(target), Some(0));
+    w.insert_resource(pointer);
+    let mut turn = PlayerTurn { awaiting: sim::awaiting_orders(w), group: vec![0], ..default() };
+    refresh(w, &mut turn);
+    assert_eq!(turn.preview, None);
+    assert!(turn.odds.as_ref().is_some_and(|t| t.starts_with("Charge ")), "{:?}", turn.odds);
+}
+
+/// The battle at the window: its world with the playback's systems and
+/// the orders' input, in the game's order (no window or renderer).
+fn window_app(sim: Simulation) -> App {
+    let mut app = sim.app;
+    let s = app.world().resource::<sim::Battle>().scenario.clone();
+    let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
+    let layout = layout_of(&s);
+    app.configure_sets(Update, (GameSet::Build, GameSet::Input, GameSet::Playback).chain());
+    app.add_plugins(bevy::state::app::StatesPlugin).init_state::<Screen>();
+    app.init_resource::<ButtonInput<KeyCode>>()
+        .init_resource::<Seats>()
+        .init_resource::<Lines>()
+        .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
+        .insert_resource(Opened { source: Source::Bundled(0), scenario: Some(s), errors: Vec::new(), layout, ids });
+    input::plugin(&mut app);
+    playback::plugin(&mut app);
+    super::plugin(&mut app);
+    app
+}
+
+/// One frame with `key` down, then one with it up.
+fn press(app: &mut App, key: KeyCode) {
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
+    app.update();
+    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+    keys.release(key);
+    keys.clear();
+    app.update();
+}
+
+fn click_at(app: &mut App, hex: Offset) {
+    app.world_mut().write_message(MapClick { hex, button: MapButton::Primary });
+    app.update();
+}
+
+#[test]
+fn looking_back_at_the_log_shows_no_odds_and_gives_no_orders_until_back_at_the_present() {
+    let mut sim = duel();
+    assert_eq!(go_to(sim.app.world_mut(), OrderPhase::Movement), 0);
+    let mut app = window_app(sim);
+    app.update();
+    let len = |app: &App| app.world().resource::<crate::sim::BattleLog>().events.len();
+    let cursor = |app: &App| app.world().resource::<Shown>().cursor;
+    let french = |app: &mut App| unit_views(app.world_mut())[0].clone();
+    assert_eq!(cursor(&app), len(&app), "the log so far is shown at once");
+
+    // In the present: select the battalion, form column, point at a hex
+    // in range for the path and its cost.
+    let home = Offset::new(3, 5);
+    click_at(&mut app, home);
+    assert_eq!(app.world().resource::<MapPointer>().selected, Some(0));
+    press(&mut app, KeyCode::KeyC);
+    assert_eq!(french(&mut app).formation, Formation::Column);
+    assert_eq!(cursor(&app), len(&app), "the order is shown as it happens");
+    let to = Offset::new(3, 3);
+    app.world_mut().resource_mut::<MapPointer>().hex = Some(to);
+    app.update();
+    let t = app.world().resource::<PlayerTurn>();
+    assert!(!t.reviewing && t.reach.is_some() && t.preview.is_some() && t.odds.is_some());
+
+    // One event back: the counter is in line again on the screen, and
+    // nothing is worked out on the present board.
+    press(&mut app, KeyCode::Comma);
+    assert!(cursor(&app) < len(&app), "the shown log is behind");
+    assert_eq!(app.world().resource::<Shown>().units[0].formation, "Line");
+    let t = app.world().resource::<PlayerTurn>();
+    assert!(t.reviewing, "looking back");
+    assert_eq!((t.reach.is_none(), &t.preview, &t.odds, t.mp_left), (true, &None, &None, None));
+
+    // Order keys, undo, end of phase and a click on the map do nothing.
+    let events = len(&app);
+    for key in [KeyCode::KeyL, KeyCode::KeyK, KeyCode::KeyX, KeyCode::KeyU, KeyCode::KeyE, KeyCode::Enter] {
+        press(&mut app, key);
+    }
+    click_at(&mut app, to);
+    assert_eq!(len(&app), events, "no order given, taken back or ended");
+    let u = french(&mut app);
+    assert_eq!((u.formation, u.at), (Formation::Column, Some(home)));
+    assert_eq!(sim::awaiting_orders(app.world_mut()), Some((OrderPhase::Movement, 0)));
+    assert!(app.world().resource::<PlayerTurn>().reviewing, "still looking back");
+
+    // End: back to the present, where the same click marches.
+    press(&mut app, KeyCode::End);
+    assert_eq!(cursor(&app), len(&app));
+    let t = app.world().resource::<PlayerTurn>();
+    assert!(!t.reviewing && t.preview.is_some() && t.odds.is_some(), "the path and cost are back");
+    click_at(&mut app, to);
+    assert_eq!(french(&mut app).at, Some(to), "the march is ordered");
+    assert!(len(&app) > events);
+    assert!(!app.world().resource::<PlayerTurn>().reviewing, "showing the march is no looking back");
+
+    // Stepping forward to the end is a return to the present too.
+    press(&mut app, KeyCode::Comma);
+    assert!(app.world().resource::<PlayerTurn>().reviewing);
+    while cursor(&app) < len(&app) {
+        press(&mut app, KeyCode::Period);
+    }
+    app.update();
+    assert!(!app.world().resource::<PlayerTurn>().reviewing);
+    press(&mut app, KeyCode::KeyU);
+    assert_eq!(french(&mut app).at, Some(home), "the march is taken back");
+}
+
+#[test]
+fn a_march_spends_movement_points_and_x_exits_by_the_sides_edge() {
+    let extra = "\n exits: [(side: \"fr\", edge: North, points: 2)],";
+    let mut sim = duel_with((3, 2), (7, 8), vec![], extra);
+    let w = sim.app.world_mut();
+    assert_eq!(go_to(w, OrderPhase::Movement), 0);
+    let full = sim::mp_left(w, 0);
+    assert!(full > 0);
+    let s = w.resource::<sim::Battle>().scenario.clone();
+    let u = unit_views(w)[0].clone();
+    let (width, height) = (s.map.width, s.map.height);
+    assert!(exit_edge(&s.exits, 0, u.at, width, height).is_err_and(|e| e.contains("north edge")), "not on it yet");
+    assert!(!give(w, &Order::Move { unit: u.id.clone(), to: (3, 1) }).error);
+    let left = sim::mp_left(w, 0);
+    assert!(left < full, "the banner's MP left goes down: {left} of {full}");
+    assert!(!give(w, &Order::Move { unit: u.id.clone(), to: (3, 0) }).error);
+    let u = unit_views(w)[0].clone();
+    let edge = exit_edge(&s.exits, 0, u.at, width, height);
+    assert_eq!(edge, Ok(Edge::North));
+    let Ok(edge) = edge else { return };
+    let m = give(w, &Order::Exit { unit: u.id.clone(), edge });
+    assert!(!m.error && m.text.contains("marches off the map by the north edge"), "{}", m.text);
+    assert_eq!(unit_views(w)[0].at, None, "gone from the board");
+    assert!(exit_edge(&s.exits, 1, Some(Offset::new(3, 8)), width, height).is_err_and(|e| e.contains("no exit")));
+}

@@ -1,0 +1,64 @@
+//! The movement phase's keys for the selected unit: formations and limbers,
+//! turning one hexside, and marching off the map by the side's exit edge.
+
+use bevy::ecs::system::SystemState;
+use bevy::prelude::*;
+
+use super::decide::{UnitView, exit_edge, order_for_key, turn_order, unit_views};
+use super::give::give;
+use super::keys::{Intent, ready, unread};
+use crate::game::input::MapPointer;
+use crate::game::playback::Playback;
+use crate::game::turn::{Notice, PlayerTurn};
+use crate::labataille::orders::{Order, OrderPhase};
+use crate::sim;
+
+pub(super) fn unit_keys(world: &mut World, reader: &mut SystemState<MessageReader<'static, 'static, Intent>>) {
+    let asked = unread(world, reader);
+    let Some((phase, side)) = ready(world).filter(|_| !asked.is_empty()) else { return };
+    for intent in asked {
+        let units = unit_views(world);
+        let selected = world.resource::<MapPointer>().selected;
+        let own = selected.and_then(|i| units.get(i)).filter(|u| u.side == side);
+        let notice = match intent {
+            Intent::Formation(k) => {
+                unit_order(world, phase, own, "Formations change in your movement phase.", |_, u| {
+                    Ok(order_for_key(k, u))
+                })
+            }
+            Intent::Turn { counter_clockwise } => {
+                unit_order(world, phase, own, "Units turn in your movement phase.", |_, u| {
+                    Ok(turn_order(u, counter_clockwise))
+                })
+            }
+            Intent::Exit => unit_order(world, phase, own, "Units march off the map in your movement phase.", |w, u| {
+                let s = w.resource::<sim::Battle>().scenario.clone();
+                let edge = exit_edge(&s.exits, side, u.at, s.map.width, s.map.height)?;
+                Ok(Order::Exit { unit: u.id.clone(), edge })
+            }),
+            _ => continue,
+        };
+        world.resource_mut::<PlayerTurn>().say(notice);
+        world.resource_mut::<Playback>().follow = true;
+    }
+}
+
+/// Gives `unit` the order `order` makes for it in the movement phase, or
+/// says why there is none: no unit of yours selected, or another phase
+/// (`elsewhere`).
+fn unit_order(
+    world: &mut World,
+    phase: OrderPhase,
+    unit: Option<&UnitView>,
+    elsewhere: &str,
+    order: impl FnOnce(&World, &UnitView) -> Result<Order, String>,
+) -> Notice {
+    match (phase, unit) {
+        (OrderPhase::Movement, Some(u)) => match order(world, u) {
+            Ok(o) => give(world, &o),
+            Err(text) => Notice::error(text),
+        },
+        (OrderPhase::Movement, None) => Notice::error("Select one of your units first."),
+        _ => Notice::error(elsewhere),
+    }
+}

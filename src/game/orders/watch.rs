@@ -1,0 +1,58 @@
+//! Keeping the player's turn up to date: which phase waits for whose
+//! orders, whether the player is looking back at the log, and the last
+//! message's age outside a waiting phase.
+
+use bevy::prelude::*;
+
+use crate::game::opened::Opened;
+use crate::game::playback::Playback;
+use crate::game::shown::Shown;
+use crate::game::turn::{MESSAGE_SECONDS, PlayerTurn};
+use crate::sim;
+
+/// Follows the simulation: the phase waiting for orders (a new one starts
+/// with nobody picked and no message), and whether the shown log is behind
+/// the present while it waits. Exclusive: the simulation is asked in the
+/// same world.
+pub(super) fn follow_phase(world: &mut World) {
+    if world.resource::<Opened>().scenario.is_none() || world.get_resource::<sim::Battle>().is_none() {
+        let turn = world.resource::<PlayerTurn>();
+        if turn.awaiting.is_some() || turn.message.is_some() || !turn.group.is_empty() || turn.key.is_some() {
+            world.insert_resource(PlayerTurn::default());
+        }
+        return;
+    }
+    let awaiting = sim::awaiting_orders(world);
+    let len = world.resource::<sim::BattleLog>().events.len();
+    let cursor = world.get_resource::<Shown>().map_or(len, |s| s.cursor);
+    // The present board cannot change while the player looks back (no
+    // order can be given): what was picked stays picked for the return.
+    let reviewing = awaiting.is_some() && world.resource::<Playback>().reviewing(cursor, len);
+    let turn = world.resource::<PlayerTurn>();
+    if (turn.awaiting, turn.reviewing) == (awaiting, reviewing) {
+        return;
+    }
+    let mut turn = world.resource_mut::<PlayerTurn>();
+    if turn.awaiting != awaiting {
+        turn.group.clear();
+        if awaiting.is_some() {
+            turn.message = None;
+        }
+    }
+    turn.awaiting = awaiting;
+    turn.reviewing = reviewing;
+}
+
+/// Outside a waiting phase a message (saved, seats changed) goes after
+/// [`MESSAGE_SECONDS`].
+pub(super) fn age_message(time: Res<Time>, mut turn: ResMut<PlayerTurn>) {
+    if turn.message.is_none() || turn.awaiting.is_some() {
+        return;
+    }
+    // Ageing alone is nothing to redraw.
+    let t = turn.bypass_change_detection();
+    t.message_age += time.delta_secs();
+    if t.message_age > MESSAGE_SECONDS {
+        turn.message = None;
+    }
+}

@@ -1,0 +1,36 @@
+//! The window's frame: its size, the bar along the top and the panel column
+//! on the right (which the map is fitted beside), the main camera, and the
+//! font every text uses.
+
+use bevy::prelude::*;
+
+/// Size of the window, and of every `sauve shot` picture.
+pub const WINDOW_PX: (u32, u32) = (1280, 720);
+/// Width of the panel column on the right, which the map is fitted beside.
+pub const PANEL_W: f32 = 340.0;
+/// Height of the bar along the top.
+pub const BAR_H: f32 = 30.0;
+/// Height of the orders banner, a band under the bar while a phase waits
+/// for a player's orders; when a player sits at the window the map is
+/// fitted below it, so the banner covers none of it.
+pub const BANNER_H: f32 = 124.0;
+
+/// The camera that looks at the map (the UI draws through it too).
+#[derive(Component)]
+pub struct MainCamera;
+
+/// DejaVu Sans Condensed (free licence, see assets/fonts/), embedded: the
+/// unit names need accented letters (9e Léger) that Bevy's built-in ASCII
+/// subset of Fira Mono lacks, and condensed letters fit more log per line.
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
+
+/// Makes our font the default one, so every `TextFont::default()` uses it.
+fn use_our_font(mut fonts: ResMut<Assets<Font>>) {
+    if fonts.insert(AssetId::default(), Font::from_bytes(FONT.to_vec())).is_err() {
+        warn!("cannot install the game's font; text falls back to Bevy's own");
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(PreStartup, use_our_font).insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.15)));
+}

@@ -1,0 +1,317 @@
+//! The board as the event log has shown it so far ([`Shown`]): the
+//! scenario's set-up folded with the events shown, one at a time, and their
+//! lines in the battle log. What the window draws of the battle is rebuilt
+//! from the events alone, so the picture is exactly what the log says
+//! happened. Pure: no system lives here.
+
+use bevy::prelude::*;
+
+use crate::events::{Event, EventKind, Pos, StateLabel};
+use crate::hex::Offset;
+use crate::scenario::{Place, Readiness, Scenario, StateName};
+use crate::sentences::{self, Category, Names};
+
+/// A unit as the event log has shown it so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownUnit {
+    pub at: Option<Offset>,
+    /// Free space: centre in cm and facing in degrees.
+    pub cm: Option<(f32, f32, f32)>,
+    /// Hex mode: the hexside the unit faces (rule 1.7); `None` in free space.
+    pub facing: Option<crate::hex::Dir>,
+    pub state: StateLabel,
+    pub readiness: Readiness,
+    /// Strength increments (hex) or figures (free space) left.
+    pub strength: u32,
+    /// Formation as the log names it (`Line`, `Column`, `Square`, ...).
+    pub formation: String,
+    /// Artillery with its limbers on.
+    pub limbered: bool,
+    /// Surrendered, eliminated or gone off the map.
+    pub gone: bool,
+}
+
+/// One line of the battle log panel.
+#[derive(Clone, Debug)]
+pub struct LogLine {
+    pub category: Category,
+    pub unit: Option<usize>,
+    pub text: String,
+}
+
+/// The battle as shown: the units after the first `cursor` events, and the
+/// log lines of those events.
+#[derive(Resource, Default)]
+pub struct Shown {
+    pub units: Vec<ShownUnit>,
+    pub cursor: usize,
+    pub turn: u32,
+    pub side: Option<String>,
+    pub phase: String,
+    /// Index of the current phase's `PhaseStart` in the event log.
+    pub phase_at: usize,
+    pub log: Vec<LogLine>,
+}
+
+/// The units as the scenario sets them up.
+pub fn initial(s: &Scenario) -> Vec<ShownUnit> {
+    s.units
+        .iter()
+        .map(|u| {
+            let rear = s.sides.get(u.side).map_or(crate::hex::Edge::South, |side| side.rear);
+            let (at, cm) = match u.place {
+                Place::Hex(o) => (Some(o), None),
+                // The same default the simulation gives: away from its rear edge.
+                Place::Table { x, y } => (None, Some((x, y, crate::belle_alliance::FsUnit::from_spec(u, rear).facing))),
+            };
+            let state = match u.state {
+                StateName::GoodOrder => StateLabel::GoodOrder,
+                StateName::Disordered => StateLabel::Disordered,
+                StateName::Routed => StateLabel::Routed,
+                StateName::Order => StateLabel::Order,
+                StateName::LU => StateLabel::LU,
+                StateName::U => StateLabel::U,
+                StateName::FU => StateLabel::FU,
+            };
+            let formation = format!("{:?}", u.formation.unwrap_or(crate::scenario::Formation::Line));
+            // The same default the simulation gives a hex unit: away from its rear edge.
+            let facing = at.map(|_| crate::labataille::HexUnit::from_spec(u, rear).facing);
+            ShownUnit {
+                at,
+                cm,
+                facing,
+                state,
+                readiness: u.readiness,
+                strength: u.strength,
+                formation,
+                limbered: u.limbered,
+                gone: false,
+            }
+        })
+        .collect()
+}
+
+/// What one event does to the shown board. Pure: the board after `n`
+/// events is `initial` folded with the first `n`.
+pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: &Event) {
+    let Some(u) = sentences::unit_id(e).as_deref().and_then(index).and_then(|i| units.get_mut(i)) else { return };
+    match &e.kind {
+        EventKind::StateChange { to, .. } => u.state = *to,
+        EventKind::Move { to, .. } => match *to {
+            Pos::Hex([c, r]) => u.at = Some(Offset::new(c, r)),
+            Pos::Cm([x, y]) => {
+                let facing = u.cm.map_or(0.0, |c| c.2);
+                u.cm = Some((x, y, facing));
+            }
+        },
+        EventKind::Readiness { to, .. } => u.readiness = *to,
+        EventKind::Facing { to, .. } => u.facing = Some(*to),
+        EventKind::Surrendered { .. } => {
+            u.state = StateLabel::Surrendered;
+            u.gone = true;
+        }
+        EventKind::Eliminated { .. } => {
+            u.state = StateLabel::Eliminated;
+            u.gone = true;
+        }
+        EventKind::LeftMap { .. } | EventKind::Exited { .. } => u.gone = true,
+        EventKind::Losses { strength, .. } => u.strength = *strength,
+        EventKind::Formation { to, .. } => match to.as_str() {
+            "Limbered" => u.limbered = true,
+            "Unlimbered" => u.limbered = false,
+            other => u.formation = other.to_owned(),
+        },
+        EventKind::PhaseStart {}
+        | EventKind::MoraleCheck { .. }
+        | EventKind::Fire { .. }
+        | EventKind::Melee { .. }
+        | EventKind::ReplayError { .. }
+        | EventKind::CorpsBroken { .. }
+        | EventKind::LeaderJoined { .. }
+        | EventKind::GameOver { .. }
+        | EventKind::Final { .. } => {}
+    }
+}
+
+pub struct ScenarioNames<'a>(pub &'a Scenario);
+
+impl Names for ScenarioNames<'_> {
+    fn name(&self, id: &str) -> String {
+        self.0.unit_index(id).and_then(|i| self.0.units.get(i)).map_or_else(|| id.to_owned(), |u| u.name.clone())
+    }
+    fn side(&self, id: &str) -> String {
+        self.0.sides.iter().find(|s| s.id == id).map_or_else(|| id.to_owned(), |s| s.name.clone())
+    }
+    fn d66(&self) -> bool {
+        self.0.mode == crate::scenario::Mode::Hex
+    }
+    fn natural_extremes(&self) -> bool {
+        self.0.rules.natural_extremes
+    }
+    fn corps(&self, id: &str) -> String {
+        self.0.corps.iter().find(|c| c.id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
+    }
+    fn leader(&self, id: &str) -> String {
+        self.0.leaders.iter().find(|l| l.id == id).map_or_else(|| id.to_owned(), |l| l.name.clone())
+    }
+}
+
+/// Shows one more event: the board, the phase it belongs to, and its line
+/// in the battle log. The one path by which events reach the screen, for
+/// playing forwards and for rebuilding after a step back.
+pub fn show_event(shown: &mut Shown, e: &Event, index: &impl Fn(&str) -> Option<usize>, names: &dyn Names) {
+    apply(&mut shown.units, index, e);
+    if let EventKind::PhaseStart {} = e.kind {
+        shown.turn = e.turn;
+        shown.side.clone_from(&e.side);
+        shown.phase.clone_from(&e.phase);
+        shown.phase_at = shown.cursor;
+    }
+    if let Some((category, text)) = sentences::sentence(e, names) {
+        let unit = sentences::unit_id(e).as_deref().and_then(index);
+        shown.log.push(LogLine { category, unit, text });
+    }
+    shown.cursor += 1;
+}
+
+/// The battle as shown after the first `upto` events of the log: the
+/// scenario's set-up folded with them. Stepping backwards rebuilds from the
+/// start rather than undoing events, so it cannot drift from playing
+/// forwards.
+pub fn shown_after(
+    scenario: &Scenario,
+    events: &[Event],
+    upto: usize,
+    index: &impl Fn(&str) -> Option<usize>,
+    names: &dyn Names,
+) -> Shown {
+    let mut shown = Shown { units: initial(scenario), ..default() };
+    for e in &events[..upto.min(events.len())] {
+        show_event(&mut shown, e, index, names);
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    use crate::sim::{AiMode, Simulation};
+
+    fn cascade() -> Arc<Scenario> {
+        let text = include_str!("../../scenarios/cascade.ron");
+        match crate::scenario::parse_bytes(text.as_bytes(), "cascade.ron") {
+            Ok(s) => Arc::new(s),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn replaying_the_log_ends_where_the_simulation_ends() {
+        let s = cascade();
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        for _ in 0..26 {
+            sim.step();
+        }
+        let mut units = initial(&s);
+        for e in &sim.log().events {
+            apply(&mut units, |id| s.unit_index(id), e);
+        }
+        let board = sim.board();
+        assert!(sim.log().events.len() > 20, "the cascade happened");
+        for (shown, real) in units.iter().zip(&board.units) {
+            assert_eq!(shown.gone, real.at.is_none(), "{}", real.id);
+            if !shown.gone {
+                assert_eq!(shown.at, real.at, "{}", real.id);
+                assert_eq!(shown.state, real.state.label(), "{}", real.id);
+                assert_eq!(shown.facing, Some(real.facing), "{}", real.id);
+            }
+        }
+        assert!(units.iter().any(|u| u.state == StateLabel::Routed), "some routed");
+    }
+
+    fn same(a: &Shown, b: &Shown) -> bool {
+        let lines = |s: &Shown| s.log.iter().map(|l| (l.category, l.unit, l.text.clone())).collect::<Vec<_>>();
+        a.units == b.units
+            && a.cursor == b.cursor
+            && (a.turn, &a.side, &a.phase, a.phase_at) == (b.turn, &b.side, &b.phase, b.phase_at)
+            && lines(a) == lines(b)
+    }
+
+    #[test]
+    fn stepping_back_and_forth_shows_what_a_fresh_fold_shows() {
+        let s = cascade();
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        for _ in 0..26 {
+            sim.step();
+        }
+        let events = &sim.log().events;
+        let index = |id: &str| s.unit_index(id);
+        let names = ScenarioNames(&s);
+        // Forwards one event at a time, as the window plays.
+        let mut played = Shown { units: initial(&s), ..Default::default() };
+        for e in events {
+            show_event(&mut played, e, &index, &names);
+        }
+        let all = shown_after(&s, events, events.len(), &index, &names);
+        assert!(same(&played, &all), "playing forwards is the fold of the whole log");
+        // Back a dozen events, then forward again to the end.
+        let mut back = shown_after(&s, events, events.len() - 12, &index, &names);
+        assert!(!same(&back, &all));
+        assert_eq!(back.cursor, events.len() - 12);
+        for e in &events[back.cursor..] {
+            show_event(&mut back, e, &index, &names);
+        }
+        assert!(same(&back, &all), "and forwards again ends where it was");
+    }
+
+    #[test]
+    fn losses_formations_and_exits_reach_the_counters() {
+        let s = cascade();
+        let mut units = initial(&s);
+        let id = s.units[0].id.clone();
+        let index = |x: &str| s.unit_index(x);
+        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: "Movement".into(), kind };
+        apply(&mut units, index, &ev(EventKind::Losses { unit: id.clone(), increments: 1, strength: 3 }));
+        apply(
+            &mut units,
+            index,
+            &ev(EventKind::Formation { unit: id.clone(), from: "Line".into(), to: "Square".into() }),
+        );
+        assert_eq!((units[0].strength, units[0].formation.as_str()), (3, "Square"));
+        let edge = crate::hex::Edge::North;
+        apply(&mut units, index, &ev(EventKind::Exited { unit: id, edge, increments: 3 }));
+        assert!(units[0].gone, "a unit that marched off the map leaves the board");
+    }
+
+    #[test]
+    fn a_facing_event_turns_the_shown_counter() {
+        use crate::hex::Dir;
+        let s = cascade();
+        let mut units = initial(&s);
+        let index = |x: &str| s.unit_index(x);
+        // Hex units start facing away from their side's rear edge, as the
+        // simulation sets them up.
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        for (shown, real) in units.iter().zip(&sim.board().units) {
+            assert_eq!(shown.facing, Some(real.facing), "{}", real.id);
+        }
+        let id = s.units[0].id.clone();
+        let from = units[0].facing.unwrap_or(Dir::N);
+        let to = from.opposite();
+        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: "Movement".into(), kind };
+        let before = units.clone();
+        apply(&mut units, index, &ev(EventKind::Facing { unit: id.clone(), from, to }));
+        assert_eq!(units[0].facing, Some(to));
+        assert_eq!(units[1..], before[1..], "only that unit turns");
+        // Stepping back shows the facing of that moment.
+        let events = [
+            ev(EventKind::Facing { unit: id.clone(), from, to }),
+            ev(EventKind::Facing { unit: id, from: to, to: Dir::SW }),
+        ];
+        let names = ScenarioNames(&s);
+        let at = |n| shown_after(&s, &events, n, &index, &names).units[0].facing;
+        assert_eq!((at(2), at(1), at(0)), (Some(Dir::SW), Some(to), Some(from)));
+    }
+}

@@ -19,10 +19,11 @@ use sauve::labataille::combat::Battlefield;
 use sauve::labataille::engine::{Ctx, Engine};
 use sauve::labataille::grid::Grid;
 use sauve::labataille::movement::MoveSearch;
-use sauve::labataille::orders::{Activity, OrderPhase, Orders};
+use sauve::labataille::orders::{Activity, Orders};
 use sauve::labataille::{Board, HexUnit};
 use sauve::map::TerrainMap;
 use sauve::rules::Rules;
+use sauve::turn::Phase;
 
 /// Two armies of 1,000 units facing each other across the middle, all in
 /// good order, in column (guns limbered), with morale and strength varied
@@ -60,17 +61,17 @@ fn turn(t: &Turn, board: &mut Board, engine: &mut Engine, search: &mut MoveSearc
         activity.new_turn(board, side);
         let mut orders = Orders { bf: t.bf, index: t.index, search, activity: &mut activity };
         for (k, (phase, acting)) in [
-            (OrderPhase::Charge, side),
-            (OrderPhase::Movement, side),
-            (OrderPhase::DefensiveFire, other),
-            (OrderPhase::OffensiveFire, side),
-            (OrderPhase::Melee, side),
+            (Phase::Charge, side),
+            (Phase::Movement, side),
+            (Phase::DefensiveFire, other),
+            (Phase::OffensiveFire, side),
+            (Phase::Melee, side),
         ]
         .into_iter()
         .enumerate()
         {
             let start = Instant::now();
-            if matches!(phase, OrderPhase::DefensiveFire | OrderPhase::OffensiveFire) {
+            if matches!(phase, Phase::DefensiveFire | Phase::OffensiveFire) {
                 orders.activity.new_fire_phase();
             }
             given += play_phase(&mut orders, engine, board, &mut dice, &mut log, phase, acting, &t.goals[acting]).len();

@@ -7,9 +7,10 @@ mod common;
 use common::{load, rows, scenario_text, unit};
 use sauve::hex::Dir;
 use sauve::labataille::HexState;
-use sauve::labataille::orders::{Order, OrderError, OrderPhase};
+use sauve::labataille::orders::{Order, OrderError};
 use sauve::scenario::Formation;
 use sauve::sim::{self, AiMode, Controls, SideControl, Simulation};
+use sauve::turn::Phase;
 use serde_json::Value;
 
 /// A battle in which both sides are players, with scripted dice.
@@ -21,7 +22,7 @@ fn human_battle(text: &str, dice: &[u32]) -> Simulation {
 }
 
 /// Steps (ending every other order phase) until `phasing`'s `phase` waits.
-fn go_to(sim: &mut Simulation, phase: OrderPhase, phasing: usize) {
+fn go_to(sim: &mut Simulation, phase: Phase, phasing: usize) {
     let w = sim.app.world_mut();
     for _ in 0..500 {
         sim::step_phase(w);
@@ -73,7 +74,7 @@ fn a_volley_rolls_two_dice_on_its_firepower_column() {
     // 4 increments in line fire 4 points: the second column (3-4). Dice 55
     // read as 5 + 5 = 10: "1M" there. The check then rolls 66 and passes.
     let mut sim = human_battle(&duel((3, 3), &[], ""), &[55, 66]);
-    go_to(&mut sim, OrderPhase::OffensiveFire, 0);
+    go_to(&mut sim, Phase::OffensiveFire, 0);
     order(&mut sim, fire(&["fr-a"], "ru-a")).expect("in range two hexes away");
     let log = events(&sim);
     let f = last(&log, "Fire");
@@ -90,7 +91,7 @@ fn cover_shifts_the_volley_one_column_left() {
     // The same volley at a battalion in woods lands on the first column,
     // where 10 is only a morale check.
     let mut sim = human_battle(&duel((3, 3), &[(3, 3, 'w')], ""), &[55, 66]);
-    go_to(&mut sim, OrderPhase::OffensiveFire, 0);
+    go_to(&mut sim, Phase::OffensiveFire, 0);
     order(&mut sim, fire(&["fr-a"], "ru-a")).expect("legal");
     let log = events(&sim);
     assert_eq!(last(&log, "Fire")["column"], 0);
@@ -101,7 +102,7 @@ fn cover_shifts_the_volley_one_column_left() {
 #[test]
 fn a_failed_check_under_fire_disorders_and_retreats() {
     let mut sim = human_battle(&duel((3, 3), &[], ""), &[55, 11]);
-    go_to(&mut sim, OrderPhase::OffensiveFire, 0);
+    go_to(&mut sim, Phase::OffensiveFire, 0);
     order(&mut sim, fire(&["fr-a"], "ru-a")).expect("legal");
     let log = events(&sim);
     let change = last(&log, "StateChange");
@@ -113,11 +114,11 @@ fn a_failed_check_under_fire_disorders_and_retreats() {
 #[test]
 fn fire_beyond_range_or_through_woods_is_refused() {
     let mut sim = human_battle(&duel((3, 2), &[], ""), &[]);
-    go_to(&mut sim, OrderPhase::OffensiveFire, 0);
+    go_to(&mut sim, Phase::OffensiveFire, 0);
     let e = order(&mut sim, fire(&["fr-a"], "ru-a")).expect_err("three hexes: beyond musket range");
     assert!(e.to_string().contains("range is 2"), "{e}");
     let mut sim = human_battle(&duel((3, 3), &[(3, 4, 'w')], ""), &[]);
-    go_to(&mut sim, OrderPhase::OffensiveFire, 0);
+    go_to(&mut sim, Phase::OffensiveFire, 0);
     let e = order(&mut sim, fire(&["fr-a"], "ru-a")).expect_err("woods in between");
     assert!(e.to_string().contains("cannot see"), "{e}");
     assert!(sim.log().events.iter().all(|e| !matches!(e.kind, sauve::events::EventKind::Fire { .. })));
@@ -126,7 +127,7 @@ fn fire_beyond_range_or_through_woods_is_refused() {
 #[test]
 fn a_routed_unit_caught_in_melee_surrenders_and_the_attacker_advances() {
     let mut sim = human_battle(&duel((3, 4), &[], ", state: Routed"), &[]);
-    go_to(&mut sim, OrderPhase::Melee, 0);
+    go_to(&mut sim, Phase::Melee, 0);
     order(&mut sim, melee(&["fr-a"], "ru-a")).expect("adjacent");
     let log = events(&sim);
     assert_eq!(last(&log, "Surrendered")["unit"], "ru-a");
@@ -140,7 +141,7 @@ fn melee_checks_both_sides_then_reads_the_table() {
     // Both pass their pre-melee checks (66, 66); 44 reads 8 at 1:1: "DR",
     // the defenders fall back disordered and the attacker takes the hex.
     let mut sim = human_battle(&duel((3, 4), &[], ""), &[66, 66, 44]);
-    go_to(&mut sim, OrderPhase::Melee, 0);
+    go_to(&mut sim, Phase::Melee, 0);
     order(&mut sim, melee(&["fr-a"], "ru-a")).expect("adjacent");
     let log = events(&sim);
     let checks: Vec<&str> =
@@ -158,7 +159,7 @@ fn melee_checks_both_sides_then_reads_the_table() {
 #[test]
 fn an_attacker_failing_its_pre_melee_check_is_disordered_and_does_not_attack() {
     let mut sim = human_battle(&duel((3, 4), &[], ""), &[11]);
-    go_to(&mut sim, OrderPhase::Melee, 0);
+    go_to(&mut sim, Phase::Melee, 0);
     order(&mut sim, melee(&["fr-a"], "ru-a")).expect("adjacent");
     let log = events(&sim);
     assert!(log.iter().all(|e| e["kind"] != "Melee"));
@@ -178,7 +179,7 @@ fn infantry_charged_by_cavalry_forms_square_and_the_horse_fight_at_minus_four() 
     // 66: the battalion forms square; 66: it passes its pre-melee check;
     // 44: the melee roll.
     let mut sim = human_battle(&text, &[66, 66, 44]);
-    go_to(&mut sim, OrderPhase::Charge, 0);
+    go_to(&mut sim, Phase::Charge, 0);
     order(&mut sim, Order::Charge { unit: "fr-h".into(), target: "ru-a".into() }).expect("within reach");
     let log = events(&sim);
     let approach = log.iter().find(|e| e["kind"] == "Move" && e["reason"] == "Charge").expect("an approach");
@@ -201,7 +202,7 @@ fn infantry_failing_to_form_square_is_caught_disordered() {
         2,
     );
     let mut sim = human_battle(&text, &[11, 44]);
-    go_to(&mut sim, OrderPhase::Charge, 0);
+    go_to(&mut sim, Phase::Charge, 0);
     order(&mut sim, Order::Charge { unit: "fr-h".into(), target: "ru-a".into() }).expect("within reach");
     let log = events(&sim);
     let m = last(&log, "Melee");
@@ -212,7 +213,7 @@ fn infantry_failing_to_form_square_is_caught_disordered() {
 #[test]
 fn a_move_stops_in_an_enemy_zone() {
     let mut sim = human_battle(&duel((3, 1), &[], ""), &[]);
-    go_to(&mut sim, OrderPhase::Movement, 0);
+    go_to(&mut sim, Phase::Movement, 0);
     // The Russian at (3, 1) faces south: (3, 2) is in its zone, so the
     // French cannot go on past it to (2, 2)... by way of (3, 2).
     order(&mut sim, Order::Formation { unit: "fr-a".into(), to: Formation::Column }).expect("in good order");
@@ -225,7 +226,7 @@ fn a_move_stops_in_an_enemy_zone() {
 #[test]
 fn undo_takes_back_a_move_but_nothing_once_dice_are_rolled() {
     let mut sim = human_battle(&duel((3, 1), &[], ""), &[]);
-    go_to(&mut sim, OrderPhase::Movement, 0);
+    go_to(&mut sim, Phase::Movement, 0);
     let before = sim.log().events.len();
     order(&mut sim, Order::Move { unit: "fr-a".into(), to: (3, 4) }).expect("one hex in line");
     assert_eq!(sim.board().units[0].at, Some(sauve::hex::Offset::new(3, 4)));
@@ -234,7 +235,7 @@ fn undo_takes_back_a_move_but_nothing_once_dice_are_rolled() {
     assert_eq!(sim.log().events.len(), before, "the move left no event behind");
     assert!(!sim::undo(sim.app.world_mut()), "nothing more to undo");
     sim::end_phase(sim.app.world_mut());
-    go_to(&mut sim, OrderPhase::OffensiveFire, 0);
+    go_to(&mut sim, Phase::OffensiveFire, 0);
     let _ = order(&mut sim, fire(&["fr-a"], "ru-a"));
     assert!(!sim::undo(sim.app.world_mut()), "a volley cannot be taken back");
 }
@@ -242,7 +243,7 @@ fn undo_takes_back_a_move_but_nothing_once_dice_are_rolled() {
 #[test]
 fn orders_out_of_their_phase_or_for_the_enemy_are_refused() {
     let mut sim = human_battle(&duel((3, 4), &[], ""), &[]);
-    go_to(&mut sim, OrderPhase::Movement, 0);
+    go_to(&mut sim, Phase::Movement, 0);
     assert!(matches!(order(&mut sim, melee(&["fr-a"], "ru-a")), Err(OrderError::WrongPhase { .. })));
     assert!(matches!(
         order(&mut sim, Order::Move { unit: "ru-a".into(), to: (3, 3) }),
@@ -257,7 +258,7 @@ fn orders_out_of_their_phase_or_for_the_enemy_are_refused() {
 #[test]
 fn the_defending_side_fires_in_the_defensive_fire_phase() {
     let mut sim = human_battle(&duel((3, 3), &[], ""), &[22]);
-    go_to(&mut sim, OrderPhase::DefensiveFire, 0);
+    go_to(&mut sim, Phase::DefensiveFire, 0);
     assert!(matches!(order(&mut sim, fire(&["fr-a"], "ru-a")), Err(OrderError::NotYours { .. })));
     order(&mut sim, fire(&["ru-a"], "fr-a")).expect("the Russians defend");
     assert_eq!(last(&events(&sim), "Fire")["target"], "fr-a");
@@ -269,7 +270,7 @@ fn losses_down_to_nothing_eliminate_the_unit() {
     let text = duel((3, 3), &[], "").replace("morale: 32, strength: 4)]", "morale: 32, strength: 1)]");
     assert!(text.contains("strength: 1)]"));
     let mut sim = human_battle(&text, &[66]);
-    go_to(&mut sim, OrderPhase::OffensiveFire, 0);
+    go_to(&mut sim, Phase::OffensiveFire, 0);
     order(&mut sim, fire(&["fr-a"], "ru-a")).expect("legal");
     let log = events(&sim);
     let e = last(&log, "Eliminated");
@@ -320,13 +321,13 @@ fn a_face_order_moves_the_zone_that_stops_the_enemy_march() {
     let mut sim = human_battle(&text, &[]);
     let reach = |sim: &mut Simulation| sim::movement_range(sim.app.world_mut(), 0);
     let (road2, road3) = (sauve::hex::Offset::new(3, 2), sauve::hex::Offset::new(3, 3));
-    go_to(&mut sim, OrderPhase::Movement, 0);
+    go_to(&mut sim, Phase::Movement, 0);
     // Facing south (away from their northern rear), the Russians' zone
     // covers (3, 3): the French column of 6 MP stops there.
     let r = reach(&mut sim);
     assert!(r.cost_to(road3).is_some() && r.cost_to(road2).is_none());
     sim::end_phase(sim.app.world_mut());
-    go_to(&mut sim, OrderPhase::Movement, 1);
+    go_to(&mut sim, Phase::Movement, 1);
     let e = order(&mut sim, Order::Face { unit: "fr-a".into(), facing: Dir::S }).expect_err("not theirs");
     assert!(matches!(e, OrderError::NotYours { .. }));
     order(&mut sim, Order::Face { unit: "ru-a".into(), facing: Dir::N }).expect("in good order");
@@ -339,7 +340,7 @@ fn a_face_order_moves_the_zone_that_stops_the_enemy_march() {
     assert_eq!(sim.board().units[1].facing, Dir::S);
     order(&mut sim, Order::Face { unit: "ru-a".into(), facing: Dir::N }).expect("again");
     sim::end_phase(sim.app.world_mut());
-    go_to(&mut sim, OrderPhase::Movement, 0);
+    go_to(&mut sim, Phase::Movement, 0);
     // Now the zone covers (3, 2) and no longer (3, 3): one hex further.
     let r = reach(&mut sim);
     assert!(r.cost_to(road2).is_some(), "past the old front");

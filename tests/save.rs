@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use common::{rows, scenario_text, unit};
 use sauve::hex::Dir;
-use sauve::labataille::orders::{Order, OrderPhase};
+use sauve::labataille::orders::Order;
 use sauve::save::{self, SaveGame};
 use sauve::sim::{self, AiMode, Controls, SideControl, Simulation};
+use sauve::turn::Phase;
 
 fn battle_text() -> String {
     scenario_text(
@@ -35,7 +36,7 @@ fn new_battle(text: &str) -> Simulation {
 }
 
 /// Steps until a phase waits for a player; returns it, or `None` at the end.
-fn next_wait(sim: &mut Simulation) -> Option<(u32, usize, OrderPhase)> {
+fn next_wait(sim: &mut Simulation) -> Option<(u32, usize, Phase)> {
     let w = sim.app.world_mut();
     while sim::step_phase(w) {
         if let Some((phase, _)) = sim::awaiting_orders(w) {
@@ -47,13 +48,13 @@ fn next_wait(sim: &mut Simulation) -> Option<(u32, usize, OrderPhase)> {
 }
 
 /// The same scripted player: advances, fires and melees when it can.
-fn play_phase(sim: &mut Simulation, at: (u32, usize, OrderPhase)) {
+fn play_phase(sim: &mut Simulation, at: (u32, usize, Phase)) {
     let (turn, side, phase) = at;
     let mine = if side == 0 { ["fr-a", "fr-b"] } else { ["ru-a", "ru-b"] };
     let theirs = if side == 0 { ["ru-a", "ru-b"] } else { ["fr-a", "fr-b"] };
     let w = sim.app.world_mut();
     let orders: Vec<Order> = match phase {
-        OrderPhase::Movement if turn == 1 => {
+        Phase::Movement if turn == 1 => {
             let dr = if side == 0 { -1 } else { 1 };
             vec![
                 Order::Formation { unit: mine[0].into(), to: sauve::scenario::Formation::Column },
@@ -62,9 +63,9 @@ fn play_phase(sim: &mut Simulation, at: (u32, usize, OrderPhase)) {
                 Order::Face { unit: mine[1].into(), facing: if side == 0 { Dir::NW } else { Dir::SE } },
             ]
         }
-        OrderPhase::OffensiveFire | OrderPhase::DefensiveFire => {
-            let firers = if phase == OrderPhase::DefensiveFire { theirs } else { mine };
-            let targets = if phase == OrderPhase::DefensiveFire { mine } else { theirs };
+        Phase::OffensiveFire | Phase::DefensiveFire => {
+            let firers = if phase == Phase::DefensiveFire { theirs } else { mine };
+            let targets = if phase == Phase::DefensiveFire { mine } else { theirs };
             firers
                 .iter()
                 .flat_map(|f| {
@@ -72,7 +73,7 @@ fn play_phase(sim: &mut Simulation, at: (u32, usize, OrderPhase)) {
                 })
                 .collect()
         }
-        OrderPhase::Melee => vec![Order::Melee { units: vec![mine[1].into()], target: theirs[1].into() }],
+        Phase::Melee => vec![Order::Melee { units: vec![mine[1].into()], target: theirs[1].into() }],
         _ => vec![],
     };
     for o in orders {
@@ -89,7 +90,7 @@ fn a_saved_game_resumes_exactly() {
     let mut saved = None;
     while let Some(at) = next_wait(&mut a) {
         play_phase(&mut a, at);
-        if at.0 == 2 && at.2 == OrderPhase::Movement {
+        if at.0 == 2 && at.2 == Phase::Movement {
             saved = save::capture(a.app.world(), &text);
             break;
         }

@@ -268,7 +268,7 @@ mod tests {
     use crate::game::opened::{Source, layout_of};
     use crate::game::shown::initial;
     use crate::hex::Offset;
-    use crate::labataille::orders::OrderPhase;
+    use crate::turn::Phase;
 
     /// The map's observers and the pointer in an app without a window
     /// backend or renderer: a 1280 x 720 window with the cursor at its
@@ -381,7 +381,7 @@ mod tests {
 
         // While a phase waits for orders it is the orders' click.
         let mut m = map();
-        m.app.world_mut().resource_mut::<PlayerTurn>().awaiting = Some((OrderPhase::Movement, 0));
+        m.app.world_mut().resource_mut::<PlayerTurn>().awaiting = Some((Phase::Movement, 0));
         m.click(window);
         assert_eq!(m.pointer().selected, None);
         assert_eq!(m.clicked(), vec![MapClick { hex: Offset::new(3, 3), button: MapButton::Primary }]);
@@ -394,7 +394,7 @@ mod tests {
 
         // A click on a panel over the map (the orders banner, a card)
         // reaches the window too, by propagation: either way, nothing.
-        for awaiting in [None, Some((OrderPhase::Movement, 0))] {
+        for awaiting in [None, Some((Phase::Movement, 0))] {
             let mut m = map();
             m.app.world_mut().resource_mut::<PlayerTurn>().awaiting = awaiting;
             let text = m.text;

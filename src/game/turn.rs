@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use crate::hex::Offset;
 use crate::labataille::movement::Reach;
-use crate::labataille::orders::OrderPhase;
+use crate::turn::Phase;
 
 /// Something to tell the player, and whether it is an error.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,7 +33,7 @@ impl Notice {
 #[derive(Resource, Default)]
 pub struct PlayerTurn {
     /// The phase waiting for orders, and the side that gives them.
-    pub awaiting: Option<(OrderPhase, usize)>,
+    pub awaiting: Option<(Phase, usize)>,
     /// A phase waits for orders but the player stepped the shown log back
     /// (`Playback::reviewing`): the counters stand where they stood in the
     /// past, so no range, path or odds (worked out on the present board) are
@@ -70,7 +70,7 @@ impl PlayerTurn {
 /// What the cached range and odds were worked out for.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct CacheKey {
-    pub(super) awaiting: Option<(OrderPhase, usize)>,
+    pub(super) awaiting: Option<(Phase, usize)>,
     pub(super) reviewing: bool,
     pub(super) selected: Option<usize>,
     pub(super) group: Vec<usize>,

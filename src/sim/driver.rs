@@ -11,7 +11,8 @@ use super::order_api::awaiting_orders;
 use super::play::PlayState;
 use super::victory::{command_segment, refresh_leaders, score, tally};
 use crate::events::{EventKind, FinalUnit, Pos, StateLabel};
-use crate::turn::{LoggedOrder, Phase, SavePoint, SideControl};
+use crate::labataille::orders::LoggedOrder;
+use crate::turn::{Phase, SavePoint, SideControl};
 
 /// Runs the phase the clock points at, then advances the clock. An order
 /// phase of a side a player controls begins and then waits: the window

@@ -15,9 +15,10 @@ use crate::events::{EventKind, EventLog};
 use crate::labataille::Board;
 use crate::labataille::ai::{self, AiGoals};
 use crate::labataille::engine::{Ctx, Engine};
-use crate::labataille::orders::OrderPhase;
+use crate::labataille::orders::LoggedOrder;
 use crate::scenario::{DEFAULT_AGGRESSION, Mode, Scenario};
-use crate::turn::{LoggedOrder, OrderStamp, SideControl};
+use crate::turn::Phase;
+use crate::turn::{OrderStamp, SideControl};
 
 /// Everything a hex segment between orders needs: the units, the board
 /// view, the battle, its engine, dice and log.
@@ -83,8 +84,8 @@ pub(super) fn order_phase_system(world: &mut World) {
     });
     with_orders(world, |o, engine, board, dice, log, pb| {
         match phase {
-            OrderPhase::Charge => o.activity.new_turn(board, phasing),
-            OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => o.activity.new_fire_phase(),
+            Phase::Charge => o.activity.new_turn(board, phasing),
+            Phase::DefensiveFire | Phase::OffensiveFire => o.activity.new_fire_phase(),
             _ => {}
         }
         if pb.replay_until.is_some() {

@@ -34,7 +34,8 @@ pub mod simulation;
 pub mod victory;
 pub mod view;
 
-pub use crate::turn::{LoggedOrder, OrderStamp, Phase, SavePoint, SideControl};
+pub use crate::labataille::orders::LoggedOrder;
+pub use crate::turn::{OrderStamp, Phase, SavePoint, SideControl};
 pub use battle::{Battle, BattleLog, DiceBox, EngineState};
 pub use clock::{Clock, Origin, PhaseSchedule};
 pub use components::*;

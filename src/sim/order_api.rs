@@ -7,11 +7,13 @@ use bevy::prelude::*;
 use super::clock::Clock;
 use super::control::Controls;
 use super::play::{PlayState, Snapshot, with_orders};
-use crate::labataille::orders::{Order, OrderError, OrderPhase};
-use crate::turn::{LoggedOrder, OrderStamp, SideControl};
+use crate::labataille::orders::LoggedOrder;
+use crate::labataille::orders::{Order, OrderError};
+use crate::turn::Phase;
+use crate::turn::{OrderStamp, SideControl};
 
 /// The order phase waiting for a player, with the side that acts in it.
-pub fn awaiting_orders(world: &World) -> Option<(OrderPhase, usize)> {
+pub fn awaiting_orders(world: &World) -> Option<(Phase, usize)> {
     let clock = world.get_resource::<Clock>()?;
     let play = world.get_resource::<PlayState>()?;
     if clock.finished || !play.begun || play.replaying() {

@@ -15,10 +15,11 @@ use crate::labataille::Board;
 use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::Engine;
 use crate::labataille::movement::MoveSearch;
+use crate::labataille::orders::LoggedOrder;
 use crate::labataille::orders::{Activity, Orders};
 use crate::rules::combat::Tables;
 use crate::scenario::Scenario;
-use crate::turn::{LoggedOrder, SavePoint};
+use crate::turn::SavePoint;
 
 /// The board as it stood before an order, to undo it (orders that roll no
 /// dice only).

@@ -12,9 +12,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::labataille::orders::LoggedOrder;
 use crate::rules::MAX_TURNS;
 use crate::scenario::{self, LoadError, Problem};
-use crate::turn::{LoggedOrder, SavePoint, SideControl};
+use crate::turn::{SavePoint, SideControl};
 
 /// The only save format this build reads.
 pub const SAVE_FORMAT: u32 = 1;

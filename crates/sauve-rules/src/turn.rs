@@ -2,8 +2,6 @@
 //! side's orders, and where in the battle an order was given; plain data
 //! that the simulation steps through and saves record.
 
-use crate::labataille::orders::{Order, OrderPhase};
-
 /// The phases of a turn (RULES.md 1.6). `Shocks` opens each turn; then each
 /// side in scenario order runs the six phases from `Charge` to
 /// `MoraleRecovery`.
@@ -19,16 +17,22 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// The order phase this is, if orders are given in it.
-    pub fn order_phase(self) -> Option<OrderPhase> {
-        Some(match self {
-            Phase::Charge => OrderPhase::Charge,
-            Phase::Movement => OrderPhase::Movement,
-            Phase::DefensiveFire => OrderPhase::DefensiveFire,
-            Phase::OffensiveFire => OrderPhase::OffensiveFire,
-            Phase::Melee => OrderPhase::Melee,
-            _ => return None,
-        })
+    /// This phase, if orders are given in it (Charge to Melee).
+    pub fn order_phase(self) -> Option<Phase> {
+        self.takes_orders().then_some(self)
+    }
+
+    /// Whether orders are given in this phase.
+    pub fn takes_orders(self) -> bool {
+        match self {
+            Phase::Charge | Phase::Movement | Phase::DefensiveFire | Phase::OffensiveFire | Phase::Melee => true,
+            Phase::Shocks | Phase::MoraleRecovery => false,
+        }
+    }
+
+    /// Which side gives orders: the phasing side, except in defensive fire.
+    pub fn acting_side(self, phasing: usize) -> usize {
+        if self == Phase::DefensiveFire { 1 - phasing.min(1) } else { phasing }
     }
 
     pub const SIDE_PHASES: [Phase; 6] = [
@@ -70,14 +74,8 @@ pub struct OrderStamp {
     pub turn: u32,
     /// The phasing side.
     pub side: usize,
-    pub phase: OrderPhase,
-}
-
-/// One order as it was carried out, for saves and replays.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct LoggedOrder {
-    pub at: OrderStamp,
-    pub order: Order,
+    /// An order phase (one that [`Phase::takes_orders`]).
+    pub phase: Phase,
 }
 
 /// A position of the clock, as saves record it.

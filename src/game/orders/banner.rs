@@ -14,9 +14,9 @@ use crate::game::screen::{BANNER_H, BAR_H, PANEL_W};
 use crate::game::seats::Seats;
 use crate::game::turn::PlayerTurn;
 use crate::hex::Edge;
-use crate::labataille::orders::OrderPhase;
 use crate::sentences::phase_words;
 use crate::sim;
+use crate::turn::Phase;
 
 /// The order buttons of the banner.
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
@@ -177,7 +177,7 @@ pub(super) fn show_card(
         t.0 = REVIEWING_HINT.to_owned();
     } else if let Ok(mut t) = texts.p1().single_mut() {
         let mut out = String::new();
-        if phase == OrderPhase::Movement
+        if phase == Phase::Movement
             && let Some((i, left)) = turn.mp_left
         {
             let name = s.units.get(i).map_or("?", |u| u.name.as_str());
@@ -185,7 +185,7 @@ pub(super) fn show_card(
         }
         out += hint(phase, turn.group.len());
         let edges: Vec<Edge> = s.exits.iter().filter(|x| x.side == side).map(|x| x.edge).collect();
-        if phase == OrderPhase::Movement && !edges.is_empty() {
+        if phase == Phase::Movement && !edges.is_empty() {
             out += &format!("\nX: march the selected unit off the map (it must stand on the {}).", edge_words(&edges));
         }
         t.0 = out;

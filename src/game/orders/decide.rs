@@ -9,10 +9,11 @@ use bevy::prelude::*;
 use crate::game::input::MapButton;
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::HexState;
-use crate::labataille::orders::{Order, OrderPhase};
+use crate::labataille::orders::Order;
 use crate::scenario::{Exit, Formation};
 use crate::sim;
 use crate::terrain::Arm;
+use crate::turn::Phase;
 
 /// A unit as the orders see it, read from the simulation's components.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,23 +80,24 @@ pub enum Click {
 }
 
 /// The phase's instruction to the player.
-pub fn hint(phase: OrderPhase, group: usize) -> &'static str {
+pub fn hint(phase: Phase, group: usize) -> &'static str {
     match (phase, group > 0) {
-        (OrderPhase::Movement, false) => "Click one of your units to see where it can march.",
-        (OrderPhase::Movement, true) => {
+        (Phase::Movement, false) => "Click one of your units to see where it can march.",
+        (Phase::Movement, true) => {
             "Click a blue hex to march (right-click: onto friends too).\nL line, C column, S square, G general order, \
              K limber or unlimber.\nT turn clockwise, Shift+T counter-clockwise."
         }
-        (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, false) => {
+        (Phase::DefensiveFire | Phase::OffensiveFire, false) => {
             "Click a unit of yours to fire with it (shift-click adds more firers)."
         }
-        (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, true) => {
+        (Phase::DefensiveFire | Phase::OffensiveFire, true) => {
             "Point at an enemy for the odds; click it to fire.  Shift-click adds or removes firers."
         }
-        (OrderPhase::Melee, false) => "Click a unit of yours next to the enemy (shift-click adds attackers).",
-        (OrderPhase::Melee, true) => "Point at an adjacent enemy for the odds; click it to attack.",
-        (OrderPhase::Charge, false) => "Click a cavalry unit of yours to charge with it.",
-        (OrderPhase::Charge, true) => "Point at an enemy for the odds; click it to charge.",
+        (Phase::Melee, false) => "Click a unit of yours next to the enemy (shift-click adds attackers).",
+        (Phase::Melee, true) => "Point at an adjacent enemy for the odds; click it to attack.",
+        (Phase::Charge, false) => "Click a cavalry unit of yours to charge with it.",
+        (Phase::Charge, true) => "Point at an enemy for the odds; click it to charge.",
+        (Phase::Shocks | Phase::MoraleRecovery, _) => "No orders are given in this phase.",
     }
 }
 
@@ -103,7 +105,7 @@ pub fn hint(phase: OrderPhase, group: usize) -> &'static str {
 /// units already picked and `selected` the one whose details are shown.
 pub fn order_for_click(
     units: &[UnitView],
-    phase: OrderPhase,
+    phase: Phase,
     side: usize,
     group: &[usize],
     selected: Option<usize>,
@@ -115,7 +117,7 @@ pub fn order_for_click(
     let own: Vec<usize> = here.iter().filter(|u| u.side == side).map(|u| u.index).collect();
     let enemy = here.iter().find(|u| u.side != side);
     let ids = |g: &[usize]| -> Vec<String> { g.iter().filter_map(|&i| units.get(i)).map(|u| u.id.clone()).collect() };
-    let several = matches!(phase, OrderPhase::DefensiveFire | OrderPhase::OffensiveFire | OrderPhase::Melee);
+    let several = matches!(phase, Phase::DefensiveFire | Phase::OffensiveFire | Phase::Melee);
     if !own.is_empty() && button == MapButton::Primary {
         if shift && several {
             // Shift adds the next unit of the stack not yet picked, or
@@ -146,19 +148,20 @@ pub fn order_for_click(
         }
         let target_id = target.id.clone();
         return match phase {
-            OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => {
+            Phase::DefensiveFire | Phase::OffensiveFire => {
                 Click::Order(Order::Fire { units: ids(group), target: target_id })
             }
-            OrderPhase::Melee => Click::Order(Order::Melee { units: ids(group), target: target_id }),
-            OrderPhase::Charge => match units.get(group[0]) {
+            Phase::Melee => Click::Order(Order::Melee { units: ids(group), target: target_id }),
+            Phase::Charge => match units.get(group[0]) {
                 Some(u) => Click::Order(Order::Charge { unit: u.id.clone(), target: target_id }),
                 None => Click::Clear,
             },
-            OrderPhase::Movement => Click::Say("Enemy units are attacked in the fire, charge and melee phases.".into()),
+            Phase::Movement => Click::Say("Enemy units are attacked in the fire, charge and melee phases.".into()),
+            Phase::Shocks | Phase::MoraleRecovery => Click::Clear,
         };
     }
     match (phase, group.first().and_then(|&g| units.get(g))) {
-        (OrderPhase::Movement, Some(u)) if u.at != Some(hex) => {
+        (Phase::Movement, Some(u)) if u.at != Some(hex) => {
             Click::Order(Order::Move { unit: u.id.clone(), to: (hex.c, hex.r) })
         }
         _ => Click::Clear,
@@ -269,9 +272,9 @@ mod tests {
     #[test]
     fn clicking_your_stack_selects_its_units_in_turn() {
         let u = board();
-        let first = order_for_click(&u, OrderPhase::Movement, 0, &[], None, HERE, MapButton::Primary, false);
+        let first = order_for_click(&u, Phase::Movement, 0, &[], None, HERE, MapButton::Primary, false);
         assert_eq!(first, Click::Select { unit: 0, group: vec![0] });
-        let again = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), HERE, MapButton::Primary, false);
+        let again = order_for_click(&u, Phase::Movement, 0, &[0], Some(0), HERE, MapButton::Primary, false);
         assert_eq!(again, Click::Select { unit: 1, group: vec![1] });
     }
 
@@ -279,27 +282,27 @@ mod tests {
     fn a_click_on_open_ground_marches_the_selected_unit_there() {
         let u = board();
         let to = Offset::new(2, 4);
-        let c = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), to, MapButton::Primary, false);
+        let c = order_for_click(&u, Phase::Movement, 0, &[0], Some(0), to, MapButton::Primary, false);
         assert_eq!(c, Click::Order(Order::Move { unit: "u0".into(), to: (2, 4) }));
         // A right click marches onto friends instead of selecting them.
         let onto = Offset::new(4, 5);
-        let c = order_for_click(&u, OrderPhase::Movement, 0, &[0], Some(0), onto, MapButton::Secondary, false);
+        let c = order_for_click(&u, Phase::Movement, 0, &[0], Some(0), onto, MapButton::Secondary, false);
         assert_eq!(c, Click::Order(Order::Move { unit: "u0".into(), to: (4, 5) }));
-        let nothing = order_for_click(&u, OrderPhase::Movement, 0, &[], None, to, MapButton::Primary, false);
+        let nothing = order_for_click(&u, Phase::Movement, 0, &[], None, to, MapButton::Primary, false);
         assert_eq!(nothing, Click::Clear);
     }
 
     #[test]
     fn shift_click_gathers_firers_and_a_click_on_the_enemy_fires() {
         let u = board();
-        let p = OrderPhase::OffensiveFire;
+        let p = Phase::OffensiveFire;
         let c = order_for_click(&u, p, 0, &[2], Some(2), HERE, MapButton::Primary, true);
         assert_eq!(c, Click::Select { unit: 0, group: vec![2, 0] });
         let c = order_for_click(&u, p, 0, &[2, 0], Some(0), ENEMY, MapButton::Primary, false);
         assert_eq!(c, Click::Order(Order::Fire { units: vec!["u2".into(), "u0".into()], target: "u3".into() }));
-        let m = order_for_click(&u, OrderPhase::Melee, 0, &[0], Some(0), ENEMY, MapButton::Primary, false);
+        let m = order_for_click(&u, Phase::Melee, 0, &[0], Some(0), ENEMY, MapButton::Primary, false);
         assert_eq!(m, Click::Order(Order::Melee { units: vec!["u0".into()], target: "u3".into() }));
-        let ch = order_for_click(&u, OrderPhase::Charge, 0, &[2], Some(2), ENEMY, MapButton::Primary, false);
+        let ch = order_for_click(&u, Phase::Charge, 0, &[2], Some(2), ENEMY, MapButton::Primary, false);
         assert_eq!(ch, Click::Order(Order::Charge { unit: "u2".into(), target: "u3".into() }));
         // Without firers, a click on the enemy only shows it.
         let look = order_for_click(&u, p, 0, &[], None, ENEMY, MapButton::Primary, false);

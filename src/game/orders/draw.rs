@@ -11,7 +11,7 @@ use crate::game::map::z;
 use crate::game::opened::Opened;
 use crate::game::turn::PlayerTurn;
 use crate::game::units::{COUNTER, Counter};
-use crate::labataille::orders::OrderPhase;
+use crate::turn::Phase;
 
 /// The march (or a charge's approach) under the pointer, the picked units
 /// and the line to the enemy they would fire at or charge.
@@ -45,13 +45,13 @@ pub(super) fn draw_orders(
         }
     }
     if turn.odds.is_some()
-        && phase != OrderPhase::Movement
+        && phase != Phase::Movement
         && let Some(h) = pointer.hex
     {
         let to = layout.world(h);
         // A charge's approach ends next to the target: the arrow goes on
         // from there.
-        let approach = turn.preview.as_ref().filter(|p| phase == OrderPhase::Charge && p.len() > 1);
+        let approach = turn.preview.as_ref().filter(|p| phase == Phase::Charge && p.len() > 1);
         for &g in &turn.group {
             let from = match approach.and_then(|p| p.last()) {
                 Some(&stop) => Some(layout.world(stop)),

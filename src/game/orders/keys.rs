@@ -85,7 +85,7 @@ pub(super) fn unread<M: Message + Clone>(
 
 /// The phase waiting for orders and its side, unless the player is looking
 /// back at the log (then no order is given, taken back or ended).
-pub(super) fn ready(world: &World) -> Option<(crate::labataille::orders::OrderPhase, usize)> {
+pub(super) fn ready(world: &World) -> Option<(crate::turn::Phase, usize)> {
     let turn = world.resource::<crate::game::turn::PlayerTurn>();
     turn.awaiting.filter(|_| !turn.reviewing)
 }

@@ -10,8 +10,8 @@ use super::decide::unit_views;
 use super::words::{fire_odds_text, melee_odds_text, move_text};
 use crate::game::input::MapPointer;
 use crate::game::turn::{CacheKey, PlayerTurn};
-use crate::labataille::orders::OrderPhase;
 use crate::sim;
+use crate::turn::Phase;
 
 /// Works out the range, path and odds of the player's turn again, as a
 /// system. Exclusive: the simulation is asked in the same world.
@@ -56,7 +56,7 @@ pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
     let own = |i: usize| units.get(i).is_some_and(|u| u.side == side && u.at.is_some());
     if !same_reach {
         turn.reach = match key.selected {
-            Some(i) if phase == OrderPhase::Movement && own(i) => Some((i, sim::movement_range(world, i))),
+            Some(i) if phase == Phase::Movement && own(i) => Some((i, sim::movement_range(world, i))),
             _ => None,
         };
         turn.mp_left = turn.reach.as_ref().map(|(i, _)| (*i, sim::mp_left(world, *i)));
@@ -77,17 +77,15 @@ pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
     }
     let name = target.name.clone();
     turn.odds = Some(match phase {
-        OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => {
-            match sim::fire_odds(world, &turn.group, target.index) {
-                Ok(o) => fire_odds_text(&o, &name),
-                Err(e) => format!("Cannot fire at {name}: {e}"),
-            }
-        }
-        OrderPhase::Melee => match sim::melee_odds(world, &turn.group, target.index, false) {
+        Phase::DefensiveFire | Phase::OffensiveFire => match sim::fire_odds(world, &turn.group, target.index) {
+            Ok(o) => fire_odds_text(&o, &name),
+            Err(e) => format!("Cannot fire at {name}: {e}"),
+        },
+        Phase::Melee => match sim::melee_odds(world, &turn.group, target.index, false) {
             Ok(o) => melee_odds_text(&o, &name, false),
             Err(e) => format!("Cannot attack {name}: {e}"),
         },
-        OrderPhase::Charge => {
+        Phase::Charge => {
             let from = units.get(turn.group[0]).and_then(|u| u.at);
             let adjacent = from.zip(target.at).is_some_and(|(a, b)| a.distance(b) == 1);
             if adjacent {
@@ -113,6 +111,6 @@ pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
                 }
             }
         }
-        OrderPhase::Movement => return,
+        Phase::Movement | Phase::Shocks | Phase::MoraleRecovery => return,
     });
 }

@@ -21,9 +21,10 @@ use crate::game::shown::Shown;
 use crate::game::state::Screen;
 use crate::game::turn::PlayerTurn;
 use crate::hex::{Edge, Offset};
-use crate::labataille::orders::{Order, OrderPhase};
+use crate::labataille::orders::Order;
 use crate::scenario::{Formation, Scenario};
 use crate::sim::{self, AiMode, Simulation};
+use crate::turn::Phase;
 
 fn parse(text: &str) -> Arc<Scenario> {
     match crate::scenario::parse_bytes(text.as_bytes(), "test.ron") {
@@ -61,7 +62,7 @@ fn duel_with(fr: (i32, i32), ru: (i32, i32), dice: Vec<u32>, extra: &str) -> Sim
 }
 
 /// Steps the battle, ending other order phases, until `phase` waits.
-fn go_to(w: &mut World, phase: OrderPhase) -> usize {
+fn go_to(w: &mut World, phase: Phase) -> usize {
     for _ in 0..100 {
         if let Some((p, side)) = sim::awaiting_orders(w) {
             if p == phase {
@@ -84,7 +85,7 @@ fn click(w: &mut World, group: &[usize], selected: Option<usize>, hex: Offset, s
 fn a_player_turn_selects_marches_takes_back_and_fires_through_the_window_helpers() {
     let mut sim = duel();
     let w = sim.app.world_mut();
-    assert_eq!(go_to(w, OrderPhase::Movement), 0);
+    assert_eq!(go_to(w, Phase::Movement), 0);
     let Click::Select { unit, group } = click(w, &[], None, Offset::new(3, 5), false) else { panic!("select") };
     assert_eq!((unit, group.clone()), (0, vec![0]));
     // Into column first (a key of the movement phase), then march.
@@ -109,7 +110,7 @@ fn a_player_turn_selects_marches_takes_back_and_fires_through_the_window_helpers
     let refused = give(w, &limber);
     assert!(refused.error && refused.text.contains("artillery"), "{}", refused.text);
     // Fire at the Russians, two hexes away, with the odds first.
-    assert_eq!(go_to(w, OrderPhase::OffensiveFire), 0);
+    assert_eq!(go_to(w, Phase::OffensiveFire), 0);
     let odds = sim::fire_odds(w, &group, 1).map(|o| fire_odds_text(&o, "ru-a"));
     assert!(odds.as_ref().is_ok_and(|t| t.contains("firepower")), "{odds:?}");
     let Click::Order(fire) = click(w, &group, Some(0), Offset::new(3, 1), false) else { panic!("fire") };
@@ -124,7 +125,7 @@ fn a_player_turn_selects_marches_takes_back_and_fires_through_the_window_helpers
 fn a_melee_shows_its_odds_then_is_fought_on_a_click() {
     let mut sim = duel_at((3, 4), vec![66, 66, 66, 66]);
     let w = sim.app.world_mut();
-    assert_eq!(go_to(w, OrderPhase::Melee), 0);
+    assert_eq!(go_to(w, Phase::Melee), 0);
     let Click::Select { group, .. } = click(w, &[], None, Offset::new(3, 5), false) else { panic!("select") };
     let odds = sim::melee_odds(w, &group, 1, false).map(|o| melee_odds_text(&o, "ru-a", false));
     assert!(odds.as_ref().is_ok_and(|t| t.starts_with("Melee with ru-a at ") && t.contains("you win")), "{odds:?}");
@@ -146,7 +147,7 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
     let mut sim = Simulation::new(parse(&text), 7, vec![], AiMode::None);
     let w = sim.app.world_mut();
     seat(w, Seats::HotSeat);
-    assert_eq!(go_to(w, OrderPhase::Charge), 0);
+    assert_eq!(go_to(w, Phase::Charge), 0);
     let target = Offset::new(3, 2);
     let mut pointer = MapPointer::default();
     (pointer.hex, pointer.selected) = (Some(target), Some(0));
@@ -174,7 +175,7 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
     let mut sim = Simulation::new(parse(&text.replace("at: (3, 7)", "at: (3, 3)")), 7, vec![], AiMode::None);
     let w = sim.app.world_mut();
     seat(w, Seats::HotSeat);
-    go_to(w, OrderPhase::Charge);
+    go_to(w, Phase::Charge);
     let mut pointer = MapPointer::default();
     (pointer.hex, pointer.selected) = (Some(target), Some(0));
     w.insert_resource(pointer);
@@ -222,7 +223,7 @@ fn click_at(app: &mut App, hex: Offset) {
 #[test]
 fn looking_back_at_the_log_shows_no_odds_and_gives_no_orders_until_back_at_the_present() {
     let mut sim = duel();
-    assert_eq!(go_to(sim.app.world_mut(), OrderPhase::Movement), 0);
+    assert_eq!(go_to(sim.app.world_mut(), Phase::Movement), 0);
     let mut app = window_app(sim);
     app.update();
     let len = |app: &App| app.world().resource::<crate::sim::BattleLog>().events.len();
@@ -262,7 +263,7 @@ fn looking_back_at_the_log_shows_no_odds_and_gives_no_orders_until_back_at_the_p
     assert_eq!(len(&app), events, "no order given, taken back or ended");
     let u = french(&mut app);
     assert_eq!((u.formation, u.at), (Formation::Column, Some(home)));
-    assert_eq!(sim::awaiting_orders(app.world_mut()), Some((OrderPhase::Movement, 0)));
+    assert_eq!(sim::awaiting_orders(app.world_mut()), Some((Phase::Movement, 0)));
     assert!(app.world().resource::<PlayerTurn>().reviewing, "still looking back");
 
     // End: back to the present, where the same click marches.
@@ -292,7 +293,7 @@ fn a_march_spends_movement_points_and_x_exits_by_the_sides_edge() {
     let extra = "\n exits: [(side: \"fr\", edge: North, points: 2)],";
     let mut sim = duel_with((3, 2), (7, 8), vec![], extra);
     let w = sim.app.world_mut();
-    assert_eq!(go_to(w, OrderPhase::Movement), 0);
+    assert_eq!(go_to(w, Phase::Movement), 0);
     let full = sim::mp_left(w, 0);
     assert!(full > 0);
     let s = w.resource::<sim::Battle>().scenario.clone();

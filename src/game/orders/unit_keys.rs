@@ -10,8 +10,9 @@ use super::keys::{Intent, ready, unread};
 use crate::game::input::MapPointer;
 use crate::game::playback::Playback;
 use crate::game::turn::{Notice, PlayerTurn};
-use crate::labataille::orders::{Order, OrderPhase};
+use crate::labataille::orders::Order;
 use crate::sim;
+use crate::turn::Phase;
 
 pub(super) fn unit_keys(world: &mut World, reader: &mut SystemState<MessageReader<'static, 'static, Intent>>) {
     let asked = unread(world, reader);
@@ -48,17 +49,17 @@ pub(super) fn unit_keys(world: &mut World, reader: &mut SystemState<MessageReade
 /// (`elsewhere`).
 fn unit_order(
     world: &mut World,
-    phase: OrderPhase,
+    phase: Phase,
     unit: Option<&UnitView>,
     elsewhere: &str,
     order: impl FnOnce(&World, &UnitView) -> Result<Order, String>,
 ) -> Notice {
     match (phase, unit) {
-        (OrderPhase::Movement, Some(u)) => match order(world, u) {
+        (Phase::Movement, Some(u)) => match order(world, u) {
             Ok(o) => give(world, &o),
             Err(text) => Notice::error(text),
         },
-        (OrderPhase::Movement, None) => Notice::error("Select one of your units first."),
+        (Phase::Movement, None) => Notice::error("Select one of your units first."),
         _ => Notice::error(elsewhere),
     }
 }

@@ -18,6 +18,7 @@ use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach
 use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
 use crate::terrain::Arm;
+use crate::turn::{OrderStamp, Phase};
 use crate::vocab::Formation;
 
 /// One order. Units are named by id.
@@ -76,35 +77,26 @@ impl Order {
     }
 }
 
-/// The phases that take orders (RULES.md 1.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum OrderPhase {
-    Charge,
-    Movement,
-    DefensiveFire,
-    OffensiveFire,
-    Melee,
+/// Whether `phase` takes this kind of order (RULES.md 1.6).
+fn allows(phase: Phase, order: &Order) -> bool {
+    matches!(
+        (phase, order),
+        (Phase::Charge, Order::Charge { .. })
+            | (Phase::Movement, Order::Move { .. })
+            | (Phase::Movement, Order::Formation { .. })
+            | (Phase::Movement, Order::Face { .. })
+            | (Phase::Movement, Order::Limber { .. })
+            | (Phase::Movement, Order::Exit { .. })
+            | (Phase::DefensiveFire | Phase::OffensiveFire, Order::Fire { .. })
+            | (Phase::Melee, Order::Melee { .. })
+    )
 }
 
-impl OrderPhase {
-    /// Which side gives orders: the phasing side, except in defensive fire.
-    pub fn acting_side(self, phasing: usize) -> usize {
-        if self == OrderPhase::DefensiveFire { 1 - phasing.min(1) } else { phasing }
-    }
-
-    fn allows(self, order: &Order) -> bool {
-        matches!(
-            (self, order),
-            (OrderPhase::Charge, Order::Charge { .. })
-                | (OrderPhase::Movement, Order::Move { .. })
-                | (OrderPhase::Movement, Order::Formation { .. })
-                | (OrderPhase::Movement, Order::Face { .. })
-                | (OrderPhase::Movement, Order::Limber { .. })
-                | (OrderPhase::Movement, Order::Exit { .. })
-                | (OrderPhase::DefensiveFire | OrderPhase::OffensiveFire, Order::Fire { .. })
-                | (OrderPhase::Melee, Order::Melee { .. })
-        )
-    }
+/// One order as it was carried out, for saves and replays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoggedOrder {
+    pub at: OrderStamp,
+    pub order: Order,
 }
 
 /// Why an order cannot be carried out.
@@ -113,7 +105,7 @@ pub enum OrderError {
     #[error("no unit '{0}'")]
     UnknownUnit(String),
     #[error("a {order} order cannot be given in the {phase:?} phase")]
-    WrongPhase { order: &'static str, phase: OrderPhase },
+    WrongPhase { order: &'static str, phase: Phase },
     #[error("unit '{unit}' is not on the side giving orders now")]
     NotYours { unit: String },
     #[error("no player's orders are awaited now")]
@@ -269,7 +261,7 @@ impl Orders<'_, '_> {
         board: &mut Board,
         dice: &mut Dice,
         log: &mut EventLog,
-        phase: OrderPhase,
+        phase: Phase,
         side: usize,
         order: &Order,
     ) -> Result<(), OrderError> {
@@ -287,11 +279,11 @@ impl Orders<'_, '_> {
         board: &mut Board,
         dice: &mut Dice,
         log: &mut EventLog,
-        phase: OrderPhase,
+        phase: Phase,
         side: usize,
         order: &Order,
     ) -> Result<(), OrderError> {
-        if !phase.allows(order) {
+        if !allows(phase, order) {
             return Err(OrderError::WrongPhase { order: order.kind(), phase });
         }
         let bf = self.bf;
@@ -560,7 +552,7 @@ mod tests {
     fn give(
         rules: &Rules,
         prepare: impl FnOnce(&mut Board, &mut Activity),
-        phase: OrderPhase,
+        phase: Phase,
         orders: &[Order],
     ) -> (Vec<Result<(), OrderError>>, Board, EventLog) {
         let map = TerrainMap::from_rows(&["........"; 8]);
@@ -601,7 +593,7 @@ mod tests {
 
     #[test]
     fn a_face_order_turns_the_unit_and_logs_it() {
-        let (r, board, log) = give(&Rules::default(), |_, _| {}, OrderPhase::Movement, &[face("fr", Dir::SE)]);
+        let (r, board, log) = give(&Rules::default(), |_, _| {}, Phase::Movement, &[face("fr", Dir::SE)]);
         assert_eq!(r, vec![Ok(())]);
         assert_eq!(board.units[0].facing, Dir::SE);
         let last = log.events.last().expect("an event");
@@ -612,7 +604,7 @@ mod tests {
     #[test]
     fn a_unit_may_face_after_moving_and_turning_is_free_by_default() {
         let orders = [Order::Move { unit: "fr".into(), to: (3, 4) }, face("fr", Dir::NE), face("fr", Dir::N)];
-        let (r, board, _) = give(&Rules::default(), |_, _| {}, OrderPhase::Movement, &orders);
+        let (r, board, _) = give(&Rules::default(), |_, _| {}, Phase::Movement, &orders);
         assert_eq!(r, vec![Ok(()), Ok(()), Ok(())]);
         assert_eq!((board.units[0].at, board.units[0].facing), (Some(Offset::new(3, 4)), Dir::N));
     }
@@ -620,23 +612,22 @@ mod tests {
     #[test]
     fn face_orders_are_refused_out_of_phase_for_the_enemy_and_for_routed_or_fought_units() {
         let rules = Rules::default();
-        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::OffensiveFire, &[face("fr", Dir::S)]);
+        let (r, ..) = give(&rules, |_, _| {}, Phase::OffensiveFire, &[face("fr", Dir::S)]);
         assert!(matches!(r[0], Err(OrderError::WrongPhase { order: "Face", .. })), "{r:?}");
-        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &[face("ru", Dir::N)]);
+        let (r, ..) = give(&rules, |_, _| {}, Phase::Movement, &[face("ru", Dir::N)]);
         assert!(matches!(r[0], Err(OrderError::NotYours { .. })), "{r:?}");
-        let (r, ..) =
-            give(&rules, |b, _| b.units[0].state = HexState::Routed, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        let (r, ..) = give(&rules, |b, _| b.units[0].state = HexState::Routed, Phase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("routed"), "{r:?}");
-        let (r, ..) = give(&rules, |_, a| a.fought[0] = true, OrderPhase::Movement, &[face("fr", Dir::S)]);
+        let (r, ..) = give(&rules, |_, a| a.fought[0] = true, Phase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("fought"), "{r:?}");
         let (r, ..) =
-            give(&rules, |b, _| b.units[0].formation = Formation::Square, OrderPhase::Movement, &[face("fr", Dir::S)]);
+            give(&rules, |b, _| b.units[0].formation = Formation::Square, Phase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("square"), "{r:?}");
-        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &[face("fr", Dir::N)]);
+        let (r, ..) = give(&rules, |_, _| {}, Phase::Movement, &[face("fr", Dir::N)]);
         assert!(refusal(&r[0]).contains("already faces N"), "{r:?}");
         // A disordered unit may still turn.
         let (r, ..) =
-            give(&rules, |b, _| b.units[0].state = HexState::Disordered, OrderPhase::Movement, &[face("fr", Dir::S)]);
+            give(&rules, |b, _| b.units[0].state = HexState::Disordered, Phase::Movement, &[face("fr", Dir::S)]);
         assert_eq!(r, vec![Ok(())]);
     }
 
@@ -646,7 +637,7 @@ mod tests {
         rules.combat.face_mp = 2.0;
         // Column: 6 MP. Four hexes leave 2: one turn, not two.
         let orders = [Order::Move { unit: "fr".into(), to: (7, 5) }, face("fr", Dir::NE), face("fr", Dir::SE)];
-        let (r, ..) = give(&rules, |_, _| {}, OrderPhase::Movement, &orders);
+        let (r, ..) = give(&rules, |_, _| {}, Phase::Movement, &orders);
         assert_eq!(r[1], Ok(()));
         assert!(refusal(&r[2]).contains("too few movement points"), "{r:?}");
     }
@@ -691,7 +682,7 @@ mod tests {
             assert!(before.cost_to(h).is_some() && !crossed(&before, &grid, h), "old front {h}");
         }
         // It turns to face north-west: SW, NW and N.
-        let r = o.apply(&mut engine, &mut board, &mut dice, &mut log, OrderPhase::Movement, 1, &face("ru", Dir::NW));
+        let r = o.apply(&mut engine, &mut board, &mut dice, &mut log, Phase::Movement, 1, &face("ru", Dir::NW));
         assert_eq!(r, Ok(()));
         let after = o.reach(&mut engine, &board, 0);
         for h in front(Dir::NW) {

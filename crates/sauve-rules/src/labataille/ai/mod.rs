@@ -57,7 +57,8 @@ use crate::dice::Dice;
 use crate::events::EventLog;
 use crate::labataille::Board;
 use crate::labataille::engine::Engine;
-use crate::labataille::orders::{Order, OrderPhase, Orders};
+use crate::labataille::orders::{Order, Orders};
+use crate::turn::Phase;
 use phase::Ai;
 
 /// Decides and carries out the side's orders for one phase, one order at a time
@@ -70,7 +71,7 @@ pub fn play_phase(
     board: &mut Board,
     dice: &mut Dice,
     log: &mut EventLog,
-    phase: OrderPhase,
+    phase: Phase,
     side: usize,
     goals: &AiGoals,
 ) -> Vec<Order> {
@@ -89,10 +90,12 @@ pub fn play_phase(
         done: Vec::new(),
     };
     match phase {
-        OrderPhase::Charge => ai.charge(),
-        OrderPhase::Movement => ai.movement(),
-        OrderPhase::DefensiveFire | OrderPhase::OffensiveFire => ai.fire(),
-        OrderPhase::Melee => ai.melee(),
+        Phase::Charge => ai.charge(),
+        Phase::Movement => ai.movement(),
+        Phase::DefensiveFire | Phase::OffensiveFire => ai.fire(),
+        Phase::Melee => ai.melee(),
+        // No orders are given in these.
+        Phase::Shocks | Phase::MoraleRecovery => {}
     }
     ai.done
 }
@@ -121,7 +124,7 @@ mod tests {
     }
 
     /// Plays the phases in turn on a map drawn as rows; returns the orders.
-    fn play(rows: &[&str], board: &mut Board, phases: &[(OrderPhase, usize)], goals: &AiGoals) -> Vec<Order> {
+    fn play(rows: &[&str], board: &mut Board, phases: &[(Phase, usize)], goals: &AiGoals) -> Vec<Order> {
         play_with(rows, board, phases, goals, &Rules::default())
     }
 
@@ -129,7 +132,7 @@ mod tests {
     fn play_with(
         rows: &[&str],
         board: &mut Board,
-        phases: &[(OrderPhase, usize)],
+        phases: &[(Phase, usize)],
         goals: &AiGoals,
         rules: &Rules,
     ) -> Vec<Order> {
@@ -140,7 +143,7 @@ mod tests {
     fn play_logged(
         rows: &[&str],
         board: &mut Board,
-        phases: &[(OrderPhase, usize)],
+        phases: &[(Phase, usize)],
         goals: &AiGoals,
         seed: u64,
         rules: &Rules,
@@ -164,7 +167,7 @@ mod tests {
         let mut orders = Orders { bf: &bf, index: &index, search: &mut search, activity: &mut activity };
         let mut out = Vec::new();
         for &(phase, side) in phases {
-            if matches!(phase, OrderPhase::DefensiveFire | OrderPhase::OffensiveFire) {
+            if matches!(phase, Phase::DefensiveFire | Phase::OffensiveFire) {
                 orders.activity.new_fire_phase();
             }
             out.extend(play_phase(&mut orders, &mut engine, board, &mut dice, &mut log, phase, side, goals));
@@ -183,7 +186,7 @@ mod tests {
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (4, 8)), unit("ru-cav", 1, Arm::Cavalry, (4, 5))] };
         board.units[0].formation = Formation::Line;
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert_eq!(orders[0], Order::Formation { unit: "fr".into(), to: Formation::Square });
         assert_eq!(board.units[0].formation, Formation::Square);
         assert_eq!(at(&board, "fr"), Offset::new(4, 8), "a square stands");
@@ -191,7 +194,7 @@ mod tests {
         // The same distance from infantry: no square.
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (4, 8)), unit("ru-inf", 1, Arm::Infantry, (4, 5))] };
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert_ne!(board.units[0].formation, Formation::Square);
     }
 
@@ -226,7 +229,7 @@ mod tests {
                 );
             }
         }
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::OffensiveFire, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::OffensiveFire, 0)], &AiGoals::default());
         assert_eq!(
             orders,
             vec![Order::Fire { units: vec!["fr-a".into(), "fr-b".into(), "fr-c".into()], target: "ru-shaken".into() }]
@@ -246,13 +249,13 @@ mod tests {
         board.units[2].state = HexState::Disordered;
         board.units[1].strength = 4;
         board.units[2].strength = 4;
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Charge, 0)], &AiGoals::default());
         assert_eq!(orders, vec![Order::Charge { unit: "fr-cav".into(), target: "ru-shaken".into() }]);
 
         let mut board =
             Board { units: vec![unit("fr-cav", 0, Arm::Cavalry, (5, 8)), unit("ru-square", 1, Arm::Infantry, (3, 4))] };
         board.units[1].formation = Formation::Square;
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Charge, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Charge, 0)], &AiGoals::default());
         assert!(orders.is_empty(), "no charge at a square: {orders:?}");
     }
 
@@ -279,7 +282,7 @@ mod tests {
         rules.ai.charge_candidates = 1;
         let charged = |rules: &Rules| {
             let mut b = board();
-            play_with(&OPEN, &mut b, &[(OrderPhase::Charge, 0)], &AiGoals::default(), rules)
+            play_with(&OPEN, &mut b, &[(Phase::Charge, 0)], &AiGoals::default(), rules)
         };
         assert_eq!(charged(&rules), vec![Order::Charge { unit: "fr-cav".into(), target: "ru-small".into() }]);
         rules.ai.charge_screen_disordered = 5_000;
@@ -293,7 +296,7 @@ mod tests {
         let goal = Offset::new(10, 8);
         let goals = AiGoals { objectives: vec![(goal, 10, None)], ..AiGoals::default() };
         let before = at(&board, "fr").distance(goal);
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &goals);
         let after = at(&board, "fr").distance(goal);
         assert!(after + 4 <= before, "marched 4+ hexes towards the objective: {before} -> {after}");
 
@@ -301,7 +304,7 @@ mod tests {
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (10, 8)), unit("ru", 1, Arm::Infantry, (0, 0))] };
         let goals = AiGoals { objectives: vec![(goal, 10, Some(0))], ..AiGoals::default() };
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &goals);
         assert_eq!(at(&board, "fr"), goal);
     }
 
@@ -317,13 +320,13 @@ mod tests {
             ],
         };
         let mut board = units();
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert_eq!(at(&board, "fr-reserve"), Offset::new(5, 10), "the rearmost quarter stays");
         assert_ne!(at(&board, "fr-b"), Offset::new(5, 7), "the rest advance");
 
         // A reckless side commits everything.
         let mut board = units();
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals { aggression: 1.0, ..AiGoals::default() });
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals { aggression: 1.0, ..AiGoals::default() });
         assert_ne!(at(&board, "fr-reserve"), Offset::new(5, 10));
 
         // A threatened objective calls the reserve up.
@@ -331,7 +334,7 @@ mod tests {
         let goals = AiGoals { objectives: vec![(Offset::new(9, 5), 10, Some(0))], ..AiGoals::default() };
         board.units[4].at = Some(Offset::new(9, 2));
         let start = at(&board, "fr-reserve").distance(Offset::new(9, 5));
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &goals);
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &goals);
         assert!(at(&board, "fr-reserve").distance(Offset::new(9, 5)) < start);
     }
 
@@ -343,7 +346,7 @@ mod tests {
         for (enemy, facing) in [((5, 7), Dir::S), ((9, 4), Dir::SE)] {
             let mut board =
                 Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
-            let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held);
+            let orders = play(&OPEN, &mut board, &[(Phase::Movement, 0)], &held);
             assert_eq!(at(&board, "fr"), Offset::new(5, 3), "the garrison stands");
             assert_eq!(orders.last(), Some(&Order::Face { unit: "fr".into(), facing }), "{orders:?}");
             assert_eq!(board.units[0].facing, facing);
@@ -361,7 +364,7 @@ mod tests {
         ] {
             let mut board =
                 Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 3)), unit("ru", 1, Arm::Infantry, enemy)] };
-            let orders = play_with(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &held, &rules);
+            let orders = play_with(&OPEN, &mut board, &[(Phase::Movement, 0)], &held, &rules);
             assert!(!orders.iter().any(|o| matches!(o, Order::Face { .. })), "{orders:?}");
             assert_eq!(board.units[0].facing, Dir::N);
         }
@@ -372,18 +375,13 @@ mod tests {
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
         board.units[0].state = HexState::Disordered;
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4, "went back: {}", at(&board, "fr"));
 
         // So do units of a broken corps, in good order or not.
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
-        play(
-            &OPEN,
-            &mut board,
-            &[(OrderPhase::Movement, 0)],
-            &AiGoals { broken: vec![true, false], ..AiGoals::default() },
-        );
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals { broken: vec![true, false], ..AiGoals::default() });
         assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4);
     }
 
@@ -392,13 +390,13 @@ mod tests {
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 11)), unit("ru", 1, Arm::Infantry, (5, 0))] };
         board.units[0].formation = Formation::Line;
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert_eq!(orders[0], Order::Formation { unit: "fr".into(), to: Formation::Column });
         assert!(matches!(orders[1], Order::Move { .. }));
 
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 5)), unit("ru", 1, Arm::Infantry, (5, 2))] };
-        play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert_eq!(board.units[0].formation, Formation::Line, "deployed near the enemy");
     }
 
@@ -406,14 +404,14 @@ mod tests {
     fn ai_guns_unlimber_in_range_and_limber_to_move() {
         let mut board =
             Board { units: vec![unit("fr-guns", 0, Arm::Artillery, (5, 7)), unit("ru", 1, Arm::Infantry, (5, 3))] };
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert_eq!(orders, vec![Order::Limber { unit: "fr-guns".into(), limbered: false }]);
 
         let rows = ["......"; 24];
         let mut board =
             Board { units: vec![unit("fr-guns", 0, Arm::Artillery, (3, 22)), unit("ru", 1, Arm::Infantry, (3, 0))] };
         board.units[0].limbered = false;
-        let orders = play(&rows, &mut board, &[(OrderPhase::Movement, 0)], &AiGoals::default());
+        let orders = play(&rows, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert_eq!(orders[0], Order::Limber { unit: "fr-guns".into(), limbered: true });
         assert!(matches!(orders[1], Order::Move { .. }));
     }
@@ -424,14 +422,14 @@ mod tests {
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
         board.units[0].formation = Formation::Line;
         board.units[1].state = HexState::Disordered;
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &AiGoals::default());
         assert_eq!(orders, vec![Order::Melee { units: vec!["fr".into()], target: "ru".into() }]);
 
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
         board.units[0].formation = Formation::Line;
         board.units[1].strength = 12;
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &AiGoals::default());
         assert!(orders.is_empty(), "1:2 is not worth it: {orders:?}");
 
         // Two battalions together make it 2:1.
@@ -445,7 +443,7 @@ mod tests {
         board.units[2].strength = 6;
         board.units[0].strength = 6;
         board.units[1].strength = 6;
-        let orders = play(&OPEN, &mut board, &[(OrderPhase::Melee, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &AiGoals::default());
         assert_eq!(orders, vec![Order::Melee { units: vec!["fr-a".into(), "fr-b".into()], target: "ru".into() }]);
     }
 
@@ -455,14 +453,14 @@ mod tests {
         let board =
             || Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 0)), unit("ru", 1, Arm::Infantry, (5, 11))] };
         let mut b = board();
-        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        let orders = play(&OPEN, &mut b, &[(Phase::Movement, 0)], &goals);
         assert_eq!(orders, vec![Order::Exit { unit: "fr".into(), edge: Edge::North }]);
         assert_eq!(b.units[0].at, None, "left the map");
 
         // No exit for the side, or one across another edge: it stays on the map.
         for exits in [vec![], vec![(Edge::South, 1)]] {
             let mut b = board();
-            let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &AiGoals { exits, ..AiGoals::default() });
+            let orders = play(&OPEN, &mut b, &[(Phase::Movement, 0)], &AiGoals { exits, ..AiGoals::default() });
             assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
             assert!(b.units[0].at.is_some());
         }
@@ -470,14 +468,14 @@ mod tests {
         // Needed to hold an objective on the edge: it holds.
         let mut b = board();
         let held = AiGoals { objectives: vec![(Offset::new(5, 0), 3, Some(0))], ..goals.clone() };
-        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &held);
+        let orders = play(&OPEN, &mut b, &[(Phase::Movement, 0)], &held);
         assert!(orders.is_empty(), "the garrison stays: {orders:?}");
         assert_eq!(at(&b, "fr"), Offset::new(5, 0));
 
         // Disordered: it falls back instead.
         let mut b = board();
         b.units[0].state = HexState::Disordered;
-        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        let orders = play(&OPEN, &mut b, &[(Phase::Movement, 0)], &goals);
         assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
 
         // Worth less than `rules.ai.exit_min_points`: 2 increments at 1
@@ -486,13 +484,13 @@ mod tests {
         b.units[0].strength = 2;
         let mut rules = Rules::default();
         rules.ai.exit_min_points = 3;
-        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals, &rules);
+        let orders = play_with(&OPEN, &mut b, &[(Phase::Movement, 0)], &goals, &rules);
         assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
         // At 2 points an increment they earn 4 and go.
         let mut b = board();
         b.units[0].strength = 2;
         let dear = AiGoals { exits: vec![(Edge::North, 2)], ..AiGoals::default() };
-        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &dear, &rules);
+        let orders = play_with(&OPEN, &mut b, &[(Phase::Movement, 0)], &dear, &rules);
         assert_eq!(orders, vec![Order::Exit { unit: "fr".into(), edge: Edge::North }]);
     }
 
@@ -513,7 +511,7 @@ mod tests {
         };
         let goals = AiGoals { exits: vec![(Edge::North, 1)], aggression: 1.0, ..AiGoals::default() };
         let mut b = units();
-        let orders = play(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals);
+        let orders = play(&OPEN, &mut b, &[(Phase::Movement, 0)], &goals);
         let exits: Vec<&Order> = orders.iter().filter(|o| matches!(o, Order::Exit { .. })).collect();
         assert_eq!(exits, [&Order::Exit { unit: "fr-north".into(), edge: Edge::North }], "{orders:?}");
         for id in ["fr-a", "fr-b", "fr-c"] {
@@ -524,7 +522,7 @@ mod tests {
         let mut rules = Rules::default();
         rules.ai.exit_share = 0.0;
         let mut b = units();
-        let orders = play_with(&OPEN, &mut b, &[(OrderPhase::Movement, 0)], &goals, &rules);
+        let orders = play_with(&OPEN, &mut b, &[(Phase::Movement, 0)], &goals, &rules);
         assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
         assert!(at(&b, "fr-north").r > 1, "{}", at(&b, "fr-north"));
     }
@@ -540,12 +538,12 @@ mod tests {
         (rows, Board { units })
     }
 
-    const TURN: [(OrderPhase, usize); 5] = [
-        (OrderPhase::Charge, 0),
-        (OrderPhase::Movement, 0),
-        (OrderPhase::DefensiveFire, 1),
-        (OrderPhase::OffensiveFire, 0),
-        (OrderPhase::Melee, 0),
+    const TURN: [(Phase, usize); 5] = [
+        (Phase::Charge, 0),
+        (Phase::Movement, 0),
+        (Phase::DefensiveFire, 1),
+        (Phase::OffensiveFire, 0),
+        (Phase::Melee, 0),
     ];
 
     #[test]

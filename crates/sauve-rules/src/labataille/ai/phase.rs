@@ -6,7 +6,8 @@ use crate::events::EventLog;
 use crate::labataille::Board;
 use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::Engine;
-use crate::labataille::orders::{Order, OrderPhase, Orders};
+use crate::labataille::orders::{Order, Orders};
+use crate::turn::Phase;
 
 use super::goals::{AiGoals, Tuning};
 
@@ -23,7 +24,7 @@ pub(super) struct Ai<'x, 'a, 'b> {
     pub(super) board: &'x mut Board,
     pub(super) dice: &'x mut Dice,
     pub(super) log: &'x mut EventLog,
-    pub(super) phase: OrderPhase,
+    pub(super) phase: Phase,
     pub(super) side: usize,
     pub(super) goals: &'x AiGoals,
     pub(super) tuning: Tuning,

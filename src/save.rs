@@ -64,7 +64,7 @@ pub fn failed_order(world: &World, save: &SaveGame, text: &str) -> Option<Proble
             format!(
                 "turn {}, {} phase{side}: the order to {} could not be carried out: {error} ({order}){more}",
                 e.turn,
-                e.phase,
+                e.phase.name(),
                 unit_list(&units)
             ),
         )

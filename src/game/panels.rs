@@ -16,7 +16,7 @@ use super::turn::PlayerTurn;
 use super::units::units_at;
 use crate::hex::Dir;
 use crate::scenario::Place;
-use crate::sentences::{Category, phase_words, state_words};
+use crate::sentences::{Category, state_words};
 use crate::sim::Clock;
 use crate::terrain::HexsideKind;
 
@@ -231,7 +231,7 @@ fn top_bar(
         .and_then(|id| s.sides.iter().find(|x| x.id == id))
         .map(|x| format!("{}, ", x.name))
         .unwrap_or_default();
-    let phase = if shown.phase.is_empty() { "before the battle".to_owned() } else { phase_words(&shown.phase) };
+    let phase = shown.phase.map_or("before the battle", |p| p.words());
     let behind = log.as_ref().map_or(0, |l| l.events.len().saturating_sub(shown.cursor));
     let state = if behind > 0 && !pb.playing && turn.awaiting.is_some() {
         format!("looking back {behind} events (. forward, Space: to the present)")

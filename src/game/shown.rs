@@ -10,6 +10,7 @@ use crate::events::{Event, EventKind, Pos, StateLabel};
 use crate::hex::Offset;
 use crate::scenario::{Place, Readiness, Scenario, StateName};
 use crate::sentences::{self, Category, Names};
+use crate::turn::Phase;
 
 /// A unit as the event log has shown it so far.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +48,8 @@ pub struct Shown {
     pub cursor: usize,
     pub turn: u32,
     pub side: Option<String>,
-    pub phase: String,
+    /// The phase of the last event shown; `None` before the first.
+    pub phase: Option<Phase>,
     /// Index of the current phase's `PhaseStart` in the event log.
     pub phase_at: usize,
     pub log: Vec<LogLine>,
@@ -164,7 +166,7 @@ pub fn show_event(shown: &mut Shown, e: &Event, index: &impl Fn(&str) -> Option<
     if let EventKind::PhaseStart {} = e.kind {
         shown.turn = e.turn;
         shown.side.clone_from(&e.side);
-        shown.phase.clone_from(&e.phase);
+        shown.phase = Some(e.phase);
         shown.phase_at = shown.cursor;
     }
     if let Some((category, text)) = sentences::sentence(e, names) {
@@ -272,7 +274,7 @@ mod tests {
         let mut units = initial(&s);
         let id = s.units[0].id.clone();
         let index = |x: &str| s.unit_index(x);
-        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: "Movement".into(), kind };
+        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind };
         apply(&mut units, index, &ev(EventKind::Losses { unit: id.clone(), increments: 1, strength: 3 }));
         apply(
             &mut units,
@@ -300,7 +302,7 @@ mod tests {
         let id = s.units[0].id.clone();
         let from = units[0].facing.unwrap_or(Dir::N);
         let to = from.opposite();
-        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: "Movement".into(), kind };
+        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind };
         let before = units.clone();
         apply(&mut units, index, &ev(EventKind::Facing { unit: id.clone(), from, to }));
         assert_eq!(units[0].facing, Some(to));

@@ -30,7 +30,7 @@ pub fn step_phase(world: &mut World) -> bool {
         };
         {
             let mut log = world.resource_mut::<BattleLog>();
-            log.set_stamp(clock.turn, side_id.as_deref(), clock.phase.name());
+            log.set_stamp(clock.turn, side_id.as_deref(), clock.phase);
             log.push(EventKind::PhaseStart {});
         }
         world.resource_mut::<PlayState>().begun = true;
@@ -129,7 +129,7 @@ pub fn write_final(world: &mut World) {
         let winner = score.winner.and_then(|w| sides.get(w)).map(|s| s.id.clone());
         let mut log = world.resource_mut::<BattleLog>();
         let turn = log.stamp.turn;
-        log.set_stamp(turn, None, "End");
+        log.set_stamp(turn, None, Phase::End);
         log.push(EventKind::GameOver {
             winner,
             decisive: score.decisive,
@@ -160,6 +160,6 @@ pub fn write_final(world: &mut World) {
     rows.sort_by_key(|(i, _)| *i);
     let mut log = world.resource_mut::<BattleLog>();
     let turn = log.stamp.turn;
-    log.set_stamp(turn, None, "End");
+    log.set_stamp(turn, None, Phase::End);
     log.push(EventKind::Final { units: rows.into_iter().map(|(_, u)| u).collect() });
 }

@@ -7,6 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::rules::combat::MeleeResult;
+use crate::turn::Phase;
 use crate::vocab::Readiness;
 
 /// A position: `[c, r]` in hex mode, `[x, y]` in cm in free-space mode.
@@ -226,7 +227,7 @@ pub struct Event {
     pub seq: u64,
     pub turn: u32,
     pub side: Option<String>,
-    pub phase: String,
+    pub phase: Phase,
     #[serde(flatten)]
     pub kind: EventKind,
 }
@@ -236,7 +237,7 @@ pub struct Event {
 pub struct Stamp {
     pub turn: u32,
     pub side: Option<String>,
-    pub phase: String,
+    pub phase: Phase,
 }
 
 /// The log itself: events in order, stamped with the current turn, side and
@@ -248,8 +249,8 @@ pub struct EventLog {
 }
 
 impl EventLog {
-    pub fn set_stamp(&mut self, turn: u32, side: Option<&str>, phase: &str) {
-        self.stamp = Stamp { turn, side: side.map(str::to_owned), phase: phase.to_owned() };
+    pub fn set_stamp(&mut self, turn: u32, side: Option<&str>, phase: Phase) {
+        self.stamp = Stamp { turn, side: side.map(str::to_owned), phase };
     }
 
     pub fn push(&mut self, kind: EventKind) {
@@ -258,7 +259,7 @@ impl EventLog {
             seq,
             turn: self.stamp.turn,
             side: self.stamp.side.clone(),
-            phase: self.stamp.phase.clone(),
+            phase: self.stamp.phase,
             kind,
         });
     }
@@ -287,7 +288,7 @@ mod tests {
     #[test]
     fn events_serialise_flat_with_the_envelope_first() {
         let mut log = EventLog::default();
-        log.set_stamp(2, Some("fr"), "MoraleRecovery");
+        log.set_stamp(2, Some("fr"), Phase::MoraleRecovery);
         log.push(EventKind::Move {
             unit: "a".into(),
             reason: MoveReason::Rout,
@@ -295,7 +296,7 @@ mod tests {
             to: Pos::Hex([1, 3]),
             path: vec![Pos::Hex([1, 2]), Pos::Hex([1, 3])],
         });
-        log.set_stamp(3, None, "Shocks");
+        log.set_stamp(3, None, Phase::Shocks);
         log.push(EventKind::Surrendered { unit: "b".into() });
         let text = log.to_jsonl();
         let lines: Vec<&str> = text.lines().collect();

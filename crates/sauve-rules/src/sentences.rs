@@ -96,7 +96,7 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
     Some(match &e.kind {
         EventKind::PhaseStart {} => {
             let who = e.side.as_deref().map(|s| format!("{}: ", names.side(s))).unwrap_or_default();
-            (Category::Phase, format!("Turn {}, {who}{}", e.turn, phase_words(&e.phase)))
+            (Category::Phase, format!("Turn {}, {who}{}", e.turn, e.phase.words()))
         }
         EventKind::MoraleCheck { unit, cause, morale, modifier, roll, result, passed, source } => {
             let who = names.name(unit);
@@ -308,18 +308,6 @@ pub fn unit_id(e: &Event) -> Option<String> {
     }
 }
 
-/// A phase's name in words ("MoraleRecovery" -> "morale recovery").
-pub fn phase_words(phase: &str) -> String {
-    let mut out = String::new();
-    for (i, ch) in phase.chars().enumerate() {
-        if ch.is_uppercase() && i > 0 {
-            out.push(' ');
-        }
-        out.extend(ch.to_lowercase());
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,7 +336,7 @@ mod tests {
     }
 
     fn ev(kind: EventKind) -> Event {
-        Event { seq: 0, turn: 2, side: Some("fr".into()), phase: "MoraleRecovery".into(), kind }
+        Event { seq: 0, turn: 2, side: Some("fr".into()), phase: crate::turn::Phase::MoraleRecovery, kind }
     }
 
     #[test]

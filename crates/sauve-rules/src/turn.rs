@@ -4,9 +4,11 @@
 
 /// The phases of a turn (RULES.md 1.6). `Shocks` opens each turn; then each
 /// side in scenario order runs the six phases from `Charge` to
-/// `MoraleRecovery`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// `MoraleRecovery`. `End` is not played: it stamps what is written once
+/// the battle is over (the result and every unit's last state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
+    #[default]
     Shocks,
     Charge,
     Movement,
@@ -14,6 +16,7 @@ pub enum Phase {
     OffensiveFire,
     Melee,
     MoraleRecovery,
+    End,
 }
 
 impl Phase {
@@ -26,7 +29,7 @@ impl Phase {
     pub fn takes_orders(self) -> bool {
         match self {
             Phase::Charge | Phase::Movement | Phase::DefensiveFire | Phase::OffensiveFire | Phase::Melee => true,
-            Phase::Shocks | Phase::MoraleRecovery => false,
+            Phase::Shocks | Phase::MoraleRecovery | Phase::End => false,
         }
     }
 
@@ -53,6 +56,21 @@ impl Phase {
             Phase::OffensiveFire => "OffensiveFire",
             Phase::Melee => "Melee",
             Phase::MoraleRecovery => "MoraleRecovery",
+            Phase::End => "End",
+        }
+    }
+
+    /// The phase's name in words, as the log's sentences say it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Phase::Shocks => "shocks",
+            Phase::Charge => "charge",
+            Phase::Movement => "movement",
+            Phase::DefensiveFire => "defensive fire",
+            Phase::OffensiveFire => "offensive fire",
+            Phase::Melee => "melee",
+            Phase::MoraleRecovery => "morale recovery",
+            Phase::End => "end",
         }
     }
 }

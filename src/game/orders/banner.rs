@@ -14,7 +14,6 @@ use crate::game::screen::{BANNER_H, BAR_H, PANEL_W};
 use crate::game::seats::Seats;
 use crate::game::turn::PlayerTurn;
 use crate::hex::Edge;
-use crate::sentences::phase_words;
 use crate::sim;
 use crate::turn::Phase;
 
@@ -167,7 +166,7 @@ pub(super) fn show_card(
     }
     let side_name = s.sides.get(side).map_or("?", |x| x.name.as_str());
     let whose = if *seats == Seats::HotSeat { "Orders for" } else { "Your orders:" };
-    let title = format!("{whose} {side_name} — {}, turn {}", phase_words(clock.phase.name()), clock.turn);
+    let title = format!("{whose} {side_name} — {}, turn {}", clock.phase.words(), clock.turn);
     if let Ok(mut t) = texts.p0().single_mut() {
         t.0 = title;
     }

@@ -97,7 +97,7 @@ pub fn hint(phase: Phase, group: usize) -> &'static str {
         (Phase::Melee, true) => "Point at an adjacent enemy for the odds; click it to attack.",
         (Phase::Charge, false) => "Click a cavalry unit of yours to charge with it.",
         (Phase::Charge, true) => "Point at an enemy for the odds; click it to charge.",
-        (Phase::Shocks | Phase::MoraleRecovery, _) => "No orders are given in this phase.",
+        (Phase::Shocks | Phase::MoraleRecovery | Phase::End, _) => "No orders are given in this phase.",
     }
 }
 
@@ -157,7 +157,7 @@ pub fn order_for_click(
                 None => Click::Clear,
             },
             Phase::Movement => Click::Say("Enemy units are attacked in the fire, charge and melee phases.".into()),
-            Phase::Shocks | Phase::MoraleRecovery => Click::Clear,
+            Phase::Shocks | Phase::MoraleRecovery | Phase::End => Click::Clear,
         };
     }
     match (phase, group.first().and_then(|&g| units.get(g))) {

@@ -111,6 +111,6 @@ pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
                 }
             }
         }
-        Phase::Movement | Phase::Shocks | Phase::MoraleRecovery => return,
+        Phase::Movement | Phase::Shocks | Phase::MoraleRecovery | Phase::End => return,
     });
 }

@@ -129,7 +129,7 @@ mod tests {
         let events = kinds
             .into_iter()
             .enumerate()
-            .map(|(seq, kind)| Event { seq: seq as u64, turn: 1, side: None, phase: "Shocks".into(), kind })
+            .map(|(seq, kind)| Event { seq: seq as u64, turn: 1, side: None, phase: crate::turn::Phase::Shocks, kind })
             .collect();
         EventLog { events, ..EventLog::default() }
     }

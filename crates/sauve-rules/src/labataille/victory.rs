@@ -593,7 +593,7 @@ mod tests {
     }
 
     fn push(log: &mut EventLog, turn: u32, kind: EventKind) {
-        log.set_stamp(turn, None, "t");
+        log.set_stamp(turn, None, crate::turn::Phase::Shocks);
         log.push(kind);
     }
 

@@ -95,7 +95,7 @@ pub fn play_phase(
         Phase::DefensiveFire | Phase::OffensiveFire => ai.fire(),
         Phase::Melee => ai.melee(),
         // No orders are given in these.
-        Phase::Shocks | Phase::MoraleRecovery => {}
+        Phase::Shocks | Phase::MoraleRecovery | Phase::End => {}
     }
     ai.done
 }

@@ -149,7 +149,7 @@ fn ai_game(c: &mut Criterion) {
         let s = std::sync::Arc::new(s);
         g.bench_function(name, |b| {
             b.iter(|| {
-                let mut sim = sauve::sim::Simulation::new(s.clone(), 1, vec![], sauve::sim::AiMode::Both);
+                let mut sim = sauve::sim::Simulation::new(s.clone(), 1, vec![], sauve::sim::Seats::Watch);
                 sim.run();
                 black_box(sim.log().events.len())
             })

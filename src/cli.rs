@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use crate::dice::parse_script;
 use crate::events::{EventKind, EventLog, StateLabel};
 use crate::scenario::{self, Mode, Scenario};
-use crate::sim::{AiMode, Simulation};
+use crate::sim::{Seats, Simulation};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -135,11 +135,11 @@ pub struct ShotRequest {
 }
 
 /// Reads `--ai`: `both`, `none` or one of the sides' ids.
-pub fn ai_mode(ai: &str, sides: &[scenario::Side]) -> Result<AiMode, String> {
+pub fn ai_mode(ai: &str, sides: &[scenario::Side]) -> Result<Seats, String> {
     match ai {
-        "both" => Ok(AiMode::Both),
-        "none" => Ok(AiMode::None),
-        side => sides.iter().position(|s| s.id == side).map(AiMode::Side).ok_or_else(|| {
+        "both" => Ok(Seats::Watch),
+        "none" => Ok(Seats::Nobody),
+        side => sides.iter().position(|s| s.id == side).map(Seats::AiOnly).ok_or_else(|| {
             let ids: Vec<_> = sides.iter().map(|s| s.id.as_str()).collect();
             format!("--ai {side:?}: expected both, none or a side id ({})", ids.join(", "))
         }),
@@ -259,7 +259,7 @@ fn replay(file: &Path, events: Option<&Path>) -> ExitCode {
         }
     };
     let scenario = Arc::new(scenario);
-    let mut sim = Simulation::new(scenario.clone(), save.seed, save.dice.clone(), AiMode::None);
+    let mut sim = Simulation::new(scenario.clone(), save.seed, save.dice.clone(), Seats::Nobody);
     crate::save::restore(sim.app.world_mut(), &save, scenario.clone());
     let failed = crate::save::failed_order(sim.app.world(), &save, &text);
     if let Some(p) = &failed {
@@ -366,9 +366,9 @@ mod tests {
     #[test]
     fn ai_reads_both_none_or_a_side_id() {
         let sides = sides();
-        assert_eq!(ai_mode("both", &sides), Ok(AiMode::Both));
-        assert_eq!(ai_mode("none", &sides), Ok(AiMode::None));
-        assert_eq!(ai_mode("ru", &sides), Ok(AiMode::Side(1)));
+        assert_eq!(ai_mode("both", &sides), Ok(Seats::Watch));
+        assert_eq!(ai_mode("none", &sides), Ok(Seats::Nobody));
+        assert_eq!(ai_mode("ru", &sides), Ok(Seats::AiOnly(1)));
         assert_eq!(
             ai_mode("prussia", &sides),
             Err("--ai \"prussia\": expected both, none or a side id (fr, ru)".into())

@@ -10,7 +10,7 @@ use bevy::prelude::World;
 pub use sauve_rules::save::*;
 
 use crate::scenario::{self, Problem};
-use crate::sim::{self, AiMode, Battle, BattleLog, Clock, Controls, Origin, PlayState, SavePoint};
+use crate::sim::{self, Battle, BattleLog, Clock, Controls, Origin, PlayState, SavePoint, Seats};
 
 /// The game in `world` as a save. `scenario_text` is the file it was opened
 /// from (the world keeps only the parsed scenario).
@@ -93,7 +93,7 @@ pub fn failed_order(world: &World, save: &SaveGame, text: &str) -> Option<Proble
 /// Puts the saved game into `world` (replacing any battle there) and plays
 /// its orders again up to the moment it was saved.
 pub fn restore(world: &mut World, save: &SaveGame, scenario: Arc<scenario::Scenario>) {
-    sim::reset(world, scenario, save.seed, save.dice.clone(), AiMode::None);
+    sim::reset(world, scenario, save.seed, save.dice.clone(), Seats::Nobody);
     world.insert_resource(Controls(save.controls.clone()));
     sim::start_replay(world, save.orders.clone(), save.at);
     sim::run_to(world, save.at);

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use sauve::events::{Cause, EventKind, StateLabel};
-use sauve::sim::{AiMode, Simulation};
+use sauve::sim::{Seats, Simulation};
 
 const SCENARIOS: [&str; 3] =
     ["scenarios/grossbeeren-1813.ron", "scenarios/hagelberg-1813.ron", "scenarios/dennewitz-1813.ron"];
@@ -24,7 +24,7 @@ const SEEDS: std::ops::RangeInclusive<u64> = 1..=10;
 
 fn play(path: &str, seed: u64) -> Simulation {
     let scenario = sauve::scenario::load(Path::new(path)).unwrap_or_else(|e| panic!("{path}: {e:?}"));
-    let mut sim = Simulation::new(Arc::new(scenario), seed, vec![], AiMode::Both);
+    let mut sim = Simulation::new(Arc::new(scenario), seed, vec![], Seats::Watch);
     sim.run();
     sim
 }

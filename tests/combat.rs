@@ -9,15 +9,15 @@ use sauve::hex::Dir;
 use sauve::labataille::HexState;
 use sauve::labataille::orders::{Order, OrderError};
 use sauve::scenario::Formation;
-use sauve::sim::{self, AiMode, Controls, SideControl, Simulation};
+use sauve::sim::{self, Control, Controls, Seats, Simulation};
 use sauve::turn::Phase;
 use serde_json::Value;
 
 /// A battle in which both sides are players, with scripted dice.
 fn human_battle(text: &str, dice: &[u32]) -> Simulation {
     let s = load(text);
-    let mut sim = Simulation::new(s, 7, dice.to_vec(), AiMode::None);
-    sim.app.world_mut().insert_resource(Controls(vec![SideControl::Human; 2]));
+    let mut sim = Simulation::new(s, 7, dice.to_vec(), Seats::Nobody);
+    sim.app.world_mut().insert_resource(Controls(vec![Control::Player; 2]));
     sim
 }
 

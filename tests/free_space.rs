@@ -104,7 +104,7 @@ fn flight_keeps_facing_and_forms_a_square_at_the_end() {
         "",
     );
     let s = load(&text);
-    let mut sim = sauve::sim::Simulation::new(s, 7, vec![], sauve::sim::AiMode::None);
+    let mut sim = sauve::sim::Simulation::new(s, 7, vec![], sauve::sim::Seats::Nobody);
     sim.run();
     let t = sim.table();
     let u = &t.units[0];
@@ -233,7 +233,7 @@ fn unlimbered_artillery_leaves_its_guns() {
     );
     let log = run(&text, &[]);
     let s = load(&text);
-    let mut sim = sauve::sim::Simulation::new(s, 7, vec![], sauve::sim::AiMode::None);
+    let mut sim = sauve::sim::Simulation::new(s, 7, vec![], sauve::sim::Seats::Nobody);
     sim.run();
     let t = sim.table();
     assert_eq!(t.units[0].guns_left, Some((100.0, 100.0)), "the guns stay where they stood");

@@ -622,7 +622,7 @@ fn same_scenario_seed_and_dice_give_a_byte_identical_log() {
     );
     let s = load(&text);
     let run_once = |seed: u64| {
-        let mut sim = sauve::sim::Simulation::new(s.clone(), seed, vec![11, 22], sauve::sim::AiMode::None);
+        let mut sim = sauve::sim::Simulation::new(s.clone(), seed, vec![11, 22], sauve::sim::Seats::Nobody);
         sim.run();
         sim.log().to_jsonl()
     };

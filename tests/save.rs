@@ -9,7 +9,7 @@ use common::{rows, scenario_text, unit};
 use sauve::hex::Dir;
 use sauve::labataille::orders::Order;
 use sauve::save::{self, SaveGame};
-use sauve::sim::{self, AiMode, Controls, SideControl, Simulation};
+use sauve::sim::{self, Control, Controls, Seats, Simulation};
 use sauve::turn::Phase;
 
 fn battle_text() -> String {
@@ -30,8 +30,8 @@ fn battle_text() -> String {
 
 fn new_battle(text: &str) -> Simulation {
     let s = common::load(text);
-    let mut sim = Simulation::new(s, 11, vec![], AiMode::None);
-    sim.app.world_mut().insert_resource(Controls(vec![SideControl::Human; 2]));
+    let mut sim = Simulation::new(s, 11, vec![], Seats::Nobody);
+    sim.app.world_mut().insert_resource(Controls(vec![Control::Player; 2]));
     sim
 }
 
@@ -131,7 +131,7 @@ fn the_save_of_a_finished_game_replays_it_exactly() {
     assert!(saved.to_ron().contains("Face("), "the turns are in the save");
     assert_eq!(a.log().events.iter().filter(|e| matches!(e.kind, sauve::events::EventKind::Facing { .. })).count(), 2);
     let (loaded, scenario) = SaveGame::parse(&saved.to_ron(), "t.save.ron").expect("reads back");
-    let mut b = Simulation::new(Arc::new(scenario.clone()), 0, vec![], AiMode::Both);
+    let mut b = Simulation::new(Arc::new(scenario.clone()), 0, vec![], Seats::Watch);
     // The replay gives its own orders, whoever controls the sides.
     save::restore(b.app.world_mut(), &loaded, Arc::new(scenario));
     assert!(b.clock().finished);

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use sauve::scenario::{LoadError, parse_bytes};
-use sauve::sim::{AiMode, Simulation};
+use sauve::sim::{Seats, Simulation};
 
 const RICH: &str = r#"
 Scenario(
@@ -196,7 +196,7 @@ fn thousands_of_mutated_scenarios_never_panic() {
                     played += 1;
                     let s = Arc::new(scenario);
                     let ok = catch_unwind(AssertUnwindSafe(|| {
-                        let mut sim = Simulation::new(s.clone(), 3, vec![], AiMode::Both);
+                        let mut sim = Simulation::new(s.clone(), 3, vec![], Seats::Watch);
                         for _ in 0..14 {
                             sim.step();
                         }

@@ -12,7 +12,7 @@ use sauve::labataille::victory::{
     army_broken, corps_status, exit_tally, initial_holders, score, summary, update_holders,
 };
 use sauve::scenario::{Scenario, load, parse};
-use sauve::sim::{AiMode, Simulation};
+use sauve::sim::{Seats, Simulation};
 
 const BATTLES: [&str; 3] = ["grossbeeren-1813.ron", "hagelberg-1813.ron", "dennewitz-1813.ron"];
 
@@ -44,7 +44,7 @@ fn every_unit_answers_to_exactly_one_corps_and_no_army_starts_broken() {
 fn the_summary_after_a_battle_agrees_with_the_event_log() {
     for name in BATTLES {
         let s = Arc::new(bundled(name));
-        let mut sim = Simulation::new(s.clone(), s.seed, Vec::new(), AiMode::None);
+        let mut sim = Simulation::new(s.clone(), s.seed, Vec::new(), Seats::Nobody);
         sim.run();
         let board = sim.board();
         let log = sim.log().clone();
@@ -97,7 +97,7 @@ fn the_ai_marches_off_by_an_exit_and_its_side_scores_the_points() {
              exits: [(side: "fr", edge: North, points: 3)])"#
     );
     let s = Arc::new(parse(&text, "exit.ron").unwrap_or_else(|e| panic!("{e}")));
-    let mut sim = Simulation::new(s.clone(), s.seed, Vec::new(), AiMode::Both);
+    let mut sim = Simulation::new(s.clone(), s.seed, Vec::new(), Seats::Watch);
     sim.run();
     let exited: Vec<(&str, u32)> = sim
         .log()

@@ -24,7 +24,7 @@ use super::sets::GameSet;
 use super::shown::Shown;
 use super::turn::PlayerTurn;
 use super::units::units_at;
-use crate::sim::{Controls, SideControl};
+use crate::sim::{Control, Controls};
 
 /// How far (logical pixels) a press may move and still be a click.
 const CLICK_SLOP: f32 = 4.0;
@@ -110,7 +110,7 @@ fn keys(
 /// and below the orders banner too when a player gives orders at this
 /// window (hex mode with a human side).
 pub fn fitted(opened: &Opened, controls: Option<&Controls>, window: &Window) -> (Vec2, f32) {
-    let orders = opened.hex_mode() && controls.is_some_and(|c| c.0.contains(&SideControl::Human));
+    let orders = opened.hex_mode() && controls.is_some_and(|c| c.0.contains(&Control::Player));
     let top = BAR_H + if orders { BANNER_H } else { 0.0 };
     let view = Vec2::new((window.width() - PANEL_W).max(100.0), (window.height() - top).max(100.0));
     let bounds = opened.layout.bounds();
@@ -430,8 +430,8 @@ mod tests {
         let window = Window { resolution: WindowResolution::new(1280, 720), ..default() };
         let (lo, hi) = opened.layout.bounds();
         let on_screen = |p: Vec2, (c, s): (Vec2, f32)| Vec2::new(640.0 + (p.x - c.x) / s, 360.0 - (p.y - c.y) / s);
-        let human = Controls(vec![SideControl::Human, SideControl::Ai]);
-        let watched = Controls(vec![SideControl::Ai, SideControl::Ai]);
+        let human = Controls(vec![Control::Player, Control::Ai]);
+        let watched = Controls(vec![Control::Ai, Control::Ai]);
         for (controls, top) in [(None, BAR_H), (Some(&watched), BAR_H), (Some(&human), BAR_H + BANNER_H)] {
             let f = fitted(&opened, controls, &window);
             let (top_left, bottom_right) = (on_screen(Vec2::new(lo.x, hi.y), f), on_screen(Vec2::new(hi.x, lo.y), f));

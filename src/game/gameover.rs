@@ -207,7 +207,7 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    use crate::sim::{AiMode, Simulation};
+    use crate::sim::{Seats, Simulation};
 
     /// The card is a screen: up once the log shown reaches the end, hidden
     /// under the menu until it closes, gone when closed or stepped back
@@ -247,7 +247,7 @@ mod tests {
             Ok(s) => Arc::new(s),
             Err(e) => panic!("{e}"),
         };
-        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::Both);
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], Seats::Watch);
         let w = sim.app.world_mut();
         assert_eq!(game_over_at(w, usize::MAX), None, "not before the end");
         super::super::scenarios::simulate_turns(w, s.turns + 1);

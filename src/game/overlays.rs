@@ -330,7 +330,7 @@ mod tests {
             Ok(s) => std::sync::Arc::new(s),
             Err(e) => panic!("{e}"),
         };
-        let mut sim = sim::Simulation::new(s.clone(), 7, vec![], sim::AiMode::None);
+        let mut sim = sim::Simulation::new(s.clone(), 7, vec![], sim::Seats::Nobody);
         sim.step();
         let w = sim.app.world_mut();
         let len = w.resource::<sim::BattleLog>().events.len();

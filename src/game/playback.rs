@@ -159,7 +159,7 @@ fn reset(
     let speed = pb.speed;
     // With a player at the window the battle runs on by itself to their
     // first orders; a watched battle waits for Space.
-    let player = controls.is_some_and(|c| c.0.contains(&crate::sim::SideControl::Human));
+    let player = controls.is_some_and(|c| c.0.contains(&crate::sim::Control::Player));
     // A restored save opens with its log already written: shown at once.
     let restored = log.is_some_and(|l| !l.events.is_empty()) && req.0.shot.is_none();
     let instant = req.0.shot.is_some() || restored;

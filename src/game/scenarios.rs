@@ -15,7 +15,7 @@ use super::seats::{Seats, seat};
 use super::sets::GameSet;
 use super::state::{Screen, battle_keys};
 use crate::scenario::{Scenario, parse_bytes};
-use crate::sim::{AiMode, Clock};
+use crate::sim::Clock;
 
 /// A scenario to open at the start of the next frame.
 #[derive(Resource, Default)]
@@ -102,7 +102,7 @@ fn open_pending(world: &mut World) {
             let seed = shot.as_ref().and_then(|r| r.seed).unwrap_or(s.seed);
             // `sauve shot --ai`: who plays the turns before the picture (the
             // command line has checked a side id against this file).
-            let ai = shot.as_ref().and_then(|r| crate::cli::ai_mode(&r.ai, &s.sides).ok()).unwrap_or(AiMode::None);
+            let ai = shot.as_ref().and_then(|r| crate::cli::ai_mode(&r.ai, &s.sides).ok()).unwrap_or(Seats::Nobody);
             crate::sim::reset(world, s.clone(), seed, Vec::new(), ai);
             // A picture shows the battle as the rules alone play it (or the
             // AI, as `--ai` asked), unless asked for the player's seats (to
@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn a_save_file_opens_as_the_saved_game() {
         let Ok(game) = read_game(&Source::Bundled(0)) else { panic!("the cascade opens") };
-        let mut sim = crate::sim::Simulation::new(Arc::new(game.scenario), 7, vec![], AiMode::None);
+        let mut sim = crate::sim::Simulation::new(Arc::new(game.scenario), 7, vec![], Seats::Nobody);
         sim.step();
         let Some(save) = crate::save::capture(sim.app.world(), &game.text) else { panic!("a save") };
         let dir = std::env::temp_dir().join(format!("sauve-game-save-{}", std::process::id()));

@@ -199,7 +199,7 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    use crate::sim::{AiMode, Simulation};
+    use crate::sim::{Seats, Simulation};
 
     fn cascade() -> Arc<Scenario> {
         let text = include_str!("../../scenarios/cascade.ron");
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn replaying_the_log_ends_where_the_simulation_ends() {
         let s = cascade();
-        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], Seats::Nobody);
         for _ in 0..26 {
             sim.step();
         }
@@ -244,7 +244,7 @@ mod tests {
     #[test]
     fn stepping_back_and_forth_shows_what_a_fresh_fold_shows() {
         let s = cascade();
-        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], Seats::Nobody);
         for _ in 0..26 {
             sim.step();
         }
@@ -295,7 +295,7 @@ mod tests {
         let index = |x: &str| s.unit_index(x);
         // Hex units start facing away from their side's rear edge, as the
         // simulation sets them up.
-        let mut sim = Simulation::new(s.clone(), s.seed, vec![], AiMode::None);
+        let mut sim = Simulation::new(s.clone(), s.seed, vec![], Seats::Nobody);
         for (shown, real) in units.iter().zip(&sim.board().units) {
             assert_eq!(shown.facing, Some(real.facing), "{}", real.id);
         }

@@ -1,36 +1,118 @@
-//! Who gives each side's orders.
+//! Who gives each side's orders: the seats of a game (who sits where, as
+//! the window's menu or the command line's `--ai` chooses), and the
+//! control of each side they give.
 
 use bevy::prelude::*;
 
-use crate::turn::SideControl;
+use crate::scenario::{Mode, Scenario};
+use crate::vocab::Control;
 
-/// Who gives orders, as the command line's `--ai` says it.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AiMode {
-    Both,
-    None,
-    Side(usize),
+/// Who gives the orders in a game.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seats {
+    /// Each side as its scenario says (`control: Player` at the window,
+    /// `Ai` to the computer, `Idle` to nobody).
+    #[default]
+    Player,
+    /// Every side at the window, in turn (hot-seat).
+    HotSeat,
+    /// The computer plays every side (`--ai both`); a window only watches.
+    Watch,
+    /// Nobody gives orders (`--ai none`): only shocks, forced moves and the
+    /// morale segments happen.
+    Nobody,
+    /// The computer plays this side (`--ai SIDE`); nobody the others.
+    AiOnly(usize),
 }
 
-/// Control of each side, in scenario order.
-#[derive(Resource, Clone, Debug, PartialEq, Eq)]
-pub struct Controls(pub Vec<SideControl>);
+impl Seats {
+    /// The seats the window's menu offers, in the order P cycles them.
+    pub const ALL: [Seats; 3] = [Seats::Player, Seats::HotSeat, Seats::Watch];
 
-impl Controls {
-    pub fn from_ai(ai: AiMode, sides: usize) -> Self {
+    /// The next of the window's seats.
+    pub fn next(self) -> Seats {
+        match self {
+            Seats::Player => Seats::HotSeat,
+            Seats::HotSeat => Seats::Watch,
+            Seats::Watch | Seats::Nobody | Seats::AiOnly(_) => Seats::Player,
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            Seats::Player => "you against the AI",
+            Seats::HotSeat => "hot-seat: both sides at this window",
+            Seats::Watch => "watch: the AI plays both sides",
+            Seats::Nobody => "nobody gives orders",
+            Seats::AiOnly(_) => "the AI plays one side, nobody the other",
+        }
+    }
+
+    /// Control of each side of `s`. Orders are given in hex mode only: a
+    /// free-space battle has nobody at the window (the computer plays the
+    /// sides a player would).
+    pub fn controls(self, s: &Scenario) -> Controls {
         Controls(
-            (0..sides)
-                .map(|i| match ai {
-                    AiMode::Both => SideControl::Ai,
-                    AiMode::None => SideControl::Idle,
-                    AiMode::Side(s) if s == i => SideControl::Ai,
-                    AiMode::Side(_) => SideControl::Idle,
+            s.sides
+                .iter()
+                .enumerate()
+                .map(|(i, side)| match (self, s.mode) {
+                    (Seats::Nobody, _) => Control::Idle,
+                    (Seats::AiOnly(k), _) => {
+                        if k == i {
+                            Control::Ai
+                        } else {
+                            Control::Idle
+                        }
+                    }
+                    (Seats::Watch, _) | (_, Mode::FreeSpace) => Control::Ai,
+                    (Seats::HotSeat, Mode::Hex) => Control::Player,
+                    (Seats::Player, Mode::Hex) => side.control,
                 })
                 .collect(),
         )
     }
+}
 
-    pub fn of(&self, side: usize) -> SideControl {
-        self.0.get(side).copied().unwrap_or(SideControl::Idle)
+/// Control of each side, in scenario order.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct Controls(pub Vec<Control>);
+
+impl Controls {
+    pub fn of(&self, side: usize) -> Control {
+        self.0.get(side).copied().unwrap_or(Control::Idle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(file: &str, text: &str) -> Scenario {
+        crate::scenario::parse(text, file).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn seats_give_each_side_its_control() {
+        let s = scenario("cascade.ron", include_str!("../../scenarios/cascade.ron"));
+        let (p, a, i) = (Control::Player, Control::Ai, Control::Idle);
+        assert_eq!(Seats::Player.controls(&s).0, vec![p, a], "French are the player in the cascade");
+        assert_eq!(Seats::HotSeat.controls(&s).0, vec![p, p]);
+        assert_eq!(Seats::Watch.controls(&s).0, vec![a, a]);
+        assert_eq!(Seats::Nobody.controls(&s).0, vec![i, i]);
+        assert_eq!(Seats::AiOnly(1).controls(&s).0, vec![i, a]);
+        assert_eq!(Seats::Watch.next().next().next(), Seats::Watch);
+        assert_eq!(Seats::Nobody.next(), Seats::Player);
+    }
+
+    #[test]
+    fn nobody_sits_at_a_free_space_table() {
+        let s = scenario("ligny-1815.ron", include_str!("../../scenarios/ligny-1815.ron"));
+        let (a, i) = (Control::Ai, Control::Idle);
+        for seats in Seats::ALL {
+            assert_eq!(seats.controls(&s).0, vec![a, a], "{seats:?}");
+        }
+        assert_eq!(Seats::Nobody.controls(&s).0, vec![i, i]);
+        assert_eq!(Seats::AiOnly(0).controls(&s).0, vec![a, i]);
     }
 }

@@ -12,7 +12,8 @@ use super::play::PlayState;
 use super::victory::{command_segment, refresh_leaders, score, tally};
 use crate::events::{EventKind, FinalUnit, Pos, StateLabel};
 use crate::labataille::orders::LoggedOrder;
-use crate::turn::{Phase, SavePoint, SideControl};
+use crate::turn::{Phase, SavePoint};
+use crate::vocab::Control;
 
 /// Runs the phase the clock points at, then advances the clock. An order
 /// phase of a side a player controls begins and then waits: the window
@@ -39,7 +40,7 @@ pub fn step_phase(world: &mut World) -> bool {
         // default 2): the opening position is the scenario author's to set.
         // With nobody giving orders (`--ai none`) the battle is a study of
         // morale alone and runs all its turns; a played battle ends here.
-        let played = world.resource::<Controls>().0.iter().any(|&c| c != SideControl::Idle);
+        let played = world.resource::<Controls>().0.iter().any(|&c| c != Control::Idle);
         let first = world.resource::<Battle>().scenario.rules.first_command_turn;
         if clock.phase == Phase::Shocks && clock.turn >= first && command_segment(world) && played {
             // An army has broken: the battle is over.

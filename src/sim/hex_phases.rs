@@ -17,8 +17,9 @@ use crate::labataille::ai::{self, AiGoals};
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::orders::LoggedOrder;
 use crate::scenario::{DEFAULT_AGGRESSION, Mode, Scenario};
+use crate::turn::OrderStamp;
 use crate::turn::Phase;
-use crate::turn::{OrderStamp, SideControl};
+use crate::vocab::Control;
 
 /// Everything a hex segment between orders needs: the units, the board
 /// view, the battle, its engine, dice and log.
@@ -72,7 +73,7 @@ pub(super) fn order_phase_system(world: &mut World) {
     let acting = phase.acting_side(phasing);
     let control = world.resource::<Controls>().of(acting);
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
-    let goals = (control == SideControl::Ai).then(|| {
+    let goals = (control == Control::Ai).then(|| {
         let scenario = world.resource::<Battle>().scenario.clone();
         let v = world.resource::<Victory>();
         AiGoals {

@@ -35,11 +35,12 @@ pub mod victory;
 pub mod view;
 
 pub use crate::labataille::orders::LoggedOrder;
-pub use crate::turn::{OrderStamp, Phase, SavePoint, SideControl};
+pub use crate::turn::{OrderStamp, Phase, SavePoint};
+pub use crate::vocab::Control;
 pub use battle::{Battle, BattleLog, DiceBox, EngineState};
 pub use clock::{Clock, Origin, PhaseSchedule};
 pub use components::*;
-pub use control::{AiMode, Controls};
+pub use control::{Controls, Seats};
 pub use driver::{end_phase, orders_not_replayed, run_to, start_replay, step_phase, write_final};
 pub use order_api::{awaiting_orders, charge_path, fire_odds, issue_order, melee_odds, movement_range, mp_left, undo};
 pub use play::PlayState;

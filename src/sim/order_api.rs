@@ -9,8 +9,9 @@ use super::control::Controls;
 use super::play::{PlayState, Snapshot, with_orders};
 use crate::labataille::orders::LoggedOrder;
 use crate::labataille::orders::{Order, OrderError};
+use crate::turn::OrderStamp;
 use crate::turn::Phase;
-use crate::turn::{OrderStamp, SideControl};
+use crate::vocab::Control;
 
 /// The order phase waiting for a player, with the side that acts in it.
 pub fn awaiting_orders(world: &World) -> Option<(Phase, usize)> {
@@ -21,7 +22,7 @@ pub fn awaiting_orders(world: &World) -> Option<(Phase, usize)> {
     }
     let phase = clock.phase.order_phase()?;
     let acting = phase.acting_side(clock.side?);
-    (world.resource::<Controls>().of(acting) == SideControl::Human).then_some((phase, acting))
+    (world.resource::<Controls>().of(acting) == Control::Player).then_some((phase, acting))
 }
 
 /// A player's order in the phase that waits for them. On success it is in

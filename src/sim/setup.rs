@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::{Clock, Origin, PhaseSchedule};
 use super::components::*;
-use super::control::{AiMode, Controls};
+use super::control::Seats;
 use super::free_space::{fs_announcement_system, fs_shocks_system};
 use super::hex_phases::{free_space_mode, hex_mode, order_phase_system, recovery_system, shocks_system};
 use super::play::PlayState;
@@ -60,9 +60,9 @@ pub fn spawn_units(world: &mut World, scenario: &Scenario) {
 }
 
 /// Adds the battle's resources, phase schedules and systems to an app.
-pub fn install(app: &mut App, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: AiMode) {
+pub fn install(app: &mut App, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, seats: Seats) {
     install_schedules(app);
-    reset(app.world_mut(), scenario, seed, dice, ai);
+    reset(app.world_mut(), scenario, seed, dice, seats);
 }
 
 /// Adds the phase schedules and their systems, without a battle: the game
@@ -82,7 +82,7 @@ pub fn install_schedules(app: &mut App) {
 
 /// (Re)starts a battle in `world`: removes any units of a previous one, then
 /// inserts the resources and spawns the units of `scenario`.
-pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: AiMode) {
+pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, seats: Seats) {
     let old: Vec<Entity> = world.query_filtered::<Entity, With<UnitIndex>>().iter(world).collect();
     for e in old {
         world.despawn(e);
@@ -101,9 +101,8 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     play.activity.exits = scenario.exits.iter().map(|e| (e.side, e.edge)).collect();
     world.insert_resource(play);
     world.insert_resource(Victory::new(&scenario));
-    world.insert_resource(Controls::from_ai(ai, scenario.sides.len()));
+    world.insert_resource(seats.controls(&scenario));
     world.insert_resource(Origin { seed, dice: dice_script });
-    world.insert_resource(ai);
     world.insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });
     spawn_units(world, &scenario);
 }

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::battle::BattleLog;
 use super::clock::Clock;
-use super::control::AiMode;
+use super::control::Seats;
 use super::driver::step_phase;
 use super::setup::install;
 use super::view::{board_scope, table_scope};
@@ -24,7 +24,7 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    pub fn new(scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: AiMode) -> Self {
+    pub fn new(scenario: Arc<Scenario>, seed: u64, dice: Vec<u32>, ai: Seats) -> Self {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
         install(&mut app, scenario, seed, dice, ai);

@@ -379,12 +379,12 @@ mod tests {
 
     use super::*;
     use crate::labataille::HexState;
-    use crate::sim::{AiMode, Simulation};
+    use crate::sim::{Seats, Simulation};
 
     fn cascade() -> Simulation {
         let text = include_str!("../../scenarios/cascade.ron");
         let scenario = crate::scenario::parse(text, "cascade.ron").expect("the bundled scenario parses");
-        Simulation::new(Arc::new(scenario), 1, Vec::new(), AiMode::None)
+        Simulation::new(Arc::new(scenario), 1, Vec::new(), Seats::Nobody)
     }
 
     fn sync_now(world: &mut World) -> bool {

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use sauve::scenario::{Scenario, parse};
-use sauve::sim::{AiMode, Simulation};
+use sauve::sim::{Seats, Simulation};
 use serde_json::Value;
 
 /// A map of `w` x `h` clear hexes, with `marks` placed on it as (c, r, char).
@@ -45,7 +45,7 @@ pub fn load(text: &str) -> Arc<Scenario> {
 pub fn run(text: &str, dice: &[u32]) -> Vec<Value> {
     let s = load(text);
     let seed = s.seed;
-    let mut sim = Simulation::new(s, seed, dice.to_vec(), AiMode::None);
+    let mut sim = Simulation::new(s, seed, dice.to_vec(), Seats::Nobody);
     sim.run();
     sim.log()
         .to_jsonl()

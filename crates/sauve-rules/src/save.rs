@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::labataille::orders::LoggedOrder;
 use crate::rules::MAX_TURNS;
 use crate::scenario::{self, LoadError, Problem};
-use crate::turn::{SavePoint, SideControl};
+use crate::turn::SavePoint;
+use crate::vocab::Control;
 
 /// The only save format this build reads.
 pub const SAVE_FORMAT: u32 = 1;
@@ -34,7 +35,7 @@ pub struct SaveGame {
     /// The scripted dice the game began with.
     #[serde(default)]
     pub dice: Vec<u32>,
-    pub controls: Vec<SideControl>,
+    pub controls: Vec<Control>,
     /// Where the clock stood.
     pub at: SavePoint,
     pub orders: Vec<LoggedOrder>,

@@ -75,17 +75,6 @@ impl Phase {
     }
 }
 
-/// Who gives one side's orders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum SideControl {
-    /// The computer decides.
-    Ai,
-    /// A player at the window decides; its order phases wait for them.
-    Human,
-    /// Nobody: only forced moves and the morale segments happen.
-    Idle,
-}
-
 /// Where in the battle an order was given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OrderStamp {

@@ -16,12 +16,19 @@ pub enum Mode {
     FreeSpace,
 }
 
-/// Who gives a side's orders in the window, as the scenario says.
+/// Who gives one side's orders: the scenario's `control`, and what a game
+/// gives each side (see the window's seats and the command line's `--ai`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Control {
+    /// A player at the window; its order phases wait for them. (Saves
+    /// written before this type was one called it `Human`.)
+    #[serde(alias = "Human")]
     Player,
+    /// The computer decides.
     #[default]
     Ai,
+    /// Nobody: only forced moves and the morale segments happen.
+    Idle,
 }
 
 /// A unit's morale state as a file may give it. Hex mode uses the first
@@ -73,4 +80,18 @@ pub enum Readiness {
     Fresh,
     Tired,
     Exhausted,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_side_control_reads_the_old_name_of_a_player_and_writes_the_new() {
+        let read = |s: &str| ron::from_str::<Control>(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        assert_eq!(read("Human"), Control::Player, "saves from before control was one type");
+        assert_eq!(read("Player"), Control::Player);
+        assert_eq!(read("Idle"), Control::Idle);
+        assert_eq!(ron::to_string(&Control::Player).ok().as_deref(), Some("Player"));
+    }
 }

@@ -23,7 +23,7 @@ use crate::game::turn::PlayerTurn;
 use crate::hex::{Edge, Offset};
 use crate::labataille::orders::Order;
 use crate::scenario::{Formation, Scenario};
-use crate::sim::{self, AiMode, Simulation};
+use crate::sim::{self, Simulation};
 use crate::turn::Phase;
 
 fn parse(text: &str) -> Arc<Scenario> {
@@ -55,7 +55,7 @@ fn duel_with(fr: (i32, i32), ru: (i32, i32), dice: Vec<u32>, extra: &str) -> Sim
         ru.0,
         ru.1
     );
-    let mut sim = Simulation::new(parse(&text), 7, dice, AiMode::None);
+    let mut sim = Simulation::new(parse(&text), 7, dice, Seats::Nobody);
     let w = sim.app.world_mut();
     seat(w, Seats::HotSeat);
     sim
@@ -144,7 +144,7 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
         "Scenario(format: 1, name: \"charge\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-hus\", side: \"fr\", arm: Cavalry, at: (3, 7), morale: 44, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: (3, 2), morale: 32, strength: 4)])",
         rows.join(",\n ")
     );
-    let mut sim = Simulation::new(parse(&text), 7, vec![], AiMode::None);
+    let mut sim = Simulation::new(parse(&text), 7, vec![], Seats::Nobody);
     let w = sim.app.world_mut();
     seat(w, Seats::HotSeat);
     assert_eq!(go_to(w, Phase::Charge), 0);
@@ -172,7 +172,7 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
     assert_eq!(ridden, Some(drawn));
 
     // Next to the target there is no approach to draw: the odds say it all.
-    let mut sim = Simulation::new(parse(&text.replace("at: (3, 7)", "at: (3, 3)")), 7, vec![], AiMode::None);
+    let mut sim = Simulation::new(parse(&text.replace("at: (3, 7)", "at: (3, 3)")), 7, vec![], Seats::Nobody);
     let w = sim.app.world_mut();
     seat(w, Seats::HotSeat);
     go_to(w, Phase::Charge);

@@ -8,9 +8,10 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 
 use crate::dice::parse_script;
-use crate::events::{EventKind, EventLog, StateLabel};
+use crate::events::{EventKind, EventLog};
 use crate::scenario::{self, Mode, Scenario};
 use crate::sim::{Seats, Simulation};
+use crate::vocab::State;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -326,19 +327,19 @@ pub fn summary(scenario: &Scenario, seed: u64, log: &EventLog) -> String {
     if let Some(EventKind::Final { units }) = log.events.last().map(|e| &e.kind) {
         for side in &scenario.sides {
             let mine: Vec<_> = units.iter().filter(|u| u.side == side.id).collect();
-            let count = |s: StateLabel| mine.iter().filter(|u| u.state == s).count();
-            let off = mine.iter().filter(|u| u.at.is_none() && u.state == StateLabel::Routed).count();
+            let count = |s: State| mine.iter().filter(|u| u.state == s).count();
+            let off = mine.iter().filter(|u| u.at.is_none() && u.state == State::Routed).count();
             out += &format!("  {} ({}): {} units", side.name, side.id, mine.len());
-            let states: &[(StateLabel, &str)] = if scenario.mode == Mode::Hex {
+            let states: &[(State, &str)] = if scenario.mode == Mode::Hex {
                 &[
-                    (StateLabel::GoodOrder, "good order"),
-                    (StateLabel::Disordered, "disordered"),
-                    (StateLabel::Routed, "routed"),
-                    (StateLabel::Surrendered, "surrendered"),
-                    (StateLabel::Eliminated, "eliminated"),
+                    (State::GoodOrder, "good order"),
+                    (State::Disordered, "disordered"),
+                    (State::Routed, "routed"),
+                    (State::Surrendered, "surrendered"),
+                    (State::Eliminated, "eliminated"),
                 ]
             } else {
-                &[(StateLabel::Order, "order"), (StateLabel::LU, "LU"), (StateLabel::U, "U"), (StateLabel::FU, "FU")]
+                &[(State::Order, "order"), (State::LU, "LU"), (State::U, "U"), (State::FU, "FU")]
             };
             for (s, name) in states {
                 out += &format!(", {} {name}", count(*s));

@@ -15,8 +15,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use sauve::events::{Cause, EventKind, StateLabel};
+use sauve::events::{Cause, EventKind};
+
 use sauve::sim::{Seats, Simulation};
+use sauve::vocab::State;
 
 const SCENARIOS: [&str; 3] =
     ["scenarios/grossbeeren-1813.ron", "scenarios/hagelberg-1813.ron", "scenarios/dennewitz-1813.ron"];
@@ -64,7 +66,7 @@ fn each_side_wins_some_seeds_and_combat_routs_units() {
                     EventKind::MoraleCheck { cause: Cause::Fire | Cause::Melee | Cause::Charge, .. } => {
                         combat_checks += 1
                     }
-                    EventKind::StateChange { to: StateLabel::Routed, .. } => routs += 1,
+                    EventKind::StateChange { to: State::Routed, .. } => routs += 1,
                     _ => {}
                 }
             }

@@ -6,11 +6,11 @@ mod common;
 
 use common::{load, rows, scenario_text, unit};
 use sauve::hex::Dir;
-use sauve::labataille::HexState;
 use sauve::labataille::orders::{Order, OrderError};
 use sauve::scenario::Formation;
 use sauve::sim::{self, Control, Controls, Seats, Simulation};
 use sauve::turn::Phase;
+use sauve::vocab::State;
 use serde_json::Value;
 
 /// A battle in which both sides are players, with scripted dice.
@@ -151,7 +151,7 @@ fn melee_checks_both_sides_then_reads_the_table() {
     assert_eq!((m["odds"].as_str(), m["total"].as_i64(), m["result"].as_str()), (Some("1:1"), Some(8), Some("DR")));
     let board = sim.board();
     let ru = &board.units[1];
-    assert_eq!(ru.state, HexState::Disordered);
+    assert_eq!(ru.state, State::Disordered);
     assert_ne!(ru.at, Some(sauve::hex::Offset::new(3, 4)));
     assert_eq!(board.units[0].at, Some(sauve::hex::Offset::new(3, 4)), "the attacker advanced");
 }
@@ -163,8 +163,8 @@ fn an_attacker_failing_its_pre_melee_check_is_disordered_and_does_not_attack() {
     order(&mut sim, melee(&["fr-a"], "ru-a")).expect("adjacent");
     let log = events(&sim);
     assert!(log.iter().all(|e| e["kind"] != "Melee"));
-    assert_eq!(sim.board().units[0].state, HexState::Disordered);
-    assert_eq!(sim.board().units[1].state, HexState::GoodOrder);
+    assert_eq!(sim.board().units[0].state, State::Disordered);
+    assert_eq!(sim.board().units[1].state, State::GoodOrder);
 }
 
 #[test]

@@ -476,7 +476,7 @@ fn a_follower_that_cannot_pass_stops_at_the_terrain_and_the_leader_flees_on_alon
 #[test]
 fn the_carry_along_test_falls_on_friends_in_the_path_whatever_the_facing() {
     use sauve::belle_alliance::geometry::bearing_vector;
-    use sauve::scenario::{Shock, StateName};
+    use sauve::scenario::{Shock, State};
     // A 400 x 400 cm open table; the units are placed by hand below.
     let text = table(
         &rows(40, 40, &[]),
@@ -519,7 +519,7 @@ fn the_carry_along_test_falls_on_friends_in_the_path_whatever_the_facing() {
                     let mut e = FsEngine::new(&ctx, &t, BroadPhaseKind::Grid);
                     let mut dice = Dice::new(1, vec![18]);
                     let mut log = EventLog::default();
-                    let shock = Shock { turn: 1, unit: 0, to: StateName::FU, cause: Some(2) };
+                    let shock = Shock { turn: 1, unit: 0, to: State::FU, cause: Some(2) };
                     e.apply_shock(&ctx, &mut t, &mut log, &shock, 1);
                     e.resolve(&ctx, &mut t, &mut dice, &mut log, 1);
                     let moved = (t.units[0].x - x).hypot(t.units[0].y - y);

@@ -21,14 +21,15 @@ use super::shown::{Shown, ShownUnit};
 use super::state::battle_keys;
 use super::turn::PlayerTurn;
 use super::units::Counter;
-use crate::events::{EventKind, MoveReason, Pos, StateLabel};
+use crate::events::{EventKind, MoveReason, Pos};
 use crate::hex::{Dir, Offset};
+use crate::labataille::Board;
 use crate::labataille::fields::{FAR, SideFields};
 use crate::labataille::grid::Grid;
 use crate::labataille::movement::Reach;
-use crate::labataille::{Board, HexState};
 use crate::scenario::Scenario;
 use crate::sim::{self, Battle};
+use crate::vocab::State;
 
 /// Which overlays are on.
 #[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
@@ -83,13 +84,13 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, mut o: ResMut<Overlays>) {
     o.set_if_neq(toggles);
 }
 
-fn hex_state(s: StateLabel) -> HexState {
+fn hex_state(s: State) -> State {
     match s {
-        StateLabel::Disordered | StateLabel::U | StateLabel::LU => HexState::Disordered,
-        StateLabel::Routed | StateLabel::FU => HexState::Routed,
-        StateLabel::Surrendered => HexState::Surrendered,
-        StateLabel::Eliminated => HexState::Eliminated,
-        StateLabel::GoodOrder | StateLabel::Order => HexState::GoodOrder,
+        State::Disordered | State::U | State::LU => State::Disordered,
+        State::Routed | State::FU => State::Routed,
+        State::Surrendered => State::Surrendered,
+        State::Eliminated => State::Eliminated,
+        State::GoodOrder | State::Order => State::GoodOrder,
     }
 }
 

@@ -6,9 +6,10 @@
 
 use bevy::prelude::*;
 
-use crate::events::{Event, EventKind, Pos, StateLabel};
+use crate::events::{Event, EventKind, Pos};
+
 use crate::hex::Offset;
-use crate::scenario::{Place, Readiness, Scenario, StateName};
+use crate::scenario::{Place, Readiness, Scenario, State};
 use crate::sentences::{self, Category, Names};
 use crate::turn::Phase;
 
@@ -20,7 +21,7 @@ pub struct ShownUnit {
     pub cm: Option<(f32, f32, f32)>,
     /// Hex mode: the hexside the unit faces (rule 1.7); `None` in free space.
     pub facing: Option<crate::hex::Dir>,
-    pub state: StateLabel,
+    pub state: State,
     pub readiness: Readiness,
     /// Strength increments (hex) or figures (free space) left.
     pub strength: u32,
@@ -66,15 +67,7 @@ pub fn initial(s: &Scenario) -> Vec<ShownUnit> {
                 // The same default the simulation gives: away from its rear edge.
                 Place::Table { x, y } => (None, Some((x, y, crate::belle_alliance::FsUnit::from_spec(u, rear).facing))),
             };
-            let state = match u.state {
-                StateName::GoodOrder => StateLabel::GoodOrder,
-                StateName::Disordered => StateLabel::Disordered,
-                StateName::Routed => StateLabel::Routed,
-                StateName::Order => StateLabel::Order,
-                StateName::LU => StateLabel::LU,
-                StateName::U => StateLabel::U,
-                StateName::FU => StateLabel::FU,
-            };
+            let state = u.state;
             let formation = format!("{:?}", u.formation.unwrap_or(crate::scenario::Formation::Line));
             // The same default the simulation gives a hex unit: away from its rear edge.
             let facing = at.map(|_| crate::labataille::HexUnit::from_spec(u, rear).facing);
@@ -109,11 +102,11 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
         EventKind::Readiness { to, .. } => u.readiness = *to,
         EventKind::Facing { to, .. } => u.facing = Some(*to),
         EventKind::Surrendered { .. } => {
-            u.state = StateLabel::Surrendered;
+            u.state = State::Surrendered;
             u.gone = true;
         }
         EventKind::Eliminated { .. } => {
-            u.state = StateLabel::Eliminated;
+            u.state = State::Eliminated;
             u.gone = true;
         }
         EventKind::LeftMap { .. } | EventKind::Exited { .. } => u.gone = true,
@@ -226,11 +219,11 @@ mod tests {
             assert_eq!(shown.gone, real.at.is_none(), "{}", real.id);
             if !shown.gone {
                 assert_eq!(shown.at, real.at, "{}", real.id);
-                assert_eq!(shown.state, real.state.label(), "{}", real.id);
+                assert_eq!(shown.state, real.state, "{}", real.id);
                 assert_eq!(shown.facing, Some(real.facing), "{}", real.id);
             }
         }
-        assert!(units.iter().any(|u| u.state == StateLabel::Routed), "some routed");
+        assert!(units.iter().any(|u| u.state == State::Routed), "some routed");
     }
 
     fn same(a: &Shown, b: &Shown) -> bool {

@@ -20,10 +20,11 @@ use super::playback::{Effects, FLASH_SECONDS, Playback};
 use super::screen::MainCamera;
 use super::sets::GameSet;
 use super::shown::{Shown, ShownUnit};
-use crate::events::{Pos, StateLabel};
+use crate::events::Pos;
 use crate::hex::{Dir, Offset};
 use crate::rules::Rules;
 use crate::scenario::{Formation, Readiness, UnitSpec};
+use crate::vocab::State;
 
 /// Side of a hex counter in world units (a hex is 55 high).
 pub const COUNTER: f32 = 44.0;
@@ -124,16 +125,16 @@ pub fn front_mark(facing: Dir) -> (Vec2, f32) {
 }
 
 /// The band's colour and words for a state; `None` in good order.
-pub fn band(state: StateLabel) -> Option<(Color, &'static str)> {
+pub fn band(state: State) -> Option<(Color, &'static str)> {
     match state {
-        StateLabel::Disordered => Some((Color::srgb(0.96, 0.72, 0.1), "DISORD")),
-        StateLabel::Routed => Some((Color::srgb(0.85, 0.1, 0.08), "ROUTED")),
-        StateLabel::Surrendered => Some((Color::srgb(0.95, 0.95, 0.95), "SURR.")),
-        StateLabel::Eliminated => Some((Color::srgb(0.1, 0.1, 0.1), "ELIM.")),
-        StateLabel::LU => Some((Color::srgb(0.96, 0.85, 0.2), "LU")),
-        StateLabel::U => Some((Color::srgb(0.96, 0.55, 0.1), "U")),
-        StateLabel::FU => Some((Color::srgb(0.85, 0.1, 0.08), "FU")),
-        StateLabel::GoodOrder | StateLabel::Order => None,
+        State::Disordered => Some((Color::srgb(0.96, 0.72, 0.1), "DISORD")),
+        State::Routed => Some((Color::srgb(0.85, 0.1, 0.08), "ROUTED")),
+        State::Surrendered => Some((Color::srgb(0.95, 0.95, 0.95), "SURR.")),
+        State::Eliminated => Some((Color::srgb(0.1, 0.1, 0.1), "ELIM.")),
+        State::LU => Some((Color::srgb(0.96, 0.85, 0.2), "LU")),
+        State::U => Some((Color::srgb(0.96, 0.55, 0.1), "U")),
+        State::FU => Some((Color::srgb(0.85, 0.1, 0.08), "FU")),
+        State::GoodOrder | State::Order => None,
     }
 }
 
@@ -314,7 +315,7 @@ fn restyle(
         }
         if let Ok((mut t, mut col)) = texts.get_mut(c.parts.band_text) {
             t.0 = b.map_or("", |x| x.1).to_owned();
-            col.0 = if matches!(u.state, StateLabel::Routed | StateLabel::FU | StateLabel::Eliminated) {
+            col.0 = if matches!(u.state, State::Routed | State::FU | State::Eliminated) {
                 Color::WHITE
             } else {
                 Color::BLACK
@@ -322,8 +323,8 @@ fn restyle(
         }
         if let Ok(mut s) = sprites.get_mut(c.parts.border) {
             s.color = match u.state {
-                StateLabel::Routed | StateLabel::FU => Color::srgb(0.85, 0.1, 0.08),
-                StateLabel::Disordered | StateLabel::U | StateLabel::LU => Color::srgb(0.96, 0.72, 0.1),
+                State::Routed | State::FU => Color::srgb(0.85, 0.1, 0.08),
+                State::Disordered | State::U | State::LU => Color::srgb(0.96, 0.72, 0.1),
                 _ => Color::srgb(0.08, 0.08, 0.08),
             };
         }
@@ -388,7 +389,7 @@ fn restyle(
             // Squares face every way: no front. Routed units exert no zone:
             // their front is dimmed.
             let shown_front = u.facing.filter(|_| u.formation != "Square" && !u.gone);
-            let alpha = if matches!(u.state, StateLabel::Routed | StateLabel::FU) { 0.35 } else { 1.0 };
+            let alpha = if matches!(u.state, State::Routed | State::FU) { 0.35 } else { 1.0 };
             for (part, colour) in [(outline, FRONT_OUTLINE), (fill, FRONT_COLOUR)] {
                 if let Ok(mut v) = vis.get_mut(part) {
                     v.set_if_neq(if shown_front.is_some() { Visibility::Inherited } else { Visibility::Hidden });

@@ -4,8 +4,7 @@
 use bevy::prelude::*;
 
 use crate::hex::{Dir, Offset};
-use crate::labataille::HexState;
-use crate::scenario::{Formation, Readiness, StateName};
+use crate::scenario::{Formation, Readiness, State};
 use crate::terrain::Arm;
 
 /// Position in the scenario's unit list: the stable order every rule uses.
@@ -52,11 +51,11 @@ pub struct Valour(pub i32);
 
 /// Hex-mode morale state.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoraleState(pub HexState);
+pub struct MoraleState(pub State);
 
 /// Free-space disorder state (Order, LU, U, FU).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DisorderState(pub StateName);
+pub struct DisorderState(pub State);
 
 /// Cavalry readiness: Fresh, Tired, Exhausted.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::control::Controls;
 use super::order_api::awaiting_orders;
 use super::play::PlayState;
 use super::victory::{command_segment, refresh_leaders, score, tally};
-use crate::events::{EventKind, FinalUnit, Pos, StateLabel};
+use crate::events::{EventKind, FinalUnit, Pos};
 use crate::labataille::orders::LoggedOrder;
 use crate::turn::{Phase, SavePoint};
 use crate::vocab::Control;
@@ -151,8 +151,8 @@ pub fn write_final(world: &mut World) {
     )>();
     for (i, name, side, hex, state, table, disorder) in q.iter(world) {
         let (state, at) = match (hex, state, table, disorder) {
-            (Some(h), Some(s), _, _) => (s.0.label(), h.0.map(Pos::from)),
-            (_, _, Some(t), Some(d)) => (StateLabel::free_space(d.0), Some(Pos::Cm([t.x, t.y]))),
+            (Some(h), Some(s), _, _) => (s.0, h.0.map(Pos::from)),
+            (_, _, Some(t), Some(d)) => (d.0.free_space(), Some(Pos::Cm([t.x, t.y]))),
             _ => continue,
         };
         let side = scenario.sides.get(side.0).map_or_else(String::new, |s| s.id.clone());

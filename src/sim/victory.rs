@@ -7,8 +7,9 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, EngineState};
 use super::view::board_scope;
 use crate::events::EventKind;
-use crate::labataille::{HexState, victory};
+use crate::labataille::victory;
 use crate::scenario::{Mode, Scenario};
+use crate::vocab::State;
 
 /// Victory and army morale as the battle goes (hex mode): who holds each
 /// objective, increments marched off by each exit, every unit's starting
@@ -121,7 +122,7 @@ pub(super) fn tally(world: &mut World) {
         let mut v = world.resource_mut::<Victory>();
         for (u, edge, increments) in new {
             let side = scenario.units[u].side;
-            victory::record_exit(&scenario, &mut v.exited, side, edge, HexState::GoodOrder, increments);
+            victory::record_exit(&scenario, &mut v.exited, side, edge, State::GoodOrder, increments);
         }
         v.seen = len;
     }

@@ -378,8 +378,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::labataille::HexState;
     use crate::sim::{Seats, Simulation};
+    use crate::vocab::State;
 
     fn cascade() -> Simulation {
         let text = include_str!("../../scenarios/cascade.ron");
@@ -405,13 +405,13 @@ mod tests {
         let mut q = world.query::<(&UnitIndex, &mut MoraleState)>();
         for (i, mut state) in q.iter_mut(world) {
             if i.0 == 1 {
-                state.0 = HexState::Routed;
+                state.0 = State::Routed;
             }
         }
         assert!(sync_now(world));
         let board = board_scope(world, |_, b| b.clone()).expect("a battle is installed");
-        assert_eq!(board.units[1].state, HexState::Routed);
-        assert_ne!(board.units[0].state, HexState::Routed);
+        assert_eq!(board.units[1].state, State::Routed);
+        assert_ne!(board.units[0].state, State::Routed);
         assert!(!sync_now(world));
     }
 

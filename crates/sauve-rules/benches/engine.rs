@@ -14,12 +14,13 @@ use sauve_rules::dice::Dice;
 use sauve_rules::events::EventLog;
 use sauve_rules::generate;
 use sauve_rules::hex::Edge;
+use sauve_rules::labataille::Board;
 use sauve_rules::labataille::engine::{Ctx, Engine};
 use sauve_rules::labataille::fields::SideFields;
 use sauve_rules::labataille::grid::{Grid, Occupancy};
 use sauve_rules::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
-use sauve_rules::labataille::{Board, HexState};
 use sauve_rules::rules::{RoutRefuge, Rules};
+use sauve_rules::vocab::State;
 
 fn parse_validate(c: &mut Criterion) {
     let text = generate::scenario_text(200, 200, 2000, 1813);
@@ -70,7 +71,7 @@ fn naive_segment(s: &RoutSetup) -> usize {
     let mut planner = RoutPlanner::new();
     let mut moved = 0;
     for i in 0..board.units.len() {
-        if board.units[i].side != 0 || board.units[i].state != HexState::Routed {
+        if board.units[i].side != 0 || board.units[i].state != State::Routed {
             continue;
         }
         let Some(start) = board.units[i].at else { continue };
@@ -101,7 +102,7 @@ fn naive_segment(s: &RoutSetup) -> usize {
 
 fn recovery(c: &mut Criterion) {
     let s = rout_setup();
-    let routers = s.board.units.iter().filter(|u| u.state == HexState::Routed).count();
+    let routers = s.board.units.iter().filter(|u| u.state == State::Routed).count();
     assert_eq!(routers, 2000);
     let mut g = c.benchmark_group("recovery_segment");
     g.sample_size(20);

@@ -17,7 +17,7 @@ use sauve_rules::belle_alliance::engine::FsEngine;
 use sauve_rules::belle_alliance::{FsCtx, Table};
 use sauve_rules::dice::Dice;
 use sauve_rules::events::EventLog;
-use sauve_rules::scenario::{Scenario, StateName, parse};
+use sauve_rules::scenario::{Scenario, State, parse};
 
 /// 40 columns x 25 rows of small battalions (6 figures, 6 x 4 cm): the top
 /// five rows are "b" (rear North), the rest "a" (rear South); fifteen
@@ -66,7 +66,7 @@ fn cascade(s: &Scenario, kind: BroadPhaseKind) -> (usize, u64) {
         engine.apply_shock(&ctx, &mut table, &mut log, shock, 1);
     }
     engine.resolve(&ctx, &mut table, &mut dice, &mut log, 1);
-    (table.units.iter().filter(|u| u.state == StateName::FU).count(), engine.carry_tests)
+    (table.units.iter().filter(|u| u.state == State::FU).count(), engine.carry_tests)
 }
 
 fn flight_cascade(c: &mut Criterion) {

@@ -7,7 +7,8 @@ use crate::belle_alliance::FsUnit;
 use crate::hex::{Edge, Offset};
 
 use crate::scenario::{About, Other, Place, Problem, Scenario, UnitSpec};
-use crate::vocab::{Mode, StateName};
+use crate::vocab::Mode;
+use crate::vocab::State;
 
 /// Every warning about a validated scenario, each with the path of what it
 /// is about (placed in the text by [`crate::scenario::locate`]), in file order.
@@ -84,7 +85,7 @@ fn routs_off_the_map(s: &Scenario, out: &mut Vec<Problem>) {
             .units
             .iter()
             .enumerate()
-            .filter(|(_, u)| u.side == side_index && u.state == StateName::GoodOrder)
+            .filter(|(_, u)| u.side == side_index && u.state == State::GoodOrder)
             .filter_map(|(i, u)| {
                 let here = at(u)?;
                 let room = u32::try_from(side.rear.distance(here, s.map.width, s.map.height)).ok()?;

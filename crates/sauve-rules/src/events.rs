@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::rules::combat::MeleeResult;
 use crate::turn::Phase;
 use crate::vocab::Readiness;
+use crate::vocab::State;
 
 /// A position: `[c, r]` in hex mode, `[x, y]` in cm in free-space mode.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -22,33 +23,6 @@ impl From<crate::hex::Offset> for Pos {
     fn from(o: crate::hex::Offset) -> Self {
         Pos::Hex([o.c, o.r])
     }
-}
-
-impl StateLabel {
-    /// The log's name for a free-space state.
-    pub fn free_space(s: crate::vocab::StateName) -> StateLabel {
-        use crate::vocab::StateName;
-        match s {
-            StateName::LU => StateLabel::LU,
-            StateName::U | StateName::Disordered => StateLabel::U,
-            StateName::FU | StateName::Routed => StateLabel::FU,
-            StateName::Order | StateName::GoodOrder => StateLabel::Order,
-        }
-    }
-}
-
-/// Unit states as the log names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum StateLabel {
-    GoodOrder,
-    Disordered,
-    Routed,
-    Surrendered,
-    Eliminated,
-    Order,
-    LU,
-    U,
-    FU,
 }
 
 /// What made a unit check morale or change state.
@@ -90,7 +64,7 @@ pub enum EliminationReason {
 pub struct FinalUnit {
     pub id: String,
     pub side: String,
-    pub state: StateLabel,
+    pub state: State,
     pub at: Option<Pos>,
 }
 
@@ -114,8 +88,8 @@ pub enum EventKind {
     },
     StateChange {
         unit: String,
-        from: StateLabel,
-        to: StateLabel,
+        from: State,
+        to: State,
         cause: Cause,
     },
     Move {

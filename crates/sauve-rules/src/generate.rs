@@ -5,9 +5,10 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use crate::hex::{Dir, Edge, Offset};
-use crate::labataille::{Board, HexState, HexUnit};
+use crate::labataille::{Board, HexUnit};
 use crate::map::TerrainMap;
 use crate::terrain::{Arm, Terrain};
+use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
 /// A `w` x `h` map: mostly clear, with woods and marsh patches, villages,
@@ -124,7 +125,7 @@ pub fn rout_board(map: &TerrainMap, routers: usize) -> Board {
     for c in (0..w).step_by(2) {
         let at = Offset::new(c, front);
         if map.passable(&rules, Arm::Infantry, at) {
-            units.push(unit(format!("e{c}"), 1, at, HexState::GoodOrder, Dir::S));
+            units.push(unit(format!("e{c}"), 1, at, State::GoodOrder, Dir::S));
         }
     }
     let mut r = front + 3;
@@ -136,7 +137,7 @@ pub fn rout_board(map: &TerrainMap, routers: usize) -> Board {
             }
             let at = Offset::new(c, r);
             if map.passable(&rules, Arm::Infantry, at) {
-                units.push(unit(format!("r{placed}"), 0, at, HexState::Routed, Dir::N));
+                units.push(unit(format!("r{placed}"), 0, at, State::Routed, Dir::N));
                 placed += 1;
             }
         }
@@ -145,7 +146,7 @@ pub fn rout_board(map: &TerrainMap, routers: usize) -> Board {
     Board { units }
 }
 
-fn unit(id: String, side: usize, at: Offset, state: HexState, facing: Dir) -> HexUnit {
+fn unit(id: String, side: usize, at: Offset, state: State, facing: Dir) -> HexUnit {
     HexUnit {
         id,
         side,

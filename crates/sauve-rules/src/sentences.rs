@@ -3,7 +3,8 @@
 //! are tested without a window.
 
 use crate::dice::needed_roll;
-use crate::events::{Cause, EliminationReason, Event, EventKind, MoveReason, Pos, StateLabel};
+use crate::events::{Cause, EliminationReason, Event, EventKind, MoveReason, Pos};
+use crate::vocab::State;
 
 /// What kind of line a sentence is, for the log's filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,17 +41,17 @@ pub trait Names {
     }
 }
 
-pub fn state_words(s: StateLabel) -> &'static str {
+pub fn state_words(s: State) -> &'static str {
     match s {
-        StateLabel::GoodOrder => "good order",
-        StateLabel::Disordered => "disordered",
-        StateLabel::Routed => "routed",
-        StateLabel::Surrendered => "surrendered",
-        StateLabel::Eliminated => "eliminated",
-        StateLabel::Order => "order",
-        StateLabel::LU => "lightly unformed (LU)",
-        StateLabel::U => "unformed (U)",
-        StateLabel::FU => "fully unformed (FU)",
+        State::GoodOrder => "good order",
+        State::Disordered => "disordered",
+        State::Routed => "routed",
+        State::Surrendered => "surrendered",
+        State::Eliminated => "eliminated",
+        State::Order => "order",
+        State::LU => "lightly unformed (LU)",
+        State::U => "unformed (U)",
+        State::FU => "fully unformed (FU)",
     }
 }
 
@@ -124,9 +125,9 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         EventKind::StateChange { unit, from, to, cause } => {
             let who = names.name(unit);
             let text = match to {
-                StateLabel::Routed => format!("{who} routs"),
-                StateLabel::Disordered => format!("{who} falls into disorder"),
-                StateLabel::GoodOrder | StateLabel::Order => format!("{who} rallies to good order"),
+                State::Routed => format!("{who} routs"),
+                State::Disordered => format!("{who} falls into disorder"),
+                State::GoodOrder | State::Order => format!("{who} rallies to good order"),
                 other => format!("{who} goes from {} to {}", state_words(*from), state_words(*other)),
             };
             let cause = match cause {

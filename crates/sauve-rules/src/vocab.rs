@@ -31,23 +31,58 @@ pub enum Control {
     Idle,
 }
 
-/// A unit's morale state as a file may give it. Hex mode uses the first
-/// three, free-space mode the last four.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum StateName {
+/// A unit's morale state, in both rule systems: hex mode (RULES.md 1.2)
+/// has `GoodOrder`, `Disordered` and `Routed`, and `Surrendered` and
+/// `Eliminated` for the ways of leaving the board; free space (RULES.md
+/// 2.2) has `Order`, `LU`, `U` and `FU`. The same names in files, in the
+/// rules and in the event log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum State {
     GoodOrder,
     Disordered,
     Routed,
+    Surrendered,
+    Eliminated,
     Order,
     LU,
     U,
     FU,
 }
 
-impl StateName {
-    /// Whether this is a hex-mode (La Bataille) state.
-    pub fn is_hex(self) -> bool {
-        matches!(self, StateName::GoodOrder | StateName::Disordered | StateName::Routed)
+impl State {
+    /// Whether a scenario of `mode` may start a unit in this state.
+    pub fn allowed_in(self, mode: Mode) -> bool {
+        match mode {
+            Mode::Hex => matches!(self, State::GoodOrder | State::Disordered | State::Routed),
+            Mode::FreeSpace => matches!(self, State::Order | State::LU | State::U | State::FU),
+        }
+    }
+
+    /// The hex-mode state nearest to this one (a free-space name read in
+    /// hex mode: shaken is disordered, fleeing is routed).
+    pub fn hex(self) -> State {
+        match self {
+            State::Disordered | State::U | State::LU => State::Disordered,
+            State::Routed | State::FU => State::Routed,
+            State::GoodOrder | State::Order => State::GoodOrder,
+            State::Surrendered | State::Eliminated => self,
+        }
+    }
+
+    /// The free-space state nearest to this one.
+    pub fn free_space(self) -> State {
+        match self {
+            State::LU => State::LU,
+            State::U | State::Disordered => State::U,
+            State::FU | State::Routed => State::FU,
+            State::Order | State::GoodOrder => State::Order,
+            State::Surrendered | State::Eliminated => self,
+        }
+    }
+
+    /// Disordered or routed: the hex states the recovery segment works on.
+    pub fn is_shaken(self) -> bool {
+        matches!(self, State::Disordered | State::Routed)
     }
 }
 

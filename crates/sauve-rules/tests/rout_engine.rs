@@ -11,13 +11,14 @@ use sauve_rules::labataille::engine::{Ctx, Engine};
 use sauve_rules::labataille::fields::SideFields;
 use sauve_rules::labataille::grid::{Grid, Occupancy};
 use sauve_rules::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
-use sauve_rules::labataille::{Board, HexState, HexUnit};
+use sauve_rules::labataille::{Board, HexUnit};
 use sauve_rules::map::TerrainMap;
 use sauve_rules::rules::{ArmCosts, RoutRefuge, Rules};
 use sauve_rules::scenario::{Control, Formation, Readiness, Side};
 use sauve_rules::terrain::{Arm, Terrain};
+use sauve_rules::vocab::State;
 
-fn unit(id: &str, side: usize, at: (i32, i32), state: HexState) -> HexUnit {
+fn unit(id: &str, side: usize, at: (i32, i32), state: State) -> HexUnit {
     HexUnit {
         id: id.into(),
         side,
@@ -87,8 +88,7 @@ fn cheaper_ground_beats_a_less_zoned_path() {
         map.set(Offset::new(7, r), Terrain::Clear);
     }
     let grid = Grid::new(&map, &Rules::default());
-    let board =
-        Board { units: vec![unit("fr", 0, (7, 5), HexState::Routed), unit("ru", 1, (7, 2), HexState::GoodOrder)] };
+    let board = Board { units: vec![unit("fr", 0, (7, 5), State::Routed), unit("ru", 1, (7, 2), State::GoodOrder)] };
     let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
     for r in 6..30 {
         fields.add_zone(grid.idx(Offset::new(7, r)));
@@ -110,10 +110,10 @@ fn fewer_friends_passed_beats_fewer_zones() {
     }
     map.set(Offset::new(7, 5), Terrain::Clear);
     let grid = Grid::new(&map, &Rules::default());
-    let mut units = vec![unit("fr", 0, (7, 5), HexState::Routed), unit("ru", 1, (7, 1), HexState::GoodOrder)];
+    let mut units = vec![unit("fr", 0, (7, 5), State::Routed), unit("ru", 1, (7, 1), State::GoodOrder)];
     // Friends stand along column 6; enemy zones cover column 8.
     for r in [8, 10, 12] {
-        units.push(unit(&format!("friend{r}"), 0, (6, r), HexState::GoodOrder));
+        units.push(unit(&format!("friend{r}"), 0, (6, r), State::GoodOrder));
     }
     let board = Board { units };
     let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
@@ -136,9 +136,9 @@ fn cheaper_ground_beats_fewer_friends_passed() {
     }
     map.set(Offset::new(7, 5), Terrain::Clear);
     let grid = Grid::new(&map, &Rules::default());
-    let mut units = vec![unit("fr", 0, (7, 5), HexState::Routed), unit("ru", 1, (7, 1), HexState::GoodOrder)];
+    let mut units = vec![unit("fr", 0, (7, 5), State::Routed), unit("ru", 1, (7, 1), State::GoodOrder)];
     for r in 6..16 {
-        units.push(unit(&format!("friend{r}"), 0, (8, r), HexState::GoodOrder));
+        units.push(unit(&format!("friend{r}"), 0, (8, r), State::GoodOrder));
     }
     let board = Board { units };
     let fields = SideFields::build(&grid, &board, 0, Edge::North);
@@ -156,8 +156,7 @@ fn a_refuge_end_beats_a_cheaper_clear_end() {
     map.set(Offset::new(10, 15), Terrain::Woods);
     map.set(Offset::new(6, 13), Terrain::Village);
     let grid = Grid::new(&map, &Rules::default());
-    let board =
-        Board { units: vec![unit("fr", 0, (10, 5), HexState::Routed), unit("ru", 1, (10, 2), HexState::GoodOrder)] };
+    let board = Board { units: vec![unit("fr", 0, (10, 5), State::Routed), unit("ru", 1, (10, 2), State::GoodOrder)] };
     let fields = SideFields::build(&grid, &board, 0, Edge::North);
     let p = full(plan_with(&grid, &fields, &board, 0, RoutRefuge::Destination));
     let end = p[p.len() - 1];
@@ -182,8 +181,7 @@ fn as_a_tie_break_the_refuge_wins_among_equal_routes() {
     let mut rules = Rules::default();
     rules.terrain.insert(Terrain::Woods, ArmCosts::all(1.0, 1.0, 1.0));
     let grid = Grid::new(&map, &rules);
-    let board =
-        Board { units: vec![unit("fr", 0, (10, 5), HexState::Routed), unit("ru", 1, (10, 2), HexState::GoodOrder)] };
+    let board = Board { units: vec![unit("fr", 0, (10, 5), State::Routed), unit("ru", 1, (10, 2), State::GoodOrder)] };
     let fields = SideFields::build(&grid, &board, 0, Edge::North);
     let p = full(plan_with(&grid, &fields, &board, 0, RoutRefuge::TieBreak));
     assert_eq!(p[10], Offset::new(12, 14), "{p:?}");
@@ -203,8 +201,7 @@ fn amid_enemies_the_least_zoned_of_equal_routes() {
     // router, which would go straight, bends round them at no extra cost.
     let map = TerrainMap::filled(21, 30, Terrain::Clear);
     let grid = Grid::new(&map, &Rules::default());
-    let board =
-        Board { units: vec![unit("fr", 0, (10, 5), HexState::Routed), unit("ru", 1, (10, 2), HexState::GoodOrder)] };
+    let board = Board { units: vec![unit("fr", 0, (10, 5), State::Routed), unit("ru", 1, (10, 2), State::GoodOrder)] };
     let mut fields = SideFields::build(&grid, &board, 0, Edge::North);
     let straight = full(plan(&grid, &fields, &board, 0));
     assert!(straight.iter().all(|o| o.c == 10), "nothing in the way: straight to its rear: {straight:?}");
@@ -240,11 +237,11 @@ fn rout_paths_obey_priorities_one_to_three_on_random_maps() {
         let start = Offset::new(rng.random_range(0..w), rng.random_range(0..h));
         map.set(start, Terrain::Clear);
         let grid = Grid::new(&map, &rules);
-        let mut units = vec![unit("router", 0, (start.c, start.r), HexState::Routed)];
+        let mut units = vec![unit("router", 0, (start.c, start.r), State::Routed)];
         for i in 0..rng.random_range(1..5) {
             let e = Offset::new(rng.random_range(0..w), rng.random_range(0..h / 2 + 1));
             if e != start {
-                units.push(unit(&format!("e{i}"), 1, (e.c, e.r), HexState::GoodOrder));
+                units.push(unit(&format!("e{i}"), 1, (e.c, e.r), State::GoodOrder));
             }
         }
         if units.len() < 2 {
@@ -305,10 +302,10 @@ fn one_field_build_serves_every_rout_of_a_recovery_segment() {
     let grid = Grid::new(&map, &rules);
     let mut units = Vec::new();
     for i in 0..60 {
-        units.push(unit(&format!("fr{i}"), 0, (i, 20 + (i % 3)), HexState::Routed));
+        units.push(unit(&format!("fr{i}"), 0, (i, 20 + (i % 3)), State::Routed));
     }
     for i in 0..20 {
-        units.push(unit(&format!("ru{i}"), 1, (i * 3, 10), HexState::GoodOrder));
+        units.push(unit(&format!("ru{i}"), 1, (i * 3, 10), State::GoodOrder));
     }
     let mut board = Board { units };
     let sides = sides();
@@ -329,7 +326,7 @@ fn the_engine_notices_units_moved_outside_it() {
     let rules = Rules::default();
     let grid = Grid::new(&map, &rules);
     let mut board =
-        Board { units: vec![unit("fr", 0, (7, 9), HexState::Routed), unit("ru", 1, (7, 2), HexState::GoodOrder)] };
+        Board { units: vec![unit("fr", 0, (7, 9), State::Routed), unit("ru", 1, (7, 2), State::GoodOrder)] };
     let sides = sides();
     let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
     let mut engine = Engine::new(&grid, &board);

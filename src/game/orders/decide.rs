@@ -8,12 +8,12 @@ use bevy::prelude::*;
 
 use crate::game::input::MapButton;
 use crate::hex::{Dir, Edge, Offset};
-use crate::labataille::HexState;
 use crate::labataille::orders::Order;
 use crate::scenario::{Exit, Formation};
 use crate::sim;
 use crate::terrain::Arm;
 use crate::turn::Phase;
+use crate::vocab::State;
 
 /// A unit as the orders see it, read from the simulation's components.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,7 +28,7 @@ pub struct UnitView {
     pub limbered: bool,
     pub formation: Formation,
     pub facing: Dir,
-    pub state: HexState,
+    pub state: State,
 }
 
 /// Every hex unit of the world, in scenario order.
@@ -52,7 +52,7 @@ pub fn unit_views(world: &mut World) -> Vec<UnitView> {
             name: name.name.clone(),
             side: side.0,
             arm: arm.0,
-            at: at.0.filter(|_| !matches!(state.0, HexState::Surrendered | HexState::Eliminated)),
+            at: at.0.filter(|_| !matches!(state.0, State::Surrendered | State::Eliminated)),
             limbered: limbered.0,
             formation: formation.0,
             facing: facing.0,
@@ -253,7 +253,7 @@ mod tests {
             limbered: false,
             formation: Formation::Line,
             facing: Dir::N,
-            state: HexState::GoodOrder,
+            state: State::GoodOrder,
         }
     }
 

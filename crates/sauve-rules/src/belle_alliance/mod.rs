@@ -20,7 +20,8 @@ use crate::map::TerrainMap;
 use crate::rules::{BelleAllianceRules, Rules};
 use crate::scenario::{Place, Scenario, Side, Staff, UnitSpec};
 use crate::terrain::{Arm, Terrain};
-use crate::vocab::{Formation, StateName};
+use crate::vocab::Formation;
+use crate::vocab::State;
 use geometry::OrientedRect;
 
 /// Width (along the front) and depth of a unit's footprint in cm, from its
@@ -72,7 +73,7 @@ pub struct FsUnit {
     pub arm: Arm,
     pub figures: u32,
     pub valour: i32,
-    pub state: StateName,
+    pub state: State,
     pub formation: Formation,
     pub limbered: bool,
     pub horse: bool,
@@ -108,7 +109,7 @@ impl FsUnit {
             y,
             facing: spec.facing.unwrap_or_else(|| away_from(rear)),
             guns_left: None,
-            shaken_in: (spec.state != StateName::Order).then_some(0),
+            shaken_in: (spec.state != State::Order).then_some(0),
         }
     }
 

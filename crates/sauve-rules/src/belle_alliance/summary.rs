@@ -6,9 +6,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::events::{Cause, EventKind, EventLog, MoveReason, StateLabel};
+use crate::events::{Cause, EventKind, EventLog, MoveReason};
+
 use crate::report::{Cascade, CascadeTally, counted, write_cascades};
 use crate::scenario::Scenario;
+use crate::vocab::State;
 
 /// Flights and spread of rout over a whole free-space battle.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -51,13 +53,13 @@ pub fn summary(scenario: &Scenario, log: &EventLog) -> FlightSummary {
             EventKind::Move { reason: MoveReason::Flight, .. } => out.flights += 1,
             EventKind::StateChange { unit, from, to, cause } => {
                 let Some(&u) = index.get(unit.as_str()) else { continue };
-                if *cause == Cause::Reorganisation && *from == StateLabel::FU {
+                if *cause == Cause::Reorganisation && *from == State::FU {
                     out.reorganised += 1;
                 }
-                if *cause == Cause::CarryAlong && *to == StateLabel::U {
+                if *cause == Cause::CarryAlong && *to == State::U {
                     out.shaken += 1;
                 }
-                if *to != StateLabel::FU {
+                if *to != State::FU {
                     continue;
                 }
                 // Carried along: the cascade of the mass that carried it.
@@ -135,7 +137,7 @@ mod tests {
     }
 
     fn fu(unit: &str, cause: Cause) -> EventKind {
-        EventKind::StateChange { unit: unit.into(), from: StateLabel::Order, to: StateLabel::FU, cause }
+        EventKind::StateChange { unit: unit.into(), from: State::Order, to: State::FU, cause }
     }
 
     fn test(unit: &str, source: &str, passed: bool) -> EventKind {

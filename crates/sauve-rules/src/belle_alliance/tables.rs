@@ -2,7 +2,7 @@
 //! and the reorganisation table (2.4), numbers from the scenario's rules.
 
 use crate::rules::BelleAllianceRules;
-use crate::vocab::StateName;
+use crate::vocab::State;
 
 /// Carry-along ratio modifier (RULES.md 2.6): the second unit gains when it
 /// outnumbers the fleeing mass by half again (`carry_ratio_50`) or double
@@ -47,25 +47,25 @@ pub fn carry_along(total: i32, rules: &BelleAllianceRules) -> CarryResult {
 
 /// Reorganisation table (RULES.md 2.4, table 16 as the house default of
 /// 2.6): 3d6 + valour (+ staff bonus).
-pub fn reorganisation(total: i32, rules: &BelleAllianceRules) -> StateName {
+pub fn reorganisation(total: i32, rules: &BelleAllianceRules) -> State {
     if total <= rules.reorg_stay_fu_max {
-        StateName::FU
+        State::FU
     } else if total <= rules.reorg_u_max {
-        StateName::U
+        State::U
     } else if total <= rules.reorg_lu_max {
-        StateName::LU
+        State::LU
     } else {
-        StateName::Order
+        State::Order
     }
 }
 
 /// How bad a free-space state is: Order 0, LU 1, U 2, FU 3.
-pub fn severity(s: StateName) -> u8 {
+pub fn severity(s: State) -> u8 {
     match s {
-        StateName::LU => 1,
-        StateName::U | StateName::Disordered => 2,
-        StateName::FU | StateName::Routed => 3,
-        StateName::Order | StateName::GoodOrder => 0,
+        State::LU => 1,
+        State::U | State::Disordered => 2,
+        State::FU | State::Routed | State::Surrendered | State::Eliminated => 3,
+        State::Order | State::GoodOrder => 0,
     }
 }
 
@@ -96,11 +96,11 @@ mod tests {
     #[test]
     fn reorganisation_table_16() {
         let r = BelleAllianceRules::default();
-        assert_eq!(reorganisation(8, &r), StateName::FU);
-        assert_eq!(reorganisation(9, &r), StateName::U);
-        assert_eq!(reorganisation(12, &r), StateName::U);
-        assert_eq!(reorganisation(13, &r), StateName::LU);
-        assert_eq!(reorganisation(15, &r), StateName::LU);
-        assert_eq!(reorganisation(16, &r), StateName::Order);
+        assert_eq!(reorganisation(8, &r), State::FU);
+        assert_eq!(reorganisation(9, &r), State::U);
+        assert_eq!(reorganisation(12, &r), State::U);
+        assert_eq!(reorganisation(13, &r), State::LU);
+        assert_eq!(reorganisation(15, &r), State::LU);
+        assert_eq!(reorganisation(16, &r), State::Order);
     }
 }

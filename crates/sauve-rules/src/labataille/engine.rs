@@ -13,15 +13,16 @@ use std::sync::Arc;
 use crate::dice::{Dice, morale_check};
 use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
 use crate::hex::{Dir, Edge, Offset};
+use crate::labataille::Board;
 use crate::labataille::ai::goal_fields::GoalFields;
 use crate::labataille::fields::{FAR, Mark, SideFields};
 use crate::labataille::grid::{Grid, Occupancy, centi};
 use crate::labataille::retreat::{RefugeQuery, RetreatPlanner, RetreatQuery};
 use crate::labataille::rout::{RoutPlan, RoutPlanner, RoutQuery};
-use crate::labataille::{Board, HexState};
 use crate::rules::{Rules, StackContagion};
 use crate::scenario::{Shock, Side};
 use crate::terrain::Arm;
+use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
 /// Above this many changed enemy units, the fields are built afresh.
@@ -76,7 +77,7 @@ pub struct Engine {
     pub field_builds: u64,
     /// Position and state of every unit as the engine last left them, to
     /// notice changes made outside the engine (orders, the editor).
-    known: Vec<(Option<Offset>, HexState, Formation, Dir)>,
+    known: Vec<(Option<Offset>, State, Formation, Dir)>,
     /// Per side, every unit as that side's fields last saw it.
     seen: Vec<Vec<Mark>>,
     /// Each unit's leader bonus to morale checks (set by the caller from
@@ -118,7 +119,7 @@ impl Engine {
     /// it last saw it: rebuilds who stands where, and marks the fields of any
     /// side whose units moved or changed state as stale.
     pub fn sync(&mut self, grid: &Grid, board: &Board) {
-        let now: Vec<(Option<Offset>, HexState, Formation, Dir)> =
+        let now: Vec<(Option<Offset>, State, Formation, Dir)> =
             board.units.iter().map(|u| (u.at, u.state, u.formation, u.facing)).collect();
         if now == self.known {
             return;
@@ -228,10 +229,10 @@ impl Engine {
     }
 
     /// Morale modifier for a unit's state (rule 1.2).
-    pub fn state_modifier(rules: &Rules, state: HexState) -> i32 {
+    pub fn state_modifier(rules: &Rules, state: State) -> i32 {
         match state {
-            HexState::Disordered => rules.disordered_modifier,
-            HexState::Routed => rules.routed_modifier,
+            State::Disordered => rules.disordered_modifier,
+            State::Routed => rules.routed_modifier,
             _ => 0,
         }
     }
@@ -282,7 +283,7 @@ impl Engine {
     }
 
     /// Changes a unit's state, logging it.
-    pub fn set_state(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, to: HexState, cause: Cause) {
+    pub fn set_state(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, to: State, cause: Cause) {
         let from = board.units[unit].state;
         if from == to {
             return;
@@ -290,12 +291,7 @@ impl Engine {
         board.units[unit].state = to;
         board.units[unit].rested = false;
         self.touched(board.units[unit].side);
-        log.push(EventKind::StateChange {
-            unit: board.units[unit].id.clone(),
-            from: from.label(),
-            to: to.label(),
-            cause,
-        });
+        log.push(EventKind::StateChange { unit: board.units[unit].id.clone(), from, to, cause });
     }
 
     /// The result of a failed check by a good-order unit (rule 1.2):
@@ -303,10 +299,10 @@ impl Engine {
     /// disordered, routs.
     pub fn fail(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, cause: Cause) {
         if board.units[unit].arm == Arm::Cavalry {
-            self.set_state(board, log, unit, HexState::Routed, cause);
+            self.set_state(board, log, unit, State::Routed, cause);
             self.queue.push_back((unit, Forced::Rout));
         } else {
-            self.set_state(board, log, unit, HexState::Disordered, cause);
+            self.set_state(board, log, unit, State::Disordered, cause);
             self.queue.push_back((unit, Forced::Retreat));
         }
     }
@@ -355,7 +351,7 @@ impl Engine {
         if u.strength == 0 {
             let id = u.id.clone();
             self.relocate(ctx, board, unit, None);
-            board.units[unit].state = HexState::Eliminated;
+            board.units[unit].state = State::Eliminated;
             log.push(EventKind::Eliminated { unit: id, reason: EliminationReason::Losses });
         }
     }
@@ -369,9 +365,9 @@ impl Engine {
                 continue;
             }
             match forced {
-                Forced::Rout if u.state == HexState::Routed => self.rout(ctx, board, dice, log, unit),
-                Forced::Retreat if u.state == HexState::Disordered => self.retreat(ctx, board, dice, log, unit),
-                Forced::Refuge if u.state == HexState::Routed => self.refuge(ctx, board, dice, log, unit),
+                Forced::Rout if u.state == State::Routed => self.rout(ctx, board, dice, log, unit),
+                Forced::Retreat if u.state == State::Disordered => self.retreat(ctx, board, dice, log, unit),
+                Forced::Refuge if u.state == State::Routed => self.refuge(ctx, board, dice, log, unit),
                 // Its state changed while it waited (e.g. a disordered unit
                 // that routed on later): the later move supersedes this one.
                 _ => {}
@@ -410,14 +406,14 @@ impl Engine {
                 if ctx.rules.off_map_recovery.contains(&edge) {
                     log.push(EventKind::LeftMap { unit: id, edge });
                 } else {
-                    board.units[unit].state = HexState::Eliminated;
+                    board.units[unit].state = State::Eliminated;
                     log.push(EventKind::Eliminated { unit: id, reason: EliminationReason::OffMap });
                 }
                 self.contagion(ctx, board, dice, log, unit, &path);
             }
             RoutPlan::Surrender => {
                 self.relocate(ctx, board, unit, None);
-                board.units[unit].state = HexState::Surrendered;
+                board.units[unit].state = State::Surrendered;
                 log.push(EventKind::Surrendered { unit: board.units[unit].id.clone() });
             }
         }
@@ -446,8 +442,8 @@ impl Engine {
         self.contagion(ctx, board, dice, log, unit, &plan.path);
         let u = &board.units[unit];
         let vulnerable = u.arm == Arm::Infantry || (u.arm == Arm::Artillery && u.limbered);
-        if plan.through_cavalry_zone && vulnerable && u.state == HexState::Disordered {
-            self.set_state(board, log, unit, HexState::Routed, Cause::CavalryZone);
+        if plan.through_cavalry_zone && vulnerable && u.state == State::Disordered {
+            self.set_state(board, log, unit, State::Routed, Cause::CavalryZone);
             self.queue.push_back((unit, Forced::Rout));
         }
     }
@@ -496,7 +492,7 @@ impl Engine {
                 .at(ctx.grid.idx(hex))
                 .iter()
                 .map(|&u| u as usize)
-                .filter(|&u| u != mover && board.units[u].side == side && board.units[u].state == HexState::GoodOrder)
+                .filter(|&u| u != mover && board.units[u].side == side && board.units[u].state == State::GoodOrder)
                 .collect();
             let Some((&top, rest)) = stack.split_first() else { continue };
             let top_failed = !self.check(ctx, board, dice, log, top, Cause::Contagion, Some(mover));
@@ -505,7 +501,7 @@ impl Engine {
             }
             if top_failed || ctx.rules.contagion_stack == StackContagion::EachUnit {
                 for &u in rest {
-                    if board.units[u].state == HexState::GoodOrder
+                    if board.units[u].state == State::GoodOrder
                         && !self.check(ctx, board, dice, log, u, Cause::Contagion, Some(mover))
                     {
                         self.fail(board, log, u, Cause::Contagion);
@@ -522,15 +518,15 @@ impl Engine {
     pub fn apply_shock(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, shock: &Shock) {
         let unit = shock.unit;
         let u = &board.units[unit];
-        if u.at.is_none() || !matches!(u.state, HexState::GoodOrder | HexState::Disordered | HexState::Routed) {
+        if u.at.is_none() || !matches!(u.state, State::GoodOrder | State::Disordered | State::Routed) {
             return;
         }
-        let mut to = HexState::from_name(shock.to);
-        if u.arm == Arm::Cavalry && to == HexState::Disordered {
-            to = HexState::Routed;
+        let mut to = shock.to.hex();
+        if u.arm == Arm::Cavalry && to == State::Disordered {
+            to = State::Routed;
         }
         self.set_state(board, log, unit, to, Cause::Shock);
-        self.queue.push_back((unit, if to == HexState::Routed { Forced::Rout } else { Forced::Retreat }));
+        self.queue.push_back((unit, if to == State::Routed { Forced::Rout } else { Forced::Retreat }));
         self.resolve(ctx, board, dice, log);
     }
 
@@ -554,11 +550,11 @@ impl Engine {
             };
             if self.check(ctx, board, dice, log, unit, Cause::Recovery, None) {
                 let from = board.units[unit].state;
-                self.set_state(board, log, unit, HexState::GoodOrder, Cause::Recovery);
+                self.set_state(board, log, unit, State::GoodOrder, Cause::Recovery);
                 let u = &mut board.units[unit];
                 u.formation =
                     if ctx.grid.close[ctx.grid.idx(at)] { Formation::GeneralOrder } else { Formation::Column };
-                if u.arm == Arm::Cavalry && from == HexState::Routed {
+                if u.arm == Arm::Cavalry && from == State::Routed {
                     recovered_cavalry.push(unit);
                     if u.readiness != Readiness::Exhausted {
                         log.push(EventKind::Readiness {
@@ -569,8 +565,8 @@ impl Engine {
                         u.readiness = Readiness::Exhausted;
                     }
                 }
-            } else if board.units[unit].state == HexState::Disordered {
-                self.set_state(board, log, unit, HexState::Routed, Cause::Recovery);
+            } else if board.units[unit].state == State::Disordered {
+                self.set_state(board, log, unit, State::Routed, Cause::Recovery);
                 self.queue.push_back((unit, Forced::Rout));
             } else if dist == FAR || dist as u32 > ctx.rules.safe_distance {
                 self.queue.push_back((unit, Forced::Refuge));
@@ -584,7 +580,7 @@ impl Engine {
             if u.side != side || u.at.is_none() {
                 continue;
             }
-            if u.arm == Arm::Cavalry && u.rested && u.state == HexState::GoodOrder && !recovered_cavalry.contains(&i) {
+            if u.arm == Arm::Cavalry && u.rested && u.state == State::GoodOrder && !recovered_cavalry.contains(&i) {
                 let to = match u.readiness {
                     Readiness::Exhausted => Some(Readiness::Tired),
                     Readiness::Tired => Some(Readiness::Fresh),

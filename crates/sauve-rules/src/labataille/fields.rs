@@ -4,10 +4,11 @@
 //! enemy-occupied hexes, and the hexes behind enemy lines.
 
 use crate::hex::{Dir, Edge, Offset};
+use crate::labataille::Board;
 use crate::labataille::grid::Grid;
-use crate::labataille::{Board, HexState};
 use crate::terrain::Arm;
 use crate::vocab::Formation;
+use crate::vocab::State;
 
 /// Distance when there is no enemy on the map.
 pub const FAR: u16 = u16::MAX;
@@ -113,8 +114,8 @@ pub fn front_sides(facing: Dir) -> [Dir; 3] {
 }
 
 /// Whether a unit exerts a zone of influence: not routed, not in square.
-pub fn exerts_zone(state: HexState, formation: Formation) -> bool {
-    !matches!(state, HexState::Routed | HexState::Surrendered | HexState::Eliminated) && formation != Formation::Square
+pub fn exerts_zone(state: State, formation: Formation) -> bool {
+    !matches!(state, State::Routed | State::Surrendered | State::Eliminated) && formation != Formation::Square
 }
 
 /// One cell's distance to the nearest source and, among the sources that
@@ -654,7 +655,7 @@ mod tests {
                         (rng.random_range(0..w), rng.random_range(0..h)),
                         Dir::ALL[k % 6],
                     );
-                    u.state = [HexState::GoodOrder, HexState::Routed, HexState::Disordered][rng.random_range(0..3)];
+                    u.state = [State::GoodOrder, State::Routed, State::Disordered][rng.random_range(0..3)];
                     u
                 })
                 .collect();
@@ -691,7 +692,7 @@ mod tests {
                     "leaving the board"
                 }
                 1 => {
-                    unit.state = HexState::Routed;
+                    unit.state = State::Routed;
                     "a rout"
                 }
                 2 => {
@@ -700,7 +701,7 @@ mod tests {
                     "a change of formation"
                 }
                 3 => {
-                    unit.state = HexState::GoodOrder;
+                    unit.state = State::GoodOrder;
                     "a rally"
                 }
                 _ if lines => {
@@ -727,7 +728,7 @@ mod tests {
             at: Some(Offset::new(at.0, at.1)),
             morale: 33,
             strength: 4,
-            state: HexState::GoodOrder,
+            state: State::GoodOrder,
             readiness: Readiness::Fresh,
             formation: Formation::Line,
             facing,
@@ -802,7 +803,7 @@ mod tests {
         let mut sq = unit(1, Arm::Infantry, (7, 7), Dir::N);
         sq.formation = Formation::Square;
         let mut routed = unit(1, Arm::Infantry, (2, 7), Dir::N);
-        routed.state = HexState::Routed;
+        routed.state = State::Routed;
         let board = Board { units: vec![unit(1, Arm::Cavalry, (4, 4), Dir::S), sq, routed] };
         let f = SideFields::build(&grid, &board, 0, Edge::North);
         let at = Offset::new(4, 4);

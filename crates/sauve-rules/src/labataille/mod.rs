@@ -21,47 +21,11 @@ pub mod retreat;
 pub mod rout;
 pub mod victory;
 
-use crate::events::StateLabel;
 use crate::hex::{Dir, Edge, Offset};
 use crate::scenario::{Scenario, UnitSpec};
 use crate::terrain::Arm;
-use crate::vocab::{Formation, Readiness, StateName};
-
-/// Morale state of a hex-mode unit (RULES.md 1.2), plus the ways of leaving
-/// the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HexState {
-    GoodOrder,
-    Disordered,
-    Routed,
-    Surrendered,
-    Eliminated,
-}
-
-impl HexState {
-    pub fn label(self) -> StateLabel {
-        match self {
-            HexState::GoodOrder => StateLabel::GoodOrder,
-            HexState::Disordered => StateLabel::Disordered,
-            HexState::Routed => StateLabel::Routed,
-            HexState::Surrendered => StateLabel::Surrendered,
-            HexState::Eliminated => StateLabel::Eliminated,
-        }
-    }
-
-    pub fn from_name(s: StateName) -> HexState {
-        match s {
-            StateName::Disordered | StateName::U | StateName::LU => HexState::Disordered,
-            StateName::Routed | StateName::FU => HexState::Routed,
-            StateName::GoodOrder | StateName::Order => HexState::GoodOrder,
-        }
-    }
-
-    /// Disordered or routed: the states the recovery segment works on.
-    pub fn is_shaken(self) -> bool {
-        matches!(self, HexState::Disordered | HexState::Routed)
-    }
-}
+use crate::vocab::State;
+use crate::vocab::{Formation, Readiness};
 
 /// Plain data for one hex-mode unit, as the rules see it.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,7 +38,7 @@ pub struct HexUnit {
     pub at: Option<Offset>,
     pub morale: u8,
     pub strength: u32,
-    pub state: HexState,
+    pub state: State,
     pub readiness: Readiness,
     pub formation: Formation,
     pub facing: Dir,
@@ -103,7 +67,7 @@ impl HexUnit {
             at,
             morale: spec.morale,
             strength: spec.strength,
-            state: HexState::from_name(spec.state),
+            state: spec.state.hex(),
             readiness: spec.readiness,
             formation: spec.formation.unwrap_or(Formation::Line),
             facing,
@@ -123,7 +87,7 @@ impl HexUnit {
             at: Some(at),
             morale: 43,
             strength: 6,
-            state: HexState::GoodOrder,
+            state: State::GoodOrder,
             readiness: Readiness::Fresh,
             formation: Formation::Column,
             facing,

@@ -8,12 +8,13 @@
 use std::sync::Arc;
 
 use crate::hex::{Dir, Offset};
+use crate::labataille::Board;
 use crate::labataille::fields::{CellFacts, SideFields, exerts_zone, front_sides};
 use crate::labataille::grid::{BLOCKED, Grid, Occupancy, centi};
-use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
+use crate::vocab::State;
 
 /// Movement points in hundredths (kept with the grid's step costs; named
 /// here too, where the moves that spend them are).
@@ -250,7 +251,7 @@ pub fn reach(s: &mut MoveSearch, q: &MoveQuery) -> Reach {
     }
     let epoch = s.epoch;
     let arm = u.arm;
-    let disordered = u.state == HexState::Disordered;
+    let disordered = u.state == State::Disordered;
     let start_cell = g.idx(start);
     let side = u.side;
     let stops = |s: &mut MoveSearch, cell: usize| -> bool {
@@ -416,7 +417,7 @@ mod tests {
             for r in (1..11).step_by(3) {
                 let arm = Arm::ALL[k % 3];
                 let mut u = unit(1, arm, (c, r), Dir::ALL[k % 6]);
-                u.state = [HexState::GoodOrder, HexState::Disordered, HexState::Routed][k % 3];
+                u.state = [State::GoodOrder, State::Disordered, State::Routed][k % 3];
                 if k % 4 == 0 {
                     u.formation = Formation::Square;
                 }
@@ -487,7 +488,7 @@ mod tests {
     fn disordered_units_keep_out_of_enemy_zones() {
         let mut board =
             Board { units: vec![unit(0, Arm::Infantry, (4, 5), Dir::N), unit(1, Arm::Infantry, (4, 1), Dir::S)] };
-        board.units[0].state = HexState::Disordered;
+        board.units[0].state = State::Disordered;
         let (_, r) = search(&["........."; 9], &board, 0, 6.0);
         assert!(r.cost_to(Offset::new(4, 2)).is_none());
         assert!(r.cost_to(Offset::new(4, 3)).is_some());

@@ -11,15 +11,16 @@ use serde::{Deserialize, Serialize};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Edge, Offset};
+use crate::labataille::Board;
 use crate::labataille::combat::{Battlefield, CombatError, resolve_charge, resolve_fire, resolve_melee};
 use crate::labataille::engine::Engine;
 use crate::labataille::grid::{Centi, centi};
 use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
-use crate::labataille::{Board, HexState};
 use crate::rules::Rules;
 use crate::terrain::Arm;
 use crate::turn::{OrderStamp, Phase};
 use crate::vocab::Formation;
+use crate::vocab::State;
 
 /// One order. Units are named by id.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -238,7 +239,7 @@ impl Orders<'_, '_> {
     /// Where `unit` may march this phase (empty if it may not move).
     pub fn reach(&mut self, engine: &mut Engine, board: &Board, unit: usize) -> std::sync::Arc<Reach> {
         let u = &board.units[unit];
-        if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) || self.activity.fought[unit] {
+        if !matches!(u.state, State::GoodOrder | State::Disordered) || self.activity.fought[unit] {
             return Default::default();
         }
         let budget = self.budget(board, unit);
@@ -367,7 +368,7 @@ impl Orders<'_, '_> {
         let i = self.unit(board, unit, side)?;
         let u = &board.units[i];
         let Some(at) = u.at else { return Err(illegal(unit, "is not on the map")) };
-        if u.state != HexState::GoodOrder {
+        if u.state != State::GoodOrder {
             return Err(illegal(unit, "only units in good order change formation"));
         }
         let ok = match (u.arm, to) {
@@ -406,7 +407,7 @@ impl Orders<'_, '_> {
         if u.at.is_none() {
             return Err(illegal(unit, "is not on the map"));
         }
-        if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
+        if !matches!(u.state, State::GoodOrder | State::Disordered) {
             return Err(illegal(unit, "routed units do not turn by order"));
         }
         if self.activity.fought[i] {
@@ -446,7 +447,7 @@ impl Orders<'_, '_> {
         if u.arm != Arm::Artillery {
             return Err(illegal(unit, "only artillery limbers"));
         }
-        if u.state != HexState::GoodOrder || u.at.is_none() {
+        if u.state != State::GoodOrder || u.at.is_none() {
             return Err(illegal(unit, "only guns in good order on the map limber or unlimber"));
         }
         if u.limbered == limbered {
@@ -483,7 +484,7 @@ impl Orders<'_, '_> {
         let i = self.unit(board, unit, side)?;
         let u = &board.units[i];
         let Some(at) = u.at else { return Err(illegal(unit, "is not on the map")) };
-        if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
+        if !matches!(u.state, State::GoodOrder | State::Disordered) {
             return Err(illegal(unit, "routed units do not exit by order"));
         }
         if !self.activity.exits.contains(&(side, edge)) {
@@ -616,7 +617,7 @@ mod tests {
         assert!(matches!(r[0], Err(OrderError::WrongPhase { order: "Face", .. })), "{r:?}");
         let (r, ..) = give(&rules, |_, _| {}, Phase::Movement, &[face("ru", Dir::N)]);
         assert!(matches!(r[0], Err(OrderError::NotYours { .. })), "{r:?}");
-        let (r, ..) = give(&rules, |b, _| b.units[0].state = HexState::Routed, Phase::Movement, &[face("fr", Dir::S)]);
+        let (r, ..) = give(&rules, |b, _| b.units[0].state = State::Routed, Phase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("routed"), "{r:?}");
         let (r, ..) = give(&rules, |_, a| a.fought[0] = true, Phase::Movement, &[face("fr", Dir::S)]);
         assert!(refusal(&r[0]).contains("fought"), "{r:?}");
@@ -626,8 +627,7 @@ mod tests {
         let (r, ..) = give(&rules, |_, _| {}, Phase::Movement, &[face("fr", Dir::N)]);
         assert!(refusal(&r[0]).contains("already faces N"), "{r:?}");
         // A disordered unit may still turn.
-        let (r, ..) =
-            give(&rules, |b, _| b.units[0].state = HexState::Disordered, Phase::Movement, &[face("fr", Dir::S)]);
+        let (r, ..) = give(&rules, |b, _| b.units[0].state = State::Disordered, Phase::Movement, &[face("fr", Dir::S)]);
         assert_eq!(r, vec![Ok(())]);
     }
 

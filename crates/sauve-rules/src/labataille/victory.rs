@@ -7,12 +7,14 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::events::{Cause, EventKind, EventLog, StateLabel};
+use crate::events::{Cause, EventKind, EventLog};
+
 use crate::hex::Edge;
 use crate::report::{Cascade, CascadeTally, counted, write_cascades};
 use crate::scenario::Scenario;
+use crate::vocab::State;
 
-use super::{Board, HexState};
+use super::Board;
 
 // ---------------------------------------------------------------------------
 // Leaders.
@@ -54,7 +56,7 @@ pub fn reattach(scenario: &Scenario, board: &Board, attached: &mut [usize]) -> V
     let mut moves = Vec::new();
     for (i, (leader, host)) in scenario.leaders.iter().zip(attached.iter_mut()).enumerate() {
         let Some(h) = board.units.get(*host) else { continue };
-        if h.on_board() && h.state != HexState::Routed {
+        if h.on_board() && h.state != State::Routed {
             continue;
         }
         let from = h.at.or_else(|| match scenario.units.get(*host).map(|s| s.place) {
@@ -66,7 +68,7 @@ pub fn reattach(scenario: &Scenario, board: &Board, attached: &mut [usize]) -> V
             .units
             .iter()
             .enumerate()
-            .filter(|(_, u)| u.side == leader.side && u.state == HexState::GoodOrder)
+            .filter(|(_, u)| u.side == leader.side && u.state == State::GoodOrder)
             .filter_map(|(j, u)| u.at.map(|at| (at.distance(from), j)))
             .min();
         if let Some((_, j)) = best {
@@ -99,14 +101,15 @@ pub struct CorpsStatus {
 /// order (an exit) is not lost.
 fn is_gone(board: &Board, unit: usize) -> bool {
     board.units.get(unit).is_some_and(|u| match u.state {
-        HexState::Surrendered | HexState::Eliminated => true,
-        HexState::Routed => !u.on_board(),
-        HexState::GoodOrder | HexState::Disordered => false,
+        State::Surrendered | State::Eliminated => true,
+        State::Routed => !u.on_board(),
+        // Standing, or a free-space state, which no hex board holds.
+        State::GoodOrder | State::Disordered | State::Order | State::LU | State::U | State::FU => false,
     })
 }
 
 fn is_routed_on_board(board: &Board, unit: usize) -> bool {
-    board.units.get(unit).is_some_and(|u| u.state == HexState::Routed && u.on_board())
+    board.units.get(unit).is_some_and(|u| u.state == State::Routed && u.on_board())
 }
 
 /// Every corps' standing, in [`Scenario::corps`] order.
@@ -154,7 +157,7 @@ pub fn update_holders(scenario: &Scenario, board: &Board, holders: &mut [Option<
         let mut holding = None;
         let mut contested = false;
         for u in board.units.iter().filter(|u| u.at == Some(o.at)) {
-            if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) {
+            if !matches!(u.state, State::GoodOrder | State::Disordered) {
                 continue;
             }
             match holding {
@@ -181,8 +184,8 @@ pub fn exit_tally(scenario: &Scenario) -> Vec<u32> {
 /// The exit (index into [`Scenario::exits`]) that scores for a unit of
 /// `side` leaving across `edge` in `state`: none for routers, or where the
 /// scenario names no such exit.
-pub fn exit_for(scenario: &Scenario, side: usize, edge: Edge, state: HexState) -> Option<usize> {
-    if !matches!(state, HexState::GoodOrder | HexState::Disordered) {
+pub fn exit_for(scenario: &Scenario, side: usize, edge: Edge, state: State) -> Option<usize> {
+    if !matches!(state, State::GoodOrder | State::Disordered) {
         return None;
     }
     scenario.exits.iter().position(|e| e.side == side && e.edge == edge)
@@ -196,7 +199,7 @@ pub fn record_exit(
     exited: &mut [u32],
     side: usize,
     edge: Edge,
-    state: HexState,
+    state: State,
     increments: u32,
 ) -> u32 {
     match exit_for(scenario, side, edge, state) {
@@ -361,7 +364,7 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
         .units
         .iter()
         .enumerate()
-        .map(|(i, _)| scenario.units.get(i).is_some_and(|s| HexState::from_name(s.state) == HexState::Routed))
+        .map(|(i, _)| scenario.units.get(i).is_some_and(|s| s.state.hex() == State::Routed))
         .collect();
 
     // Cascades; `pending[u]` is the mover named by u's latest failed
@@ -375,11 +378,9 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
                     pending[u] = source.as_deref().and_then(|s| index.get(s).copied());
                 }
             }
-            EventKind::StateChange { unit, to, cause, .. }
-                if matches!(to, StateLabel::Disordered | StateLabel::Routed) =>
-            {
+            EventKind::StateChange { unit, to, cause, .. } if matches!(to, State::Disordered | State::Routed) => {
                 let Some(&u) = index.get(unit.as_str()) else { continue };
-                if *to == StateLabel::Routed {
+                if *to == State::Routed {
                     ever_routed[u] = true;
                 }
                 let parent = match cause {
@@ -408,8 +409,8 @@ pub fn summary(scenario: &Scenario, board: &Board, log: &EventLog) -> Summary {
                 name: side.name.clone(),
                 increments_lost: mine().map(|(i, _)| increments_lost(board, i, start(i))).sum(),
                 routed: mine().filter(|(i, _)| ever_routed[*i]).count() as u32,
-                surrendered: mine().filter(|(_, u)| u.state == HexState::Surrendered).count() as u32,
-                eliminated: mine().filter(|(_, u)| u.state == HexState::Eliminated).count() as u32,
+                surrendered: mine().filter(|(_, u)| u.state == State::Surrendered).count() as u32,
+                eliminated: mine().filter(|(_, u)| u.state == State::Eliminated).count() as u32,
             }
         })
         .collect();
@@ -476,7 +477,7 @@ mod tests {
         }
     }
 
-    fn set(board: &mut Board, id: &str, state: HexState, at: Option<(i32, i32)>) {
+    fn set(board: &mut Board, id: &str, state: State, at: Option<(i32, i32)>) {
         let i = board.index_of(id).expect("unit");
         board.units[i].state = state;
         board.units[i].at = at.map(|(c, r)| Offset::new(c, r));
@@ -486,10 +487,10 @@ mod tests {
     fn corps_breaks_when_enough_battalions_are_routed_or_gone() {
         let s = scenario(4, 1, r#"corps: [(id: "I", side: "fr", units: ["f0", "f1", "f2", "f3"], breaks_at: 2)]"#);
         let mut b = Board::from_scenario(&s);
-        set(&mut b, "f0", HexState::Routed, Some((0, 8)));
+        set(&mut b, "f0", State::Routed, Some((0, 8)));
         let st = corps_status(&s, &b);
         assert_eq!((st[0].routed, st[0].gone, st[0].broken), (1, 0, false));
-        set(&mut b, "f1", HexState::Surrendered, None);
+        set(&mut b, "f1", State::Surrendered, None);
         let st = corps_status(&s, &b);
         assert_eq!((st[0].routed, st[0].gone, st[0].broken), (1, 1, true));
         assert!(army_broken(&s, &b, 0));
@@ -500,9 +501,9 @@ mod tests {
     fn routers_off_the_map_are_gone_but_units_that_exit_in_order_are_not() {
         let s = scenario(2, 1, r#"corps: [(id: "I", side: "fr", units: ["f0", "f1"], breaks_at: 1)]"#);
         let mut b = Board::from_scenario(&s);
-        set(&mut b, "f0", HexState::GoodOrder, None);
+        set(&mut b, "f0", State::GoodOrder, None);
         assert!(!corps_status(&s, &b)[0].broken);
-        set(&mut b, "f1", HexState::Routed, None);
+        set(&mut b, "f1", State::Routed, None);
         assert_eq!(corps_status(&s, &b)[0].gone, 1);
     }
 
@@ -520,9 +521,9 @@ mod tests {
     fn an_army_breaks_only_when_every_corps_has() {
         let s = scenario(4, 1, r#"corps: [(id: "I", side: "fr", units: ["f0", "f1"], breaks_at: 1)]"#);
         let mut b = Board::from_scenario(&s);
-        set(&mut b, "f0", HexState::Routed, Some((0, 8)));
+        set(&mut b, "f0", State::Routed, Some((0, 8)));
         assert!(!army_broken(&s, &b, 0), "the implicit corps of f2, f3 still holds");
-        set(&mut b, "f2", HexState::Eliminated, None);
+        set(&mut b, "f2", State::Eliminated, None);
         assert!(army_broken(&s, &b, 0));
     }
 
@@ -536,20 +537,20 @@ mod tests {
         update_holders(&s, &b, &mut holders);
         assert_eq!(holders, [Some(1)]);
         // A French router on it takes nothing.
-        set(&mut b, "f0", HexState::Routed, Some((5, 5)));
+        set(&mut b, "f0", State::Routed, Some((5, 5)));
         update_holders(&s, &b, &mut holders);
         assert_eq!(holders, [Some(1)]);
         // Both sides on it: contested, unchanged.
-        set(&mut b, "f0", HexState::Disordered, Some((5, 5)));
-        set(&mut b, "r0", HexState::GoodOrder, Some((5, 5)));
+        set(&mut b, "f0", State::Disordered, Some((5, 5)));
+        set(&mut b, "r0", State::GoodOrder, Some((5, 5)));
         update_holders(&s, &b, &mut holders);
         assert_eq!(holders, [Some(1)]);
         // The French alone, even disordered: French.
-        set(&mut b, "r0", HexState::GoodOrder, Some((0, 2)));
+        set(&mut b, "r0", State::GoodOrder, Some((0, 2)));
         update_holders(&s, &b, &mut holders);
         assert_eq!(holders, [Some(0)]);
         // They leave: still French.
-        set(&mut b, "f0", HexState::GoodOrder, Some((0, 8)));
+        set(&mut b, "f0", State::GoodOrder, Some((0, 8)));
         update_holders(&s, &b, &mut holders);
         assert_eq!(holders, [Some(0)]);
     }
@@ -578,16 +579,16 @@ mod tests {
         let mut b = Board::from_scenario(&s);
         let mut attached = initial_attachment(&s);
         assert!(reattach(&s, &b, &mut attached).is_empty());
-        set(&mut b, "f1", HexState::Routed, Some((1, 8)));
+        set(&mut b, "f1", State::Routed, Some((1, 8)));
         // f0 and f2 are both one hex away: the lower index wins.
         assert_eq!(reattach(&s, &b, &mut attached), [(0, 0)]);
         assert_eq!(attached, [0]);
         // Host gone off the board, f1 still routed: measured from f0's start.
-        set(&mut b, "f0", HexState::Surrendered, None);
-        set(&mut b, "f2", HexState::Disordered, Some((2, 8)));
+        set(&mut b, "f0", State::Surrendered, None);
+        set(&mut b, "f2", State::Disordered, Some((2, 8)));
         assert_eq!(reattach(&s, &b, &mut attached), [(0, 3)]);
         // Nobody left in good order: the leader stays.
-        set(&mut b, "f3", HexState::Routed, Some((3, 8)));
+        set(&mut b, "f3", State::Routed, Some((3, 8)));
         assert!(reattach(&s, &b, &mut attached).is_empty());
         assert_eq!(attached, [3]);
     }
@@ -597,7 +598,7 @@ mod tests {
         log.push(kind);
     }
 
-    fn fail(log: &mut EventLog, turn: u32, unit: &str, to: StateLabel, cause: Cause, source: Option<&str>) {
+    fn fail(log: &mut EventLog, turn: u32, unit: &str, to: State, cause: Cause, source: Option<&str>) {
         if cause == Cause::Contagion {
             push(
                 log,
@@ -614,7 +615,7 @@ mod tests {
                 },
             );
         }
-        push(log, turn, EventKind::StateChange { unit: unit.into(), from: StateLabel::GoodOrder, to, cause });
+        push(log, turn, EventKind::StateChange { unit: unit.into(), from: State::GoodOrder, to, cause });
     }
 
     #[test]
@@ -622,7 +623,7 @@ mod tests {
         let s = scenario(6, 2, "");
         let b = Board::from_scenario(&s);
         let mut log = EventLog::default();
-        use StateLabel::{Disordered as D, Routed as R};
+        use State::{Disordered as D, Routed as R};
         // f0 routs (shock); f1 and f2 catch it from f0, f3 from f2.
         fail(&mut log, 1, "f0", R, Cause::Shock, None);
         fail(&mut log, 1, "f1", D, Cause::Contagion, Some("f0"));
@@ -647,7 +648,7 @@ mod tests {
     fn summary_counts_losses_and_reads_plainly() {
         let s = scenario(3, 1, "");
         let mut b = Board::from_scenario(&s);
-        set(&mut b, "f0", HexState::Surrendered, None);
+        set(&mut b, "f0", State::Surrendered, None);
         b.units[1].strength = 3;
         let sum = summary(&s, &b, &EventLog::default());
         assert_eq!(sum.sides[0].increments_lost, 5);
@@ -678,10 +679,10 @@ mod tests {
         let mut b = Board::from_scenario(&s);
         let start: Vec<u32> = s.units.iter().map(|u| u.strength).collect();
         let mut exited = exit_tally(&s);
-        assert_eq!(record_exit(&s, &mut exited, 0, Edge::North, HexState::Routed, 4), 0, "routers score nothing");
-        assert_eq!(record_exit(&s, &mut exited, 0, Edge::South, HexState::GoodOrder, 4), 0, "no exit there");
-        assert_eq!(record_exit(&s, &mut exited, 0, Edge::North, HexState::Disordered, 4), 8);
-        set(&mut b, "f0", HexState::GoodOrder, None);
+        assert_eq!(record_exit(&s, &mut exited, 0, Edge::North, State::Routed, 4), 0, "routers score nothing");
+        assert_eq!(record_exit(&s, &mut exited, 0, Edge::South, State::GoodOrder, 4), 0, "no exit there");
+        assert_eq!(record_exit(&s, &mut exited, 0, Edge::North, State::Disordered, 4), 8);
+        set(&mut b, "f0", State::GoodOrder, None);
         b.units[3].strength = 1; // r0 lost 3 increments
         let sc = score(&s, &b, &initial_holders(&s), &exited, &start);
         assert_eq!(sc.points, [8 + 3, 3]);
@@ -719,12 +720,12 @@ mod tests {
         let mut b = Board::from_scenario(&s);
         let start: Vec<u32> = s.units.iter().map(|u| u.strength).collect();
         // The French implicit corps (2 units) breaks at 1.
-        set(&mut b, "f0", HexState::Routed, Some((0, 8)));
+        set(&mut b, "f0", State::Routed, Some((0, 8)));
         let sc = score(&s, &b, &initial_holders(&s), &[], &start);
         assert!(sc.points[0] > sc.points[1]);
         assert_eq!((sc.winner, sc.decisive), (Some(1), true));
         // Both broken: back to points.
-        set(&mut b, "r0", HexState::Routed, Some((0, 2)));
+        set(&mut b, "r0", State::Routed, Some((0, 2)));
         let sc = score(&s, &b, &initial_holders(&s), &[], &start);
         assert_eq!((sc.winner, sc.decisive), (Some(0), false));
     }

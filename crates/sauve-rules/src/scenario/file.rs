@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::hex::{Dir, Edge};
 use crate::rules::Rules;
 use crate::terrain::{Arm, HexsideKind, Terrain};
-use crate::vocab::{Control, Formation, Mode, Readiness, StateName};
+use crate::vocab::State;
+use crate::vocab::{Control, Formation, Mode, Readiness};
 
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -181,7 +182,7 @@ pub struct UnitFile {
     #[serde(default)]
     pub name: Option<String>,
     #[serde(default)]
-    pub state: Option<StateName>,
+    pub state: Option<State>,
     #[serde(default)]
     pub movement: Option<f32>,
     #[serde(default)]
@@ -220,7 +221,7 @@ pub(super) const FACING_EXPECTED: &str =
 pub struct ShockFile {
     pub turn: u32,
     pub unit: String,
-    pub to: StateName,
+    pub to: State,
     #[serde(default)]
     pub cause: Option<String>,
 }

@@ -30,7 +30,9 @@ pub use spec::{Corps, DEFAULT_AGGRESSION, Exit, Leader, Objective, Place, Scenar
 pub use units::is_d66;
 pub use validate::validate;
 
-pub use crate::vocab::{Control, Formation, Mode, Readiness, StateName};
+pub use crate::vocab::{Control, Formation, Mode, Readiness};
+
+pub use crate::vocab::State;
 
 #[cfg(test)]
 mod tests {
@@ -81,7 +83,7 @@ Scenario(
         let s = parse(SMALL, "t.ron").expect("valid");
         assert_eq!(s.units.len(), 2);
         assert_eq!(s.map.terrain(Offset::new(4, 2)), Some(Terrain::Bridge));
-        assert_eq!(s.units[1].state, StateName::Routed);
+        assert_eq!(s.units[1].state, State::Routed);
         assert_eq!(s.shocks[0].cause, Some(1));
         assert_eq!(s.sides[1].rear, Edge::North);
     }
@@ -437,5 +439,22 @@ Scenario(
         let s = parse(&ok, "t").expect("valid");
         assert_eq!(s.units[0].place, Place::Table { x: 15.0, y: 5.0 });
         assert_eq!(s.table_cm(), (40.0, 20.0));
+    }
+
+    #[test]
+    fn a_unit_cannot_begin_the_battle_surrendered_or_in_the_other_modes_state() {
+        let text = r#"Scenario(format: 1, name: "t", mode: Hex,
+            sides: [(id: "a"), (id: "b")],
+            map: (rows: ["....", "...."]),
+            units: [
+              (id: "a1", side: "a", arm: Infantry, at: (0, 0), morale: 44, strength: 4, state: Surrendered),
+              (id: "b1", side: "b", arm: Infantry, at: (3, 1), morale: 44, strength: 4, state: FU),
+            ])"#;
+        let all = problems(text).join("\n");
+        assert!(all.contains("state Surrendered is not a Hex-mode state"), "{all}");
+        assert!(all.contains("state FU is not a Hex-mode state"), "{all}");
+        let ok = text.replace("state: Surrendered", "state: Routed").replace("state: FU", "state: Disordered");
+        let s = parse(&ok, "t").expect("valid");
+        assert_eq!(s.units[0].state, State::Routed);
     }
 }

@@ -5,7 +5,8 @@ use crate::hex::{Edge, Offset};
 use crate::map::TerrainMap;
 use crate::rules::Rules;
 use crate::terrain::Arm;
-use crate::vocab::{Control, Formation, Mode, Readiness, StateName};
+use crate::vocab::State;
+use crate::vocab::{Control, Formation, Mode, Readiness};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Side {
@@ -90,7 +91,7 @@ pub struct UnitSpec {
     pub valour: i32,
     /// Hex mode: strength increments; free space: figures.
     pub strength: u32,
-    pub state: StateName,
+    pub state: State,
     pub movement: Option<f32>,
     pub formation: Option<Formation>,
     pub readiness: Readiness,
@@ -114,7 +115,7 @@ pub struct Staff {
 pub struct Shock {
     pub turn: u32,
     pub unit: usize,
-    pub to: StateName,
+    pub to: State,
     pub cause: Option<usize>,
 }
 

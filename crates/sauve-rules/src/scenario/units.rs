@@ -11,7 +11,8 @@ use crate::scenario::file::{FacingFile, ScenarioFile, UnitFile};
 use crate::scenario::problem::{About, Collector, list};
 use crate::scenario::spec::{Place, Side, UnitSpec};
 use crate::terrain::{Arm, Terrain};
-use crate::vocab::{Mode, StateName};
+use crate::vocab::Mode;
+use crate::vocab::State;
 
 /// Is `v` a d66 number (both digits 1..=6)?
 pub fn is_d66(v: i64) -> bool {
@@ -48,11 +49,11 @@ pub(super) fn units<'r>(
             );
         }
         p.name_length(&subject, u.name.as_deref());
-        let state = u.state.unwrap_or(if mode == Mode::Hex { StateName::GoodOrder } else { StateName::Order });
-        if state.is_hex() != (mode == Mode::Hex) {
+        let state = u.state.unwrap_or(if mode == Mode::Hex { State::GoodOrder } else { State::Order });
+        if !state.allowed_in(mode) {
             p.add(subject.field("state"), format!("state {state:?} is not a {mode:?}-mode state"));
         }
-        if mode == Mode::Hex && u.arm == Arm::Cavalry && state == StateName::Disordered {
+        if mode == Mode::Hex && u.arm == Arm::Cavalry && state == State::Disordered {
             p.add(subject.field("state"), "cavalry is never Disordered (rule 1.2): use Routed or GoodOrder");
         }
         if let Some(f) = u.formation

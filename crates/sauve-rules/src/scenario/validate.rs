@@ -13,7 +13,8 @@ use crate::scenario::problem::{About, Collector, Problem, list};
 use crate::scenario::spec::{DEFAULT_AGGRESSION, Scenario, Shock, Side, Staff};
 use crate::scenario::units::units;
 use crate::scenario::victory::victory;
-use crate::vocab::{Mode, StateName};
+use crate::vocab::Mode;
+use crate::vocab::State;
 
 /// Semantic validation: collects every problem in one pass.
 pub fn validate(raw: ScenarioFile) -> Result<Scenario, Vec<Problem>> {
@@ -158,9 +159,9 @@ fn shocks(raw: &ScenarioFile, unit_ids: &BTreeMap<&str, usize>, p: &mut Collecto
         if s.turn == 0 || s.turn > raw.turns {
             p.add(subject.field("turn"), format!("turn {} is outside the scenario's turns 1..={}", s.turn, raw.turns));
         }
-        let allowed: &[StateName] = match mode {
-            Mode::Hex => &[StateName::Disordered, StateName::Routed],
-            Mode::FreeSpace => &[StateName::LU, StateName::U, StateName::FU],
+        let allowed: &[State] = match mode {
+            Mode::Hex => &[State::Disordered, State::Routed],
+            Mode::FreeSpace => &[State::LU, State::U, State::FU],
         };
         if !allowed.contains(&s.to) {
             p.add(

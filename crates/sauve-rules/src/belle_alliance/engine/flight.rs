@@ -8,7 +8,8 @@ use crate::belle_alliance::tables::{CarryResult, carry_along, carry_ratio_modifi
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog, MoveReason};
-use crate::vocab::{Formation, StateName};
+use crate::vocab::Formation;
+use crate::vocab::State;
 
 /// One unit's share of a flight: its move reason, waypoints, last
 /// direction and the distance it slid.
@@ -36,7 +37,7 @@ impl FsEngine {
         from: Option<(f32, f32)>,
         blocker: Option<usize>,
     ) {
-        if table.units[leader].state != StateName::FU {
+        if table.units[leader].state != State::FU {
             return;
         }
         self.flights += 1;
@@ -76,7 +77,7 @@ impl FsEngine {
                         testing = false;
                         let c = self.rects[mass[0]];
                         let contact = (c.x + dir.0 * toi, c.y + dir.1 * toi);
-                        if before != StateName::U && table.units[f].state == StateName::U {
+                        if before != State::U && table.units[f].state == State::U {
                             self.queue.push_back(Job::Retreat {
                                 unit: f,
                                 from: Some(contact),
@@ -95,7 +96,7 @@ impl FsEngine {
             let Some(f) = carried else { break };
             // 2.3: the carried unit flees anew, in a free direction (2.2.4),
             // at its own march length; the mass follows it in base contact.
-            if table.units[f].state != StateName::FU {
+            if table.units[f].state != State::FU {
                 self.enter_fu(ctx, table, log, f, Cause::CarryAlong, turn);
             }
             mass.insert(0, f);
@@ -248,7 +249,7 @@ impl FsEngine {
             if f.side != side
                 || mass.contains(&j)
                 || tested.contains(&j)
-                || (f.state == StateName::FU && blocker != Some(j))
+                || (f.state == State::FU && blocker != Some(j))
             {
                 continue;
             }
@@ -287,8 +288,8 @@ impl FsEngine {
         let total = roll as i32 + unit.valour + modifier;
         let result = carry_along(total, ba);
         let after = match result {
-            CarryResult::Carried => StateName::FU,
-            CarryResult::Shaken if severity(unit.state) < severity(StateName::U) => StateName::U,
+            CarryResult::Carried => State::FU,
+            CarryResult::Shaken if severity(unit.state) < severity(State::U) => State::U,
             _ => unit.state,
         };
         // The log's morale check, read the 3d6 way: `morale` is the highest
@@ -304,8 +305,8 @@ impl FsEngine {
             passed: result != CarryResult::Carried,
             source: Some(table.units[mass[0]].id.clone()),
         });
-        if result == CarryResult::Shaken && after == StateName::U {
-            self.set_state(table, log, f, StateName::U, Cause::CarryAlong, turn);
+        if result == CarryResult::Shaken && after == State::U {
+            self.set_state(table, log, f, State::U, Cause::CarryAlong, turn);
         }
         result
     }

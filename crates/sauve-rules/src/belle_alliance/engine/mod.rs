@@ -23,10 +23,11 @@ use crate::belle_alliance::geometry::OrientedRect;
 use crate::belle_alliance::tables::{reorganisation, severity};
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, Pos, StateLabel};
+use crate::events::{Cause, EventKind, EventLog, Pos};
 use crate::scenario::Shock;
 use crate::terrain::Arm;
-use crate::vocab::{Formation, StateName};
+use crate::vocab::Formation;
+use crate::vocab::State;
 
 /// Length of one step of the terrain walk along a flight line, cm.
 const STEP_CM: f32 = 1.0;
@@ -129,15 +130,15 @@ impl FsEngine {
         }
         let from = shock.cause.and_then(|c| table.units.get(c)).map(|c| (c.x, c.y));
         match shock.to {
-            StateName::FU | StateName::Routed => {
+            State::FU | State::Routed => {
                 self.enter_fu(ctx, table, log, u, Cause::Shock, turn);
                 self.queue.push_back(Job::Flight { unit: u, from, blocker: None });
             }
-            StateName::U | StateName::Disordered => {
-                self.set_state(table, log, u, StateName::U, Cause::Shock, turn);
+            State::U | State::Disordered => {
+                self.set_state(table, log, u, State::U, Cause::Shock, turn);
                 self.queue.push_back(Job::Retreat { unit: u, from, cause: Cause::Shock });
             }
-            _ => self.set_state(table, log, u, StateName::LU, Cause::Shock, turn),
+            _ => self.set_state(table, log, u, State::LU, Cause::Shock, turn),
         }
     }
 
@@ -174,8 +175,8 @@ impl FsEngine {
             let eligible = unit.side == side
                 && unit.shaken_in.is_none_or(|t| t < turn)
                 && match unit.state {
-                    StateName::FU => true,
-                    StateName::U | StateName::LU => ba.reorg_lu_and_u,
+                    State::FU => true,
+                    State::U | State::LU => ba.reorg_lu_and_u,
                     _ => false,
                 };
             if !eligible {
@@ -209,13 +210,13 @@ impl FsEngine {
             if after != before {
                 log.push(EventKind::StateChange {
                     unit: unit.id.clone(),
-                    from: StateLabel::free_space(before),
-                    to: StateLabel::free_space(after),
+                    from: before.free_space(),
+                    to: after.free_space(),
                     cause: Cause::Reorganisation,
                 });
                 let unit = &mut table.units[u];
                 unit.state = after;
-                if before == StateName::FU {
+                if before == State::FU {
                     // 2.4: re-formed without time in a closed formation; house
                     // default column. FU -> U does not force a retreat.
                     let was = unit.formation;
@@ -232,15 +233,15 @@ impl FsEngine {
     // State changes.
     // -----------------------------------------------------------------------
 
-    fn set_state(&mut self, table: &mut Table, log: &mut EventLog, u: usize, to: StateName, cause: Cause, turn: u32) {
+    fn set_state(&mut self, table: &mut Table, log: &mut EventLog, u: usize, to: State, cause: Cause, turn: u32) {
         let unit = &mut table.units[u];
         if unit.state == to {
             return;
         }
         log.push(EventKind::StateChange {
             unit: unit.id.clone(),
-            from: StateLabel::free_space(unit.state),
-            to: StateLabel::free_space(to),
+            from: unit.state.free_space(),
+            to: to.free_space(),
             cause,
         });
         if severity(to) > severity(unit.state) {
@@ -253,7 +254,7 @@ impl FsEngine {
     /// its guns where they stand (2.2.7), its gunners fleeing from there on
     /// foot.
     fn enter_fu(&mut self, ctx: &FsCtx, table: &mut Table, log: &mut EventLog, u: usize, cause: Cause, turn: u32) {
-        self.set_state(table, log, u, StateName::FU, cause, turn);
+        self.set_state(table, log, u, State::FU, cause, turn);
         let loss = ctx.ba().figure_loss_on_fu;
         let unit = &mut table.units[u];
         unit.figures = unit.figures.saturating_sub(loss).max(1);

@@ -5,7 +5,7 @@ use crate::belle_alliance::engine::{EPS, FsEngine, Job, cm};
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::{FsCtx, Table};
 use crate::events::{Cause, EventKind, EventLog, MoveReason};
-use crate::vocab::StateName;
+use crate::vocab::State;
 
 impl FsEngine {
     /// A unit in U retreats `u_retreat_cm` straight away from the cause,
@@ -24,7 +24,7 @@ impl FsEngine {
         from: Option<(f32, f32)>,
         cause: Cause,
     ) {
-        if table.units[u].state != StateName::U {
+        if table.units[u].state != State::U {
             return;
         }
         let ba = ctx.ba();
@@ -67,8 +67,7 @@ impl FsEngine {
             return;
         }
         let side = table.units[u].side;
-        let blocker =
-            first.map(|f| f.0).filter(|&j| table.units[j].side == side && table.units[j].state == StateName::FU);
+        let blocker = first.map(|f| f.0).filter(|&j| table.units[j].side == side && table.units[j].state == State::FU);
         self.enter_fu(ctx, table, log, u, cause, turn);
         self.queue.push_back(Job::Flight { unit: u, from: None, blocker });
     }

@@ -6,11 +6,11 @@ use std::cmp::Reverse;
 
 use crate::dice::pass_chance;
 use crate::hex::{Dir, Offset};
-use crate::labataille::HexState;
 use crate::labataille::combat::{charge_reach, melee_odds};
 use crate::labataille::grid::{BLOCKED, Centi};
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
+use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
 use super::phase::{Ai, KEY_SCALE};
@@ -23,7 +23,7 @@ impl Ai<'_, '_, '_> {
             let u = &self.board.units[i];
             if !self.ours(i)
                 || u.arm != Arm::Cavalry
-                || u.state != HexState::GoodOrder
+                || u.state != State::GoodOrder
                 || u.readiness == Readiness::Exhausted
                 || self.orders.activity.fought[i]
                 || self.goals.broken(i)
@@ -92,7 +92,7 @@ impl Ai<'_, '_, '_> {
                 }
                 let tu = &self.board.units[t];
                 let mut score = win;
-                if tu.state == HexState::Disordered {
+                if tu.state == State::Disordered {
                     score += ctx.rules.ai.charge_disordered_bonus;
                 }
                 if tu.arm == Arm::Artillery {
@@ -124,11 +124,11 @@ impl Ai<'_, '_, '_> {
                 continue;
             }
             match v.state {
-                HexState::Routed => score += ai.charge_screen_routed as i64,
-                HexState::Disordered => score += ai.charge_screen_disordered as i64,
+                State::Routed => score += ai.charge_screen_routed as i64,
+                State::Disordered => score += ai.charge_screen_disordered as i64,
                 _ => {}
             }
-            if v.state != HexState::Routed {
+            if v.state != State::Routed {
                 defence += v.strength;
             }
             if v.formation == Formation::Square {
@@ -156,22 +156,21 @@ impl Ai<'_, '_, '_> {
         self.board.units[unit].at = Some(stop);
         let t = &self.board.units[target];
         let open = t.at.is_some_and(|a| !grid.close[grid.idx(a)]);
-        let win =
-            if t.arm == Arm::Infantry && t.state == HexState::GoodOrder && t.formation != Formation::Square && open {
-                let modifier =
-                    self.bf.ctx.rules.combat.form_square_modifier + self.engine.bonus.get(target).copied().unwrap_or(0);
-                let p = pass_chance(t.morale, modifier, self.bf.ctx.rules.natural_extremes);
-                let formation = t.formation;
-                self.board.units[target].formation = Formation::Square;
-                let in_square = self.melee_win(&[unit], target, true);
-                self.board.units[target].formation = formation;
-                self.board.units[target].state = HexState::Disordered;
-                let caught = self.melee_win(&[unit], target, true);
-                self.board.units[target].state = HexState::GoodOrder;
-                p * in_square + (1.0 - p) * caught
-            } else {
-                self.melee_win(&[unit], target, true)
-            };
+        let win = if t.arm == Arm::Infantry && t.state == State::GoodOrder && t.formation != Formation::Square && open {
+            let modifier =
+                self.bf.ctx.rules.combat.form_square_modifier + self.engine.bonus.get(target).copied().unwrap_or(0);
+            let p = pass_chance(t.morale, modifier, self.bf.ctx.rules.natural_extremes);
+            let formation = t.formation;
+            self.board.units[target].formation = Formation::Square;
+            let in_square = self.melee_win(&[unit], target, true);
+            self.board.units[target].formation = formation;
+            self.board.units[target].state = State::Disordered;
+            let caught = self.melee_win(&[unit], target, true);
+            self.board.units[target].state = State::GoodOrder;
+            p * in_square + (1.0 - p) * caught
+        } else {
+            self.melee_win(&[unit], target, true)
+        };
         self.board.units[unit].at = saved;
         win
     }

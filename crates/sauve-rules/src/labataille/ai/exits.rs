@@ -4,9 +4,9 @@
 use std::cmp::Reverse;
 
 use crate::hex::Edge;
-use crate::labataille::HexState;
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
+use crate::vocab::State;
 
 use super::phase::Ai;
 use super::plan::{ExitRoute, Plan};
@@ -51,7 +51,7 @@ impl Ai<'_, '_, '_> {
         let grid = self.bf.ctx.grid;
         let u = &self.board.units[i];
         let Some(at) = u.at else { return false };
-        if u.state != HexState::GoodOrder || self.goals.broken(i) || self.orders.budget(self.board, i) == 0 {
+        if u.state != State::GoodOrder || self.goals.broken(i) || self.orders.budget(self.board, i) == 0 {
             return false;
         }
         let Some(edge) =

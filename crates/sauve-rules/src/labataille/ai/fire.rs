@@ -6,11 +6,11 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use crate::hex::Offset;
-use crate::labataille::HexState;
 use crate::labataille::combat::{FireOdds, fire_odds, line_of_sight};
 use crate::labataille::movement;
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
+use crate::vocab::State;
 
 use super::phase::{Ai, KEY_SCALE};
 
@@ -21,7 +21,7 @@ impl Ai<'_, '_, '_> {
         let c = &self.bf.ctx.rules.combat;
         let ok = u.at.is_some()
             && u.side == self.side
-            && matches!(u.state, HexState::GoodOrder | HexState::Disordered)
+            && matches!(u.state, State::GoodOrder | State::Disordered)
             && !self.orders.activity.fired[i]
             && !(u.arm == Arm::Artillery && u.limbered);
         let range = c.fire_range.get(u.arm).floor().max(0.0) as u32;
@@ -110,7 +110,7 @@ impl Ai<'_, '_, '_> {
                 continue;
             }
             let power = (self.firepower(i, r) * 100.0) as u32;
-            ready.push((self.board.units[i].state == HexState::Disordered, Reverse(power), i));
+            ready.push((self.board.units[i].state == State::Disordered, Reverse(power), i));
         }
         ready.sort_unstable();
         let steady = ready.iter().filter(|r| !r.0).count();
@@ -139,7 +139,7 @@ impl Ai<'_, '_, '_> {
         let u = &self.board.units[t];
         let ai = &self.bf.ctx.rules.ai;
         let mut value = odds.expected_losses() + odds.check_chance();
-        if u.state == HexState::Disordered {
+        if u.state == State::Disordered {
             value *= ai.volley_disordered_factor;
         }
         if u.strength <= ai.volley_weak_strength {

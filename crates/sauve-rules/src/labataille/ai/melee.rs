@@ -5,12 +5,12 @@
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use crate::labataille::HexState;
 use crate::labataille::combat::melee_odds;
 use crate::labataille::grid::BLOCKED;
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
+use crate::vocab::State;
 
 use super::phase::{Ai, KEY_SCALE};
 
@@ -19,7 +19,7 @@ impl Ai<'_, '_, '_> {
         let u = &self.board.units[i];
         u.side == self.side
             && u.at.is_some()
-            && u.state == HexState::GoodOrder
+            && u.state == State::GoodOrder
             && u.arm != Arm::Artillery
             && u.formation != Formation::Square
             && !self.orders.activity.fought[i]
@@ -85,7 +85,7 @@ impl Ai<'_, '_, '_> {
         }
         let shaken = self.engine.occupancy.at(cell).iter().any(|&v| {
             let v = &self.board.units[v as usize];
-            v.side != self.side && v.state == HexState::Disordered
+            v.side != self.side && v.state == State::Disordered
         });
         let win = odds.win_chance();
         let key = Reverse((win * KEY_SCALE) as i64);

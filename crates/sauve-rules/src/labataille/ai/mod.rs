@@ -106,17 +106,18 @@ mod tests {
 
     use super::*;
     use crate::hex::{Dir, Edge, Offset};
+    use crate::labataille::HexUnit;
     use crate::labataille::combat::Battlefield;
     use crate::labataille::engine::Ctx;
     use crate::labataille::fields::front_sides;
     use crate::labataille::grid::Grid;
     use crate::labataille::movement::MoveSearch;
     use crate::labataille::orders::Activity;
-    use crate::labataille::{HexState, HexUnit};
     use crate::map::TerrainMap;
     use crate::rules::Rules;
     use crate::terrain::Arm;
     use crate::vocab::Formation;
+    use crate::vocab::State;
 
     /// Side 0 has its rear south and faces north; side 1 the reverse.
     fn unit(id: &str, side: usize, arm: Arm, at: (i32, i32)) -> HexUnit {
@@ -216,7 +217,7 @@ mod tests {
             u.formation = Formation::Line;
             u.strength = 4;
         }
-        board.units[4].state = HexState::Disordered;
+        board.units[4].state = State::Disordered;
         for f in ["fr-a", "fr-b", "fr-c"] {
             for t in ["ru-steady", "ru-shaken"] {
                 let (from, to) = (at(&board, f), at(&board, t));
@@ -246,7 +247,7 @@ mod tests {
             ],
         };
         board.units[1].formation = Formation::Square;
-        board.units[2].state = HexState::Disordered;
+        board.units[2].state = State::Disordered;
         board.units[1].strength = 4;
         board.units[2].strength = 4;
         let orders = play(&OPEN, &mut board, &[(Phase::Charge, 0)], &AiGoals::default());
@@ -273,7 +274,7 @@ mod tests {
                     unit("ru-small", 1, Arm::Infantry, (7, 4)),
                 ],
             };
-            b.units[1].state = HexState::Disordered;
+            b.units[1].state = State::Disordered;
             b.units[2].strength = 2;
             b.units[2].formation = Formation::Line;
             b
@@ -374,7 +375,7 @@ mod tests {
     fn ai_disordered_units_fall_back() {
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
-        board.units[0].state = HexState::Disordered;
+        board.units[0].state = State::Disordered;
         play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals::default());
         assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4, "went back: {}", at(&board, "fr"));
 
@@ -421,7 +422,7 @@ mod tests {
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
         board.units[0].formation = Formation::Line;
-        board.units[1].state = HexState::Disordered;
+        board.units[1].state = State::Disordered;
         let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &AiGoals::default());
         assert_eq!(orders, vec![Order::Melee { units: vec!["fr".into()], target: "ru".into() }]);
 
@@ -474,7 +475,7 @@ mod tests {
 
         // Disordered: it falls back instead.
         let mut b = board();
-        b.units[0].state = HexState::Disordered;
+        b.units[0].state = State::Disordered;
         let orders = play(&OPEN, &mut b, &[(Phase::Movement, 0)], &goals);
         assert!(!orders.iter().any(|o| matches!(o, Order::Exit { .. })), "{orders:?}");
 

@@ -4,10 +4,10 @@
 
 use std::cmp::Reverse;
 
-use crate::labataille::HexState;
 use crate::labataille::fields::FAR;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
+use crate::vocab::State;
 
 use super::goal_fields::UNREACHED;
 use super::phase::Ai;
@@ -62,7 +62,7 @@ impl Ai<'_, '_, '_> {
         let mut eligible: Vec<(Reverse<u16>, usize)> = Vec::new();
         for (i, u) in self.board.units.iter().enumerate() {
             let Some(at) = u.at else { continue };
-            if u.side != side || u.state != HexState::GoodOrder || self.goals.broken(i) {
+            if u.side != side || u.state != State::GoodOrder || self.goals.broken(i) {
                 continue;
             }
             let cell = grid.idx(at);
@@ -119,8 +119,8 @@ impl Ai<'_, '_, '_> {
         let u = &self.board.units[i];
         let Some(at) = u.at else { return };
         match u.state {
-            HexState::GoodOrder if !self.goals.broken(i) => {}
-            HexState::GoodOrder | HexState::Disordered => {
+            State::GoodOrder if !self.goals.broken(i) => {}
+            State::GoodOrder | State::Disordered => {
                 self.fall_back(plan, i);
                 return;
             }

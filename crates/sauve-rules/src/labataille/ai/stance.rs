@@ -2,10 +2,10 @@
 //! guns limbered or not, and fronts turned to the nearest enemy.
 
 use crate::hex::Offset;
-use crate::labataille::HexState;
 use crate::labataille::fields::{FAR, SideFields, front_sides};
 use crate::labataille::orders::{Order, change_cost, face_cost};
 use crate::terrain::Arm;
+use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
 use super::phase::Ai;
@@ -20,7 +20,7 @@ impl Ai<'_, '_, '_> {
         let ctx = self.bf.ctx;
         let u = &self.board.units[i];
         let Some(at) = u.at else { return false };
-        if u.state != HexState::GoodOrder || u.formation == Formation::Square || self.orders.activity.fought[i] {
+        if u.state != State::GoodOrder || u.formation == Formation::Square || self.orders.activity.fought[i] {
             return false;
         }
         let d = plan.sight.dist[ctx.grid.idx(at)];
@@ -60,7 +60,7 @@ impl Ai<'_, '_, '_> {
                 let v = &self.board.units[v as usize];
                 v.side != self.side
                     && v.arm == Arm::Cavalry
-                    && v.state == HexState::GoodOrder
+                    && v.state == State::GoodOrder
                     && v.readiness != Readiness::Exhausted
             })
         });
@@ -76,7 +76,7 @@ impl Ai<'_, '_, '_> {
             (Arm::Infantry, Formation::Line | Formation::Column | Formation::Square)
                 | (Arm::Cavalry, Formation::Line | Formation::Column)
         );
-        if !allowed || u.state != HexState::GoodOrder || u.formation == to || !self.can_change(i) {
+        if !allowed || u.state != State::GoodOrder || u.formation == to || !self.can_change(i) {
             return false;
         }
         let order = Order::Formation { unit: self.id(i), to };
@@ -91,7 +91,7 @@ impl Ai<'_, '_, '_> {
     pub(super) fn limber(&mut self, i: usize, limbered: bool) -> bool {
         let u = &self.board.units[i];
         if u.arm != Arm::Artillery
-            || u.state != HexState::GoodOrder
+            || u.state != State::GoodOrder
             || u.limbered == limbered
             || (limbered && self.orders.activity.moved[i])
         {

@@ -3,10 +3,11 @@
 //! combat morale check.
 
 use crate::events::{Cause, EventLog};
+use crate::labataille::Board;
 use crate::labataille::engine::{Ctx, Engine, Forced};
-use crate::labataille::{Board, HexState};
 use crate::map::TerrainMap;
 use crate::rules::combat::Tables;
+use crate::vocab::State;
 
 /// The battle's fixed data beside the engine's context: the terrain (for
 /// cover and hexsides), the parsed tables and each unit's own allowance.
@@ -41,9 +42,9 @@ pub(super) fn illegal(board: &Board, unit: usize, why: impl Into<String>) -> Com
 /// (cavalry routs, rule 1.2); disorder goes to rout.
 pub(super) fn combat_failure(engine: &mut Engine, board: &mut Board, log: &mut EventLog, unit: usize, cause: Cause) {
     match board.units[unit].state {
-        HexState::GoodOrder => engine.fail(board, log, unit, cause),
-        HexState::Disordered => {
-            engine.set_state(board, log, unit, HexState::Routed, cause);
+        State::GoodOrder => engine.fail(board, log, unit, cause),
+        State::Disordered => {
+            engine.set_state(board, log, unit, State::Routed, cause);
             engine.push(unit, Forced::Rout);
         }
         _ => {}

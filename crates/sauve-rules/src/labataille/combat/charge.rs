@@ -4,12 +4,13 @@
 use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog, MoveReason};
 use crate::hex::{Dir, Offset};
+use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, illegal};
 use crate::labataille::combat::melee::{melee_odds, resolve_melee};
 use crate::labataille::engine::Engine;
 use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
-use crate::labataille::{Board, HexState};
 use crate::terrain::Arm;
+use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
 /// Where a charger may ride on its approach: its whole allowance, and no
@@ -54,7 +55,7 @@ pub fn charge_path(
     if u.arm != Arm::Cavalry {
         return Err(illegal(board, unit, "only cavalry charges"));
     }
-    if u.state != HexState::GoodOrder {
+    if u.state != State::GoodOrder {
         return Err(illegal(board, unit, "only cavalry in good order may charge"));
     }
     if u.readiness == Readiness::Exhausted {
@@ -113,7 +114,7 @@ pub fn resolve_charge(
     }
     let t = &board.units[target];
     let open = t.at.is_some_and(|a| !ctx.grid.close[ctx.grid.idx(a)]);
-    if t.arm == Arm::Infantry && t.state == HexState::GoodOrder && t.formation != Formation::Square && open {
+    if t.arm == Arm::Infantry && t.state == State::GoodOrder && t.formation != Formation::Square && open {
         let modifier = ctx.rules.combat.form_square_modifier;
         if engine.check_with(ctx, board, dice, log, target, Cause::Charge, Some(unit), modifier) {
             let from = board.units[target].formation;
@@ -125,7 +126,7 @@ pub fn resolve_charge(
                 to: "Square".into(),
             });
         } else {
-            engine.set_state(board, log, target, HexState::Disordered, Cause::Charge);
+            engine.set_state(board, log, target, State::Disordered, Cause::Charge);
         }
     }
     resolve_melee(bf, engine, board, dice, log, &[unit], target, true)?;

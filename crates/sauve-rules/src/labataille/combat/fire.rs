@@ -4,12 +4,13 @@
 use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog};
 use crate::hex::Offset;
+use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, combat_failure, illegal, two_d6_chance};
 use crate::labataille::engine::Engine;
-use crate::labataille::{Board, HexState};
 use crate::rules::combat::FireResult;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
+use crate::vocab::State;
 
 /// What a volley would do, shown before the player commits.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +58,7 @@ pub fn line_of_sight(bf: &Battlefield, engine: &Engine, from: Offset, to: Offset
 fn firepower_of(bf: &Battlefield, board: &Board, unit: usize, range: u32) -> Result<f32, String> {
     let u = &board.units[unit];
     let c = &bf.ctx.rules.combat;
-    if !matches!(u.state, HexState::GoodOrder | HexState::Disordered) || u.at.is_none() {
+    if !matches!(u.state, State::GoodOrder | State::Disordered) || u.at.is_none() {
         return Err("only units in good order or disordered can fire".into());
     }
     let max = c.fire_range.get(u.arm).floor() as u32;
@@ -106,7 +107,7 @@ pub fn fire_odds(
             return Err(illegal(board, f, format!("cannot see '{}' (woods, town or a unit in between)", t.id)));
         }
         artillery |= u.arm == Arm::Artillery;
-        disordered |= u.state == HexState::Disordered;
+        disordered |= u.state == State::Disordered;
     }
     let c = &bf.ctx.rules.combat;
     let Some(base) = c.fire_column(firepower) else {
@@ -171,7 +172,7 @@ pub fn resolve_fire(
     engine.lose(ctx, board, log, target, result.losses);
     if let Some(m) = result.check {
         let t = &board.units[target];
-        if t.at.is_some() && matches!(t.state, HexState::GoodOrder | HexState::Disordered) {
+        if t.at.is_some() && matches!(t.state, State::GoodOrder | State::Disordered) {
             let passed = engine.check_with(ctx, board, dice, log, target, Cause::Fire, firers.first().copied(), m);
             if !passed {
                 combat_failure(engine, board, log, target, Cause::Fire);

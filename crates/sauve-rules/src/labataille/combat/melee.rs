@@ -4,12 +4,13 @@
 use crate::dice::Dice;
 use crate::events::{Cause, EventKind, EventLog, MoveReason};
 use crate::hex::Offset;
+use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, combat_failure, illegal, two_d6_chance};
 use crate::labataille::engine::{Engine, Forced};
 use crate::labataille::movement::{stacked, stacking_limit};
-use crate::labataille::{Board, HexState};
 use crate::rules::combat::MeleeResult;
 use crate::terrain::{Arm, Terrain};
+use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
 /// The melee's odds before the dice, shown to the player and used by the AI.
@@ -92,7 +93,7 @@ pub fn melee_odds(
             return Err(illegal(board, a, "cannot attack its own side"));
         }
         let Some(from) = u.at else { return Err(illegal(board, a, "is not on the map")) };
-        if u.state != HexState::GoodOrder {
+        if u.state != State::GoodOrder {
             return Err(illegal(board, a, "only units in good order may attack"));
         }
         if u.arm == Arm::Artillery {
@@ -122,8 +123,7 @@ pub fn melee_odds(
         column_attack |= u.arm == Arm::Infantry && u.formation == Formation::Column;
     }
     let defenders = defenders_of(board, engine, bf, target);
-    let fighting: Vec<usize> =
-        defenders.iter().copied().filter(|&d| board.units[d].state != HexState::Routed).collect();
+    let fighting: Vec<usize> = defenders.iter().copied().filter(|&d| board.units[d].state != State::Routed).collect();
     let defence: u32 = fighting.iter().map(|&d| board.units[d].strength).sum();
     let walkover = fighting.is_empty();
     if column_attack {
@@ -135,7 +135,7 @@ pub fn melee_odds(
         _ => {}
     }
     let top = fighting.first().map(|&d| &board.units[d]);
-    if fighting.iter().any(|&d| board.units[d].state == HexState::Disordered) {
+    if fighting.iter().any(|&d| board.units[d].state == State::Disordered) {
         modifier += m.defender_disordered;
     }
     if top.is_some_and(|d| d.arm == Arm::Artillery) {
@@ -187,7 +187,7 @@ pub fn resolve_melee(
     let defenders = defenders_of(board, engine, bf, target);
     // Routed units caught in melee surrender (La Bataille).
     for &d in &defenders {
-        if board.units[d].state == HexState::Routed {
+        if board.units[d].state == State::Routed {
             surrender(bf, engine, board, log, d);
         }
     }
@@ -207,7 +207,7 @@ pub fn resolve_melee(
             if board.units[a].arm == Arm::Cavalry {
                 combat_failure(engine, board, log, a, Cause::Melee);
             } else {
-                engine.set_state(board, log, a, HexState::Disordered, Cause::Melee);
+                engine.set_state(board, log, a, State::Disordered, Cause::Melee);
             }
         }
     }
@@ -218,7 +218,7 @@ pub fn resolve_melee(
     for &d in &defenders {
         let u = &board.units[d];
         if u.at == Some(hex)
-            && u.state == HexState::GoodOrder
+            && u.state == State::GoodOrder
             && !engine.check(ctx, board, dice, log, d, Cause::Melee, fighting_attackers.first().copied())
         {
             combat_failure(engine, board, log, d, Cause::Melee);
@@ -228,11 +228,11 @@ pub fn resolve_melee(
     let still: Vec<usize> = defenders
         .iter()
         .copied()
-        .filter(|&d| board.units[d].at == Some(hex) && board.units[d].state != HexState::Routed)
+        .filter(|&d| board.units[d].at == Some(hex) && board.units[d].state != State::Routed)
         .collect();
     let attackers: Vec<usize> = fighting_attackers
         .into_iter()
-        .filter(|&a| board.units[a].at.is_some() && board.units[a].state == HexState::GoodOrder)
+        .filter(|&a| board.units[a].at.is_some() && board.units[a].state == State::GoodOrder)
         .collect();
     if !still.is_empty() && !attackers.is_empty() {
         let target = still[0];
@@ -296,8 +296,8 @@ pub fn resolve_melee(
             MeleeResult::DX => {
                 engine.lose(ctx, board, log, target, 1);
                 for &d in &still {
-                    if board.units[d].at.is_some() && board.units[d].state != HexState::Routed {
-                        engine.set_state(board, log, d, HexState::Routed, Cause::Melee);
+                    if board.units[d].at.is_some() && board.units[d].state != State::Routed {
+                        engine.set_state(board, log, d, State::Routed, Cause::Melee);
                         engine.push(d, Forced::Rout);
                     }
                 }
@@ -316,7 +316,7 @@ pub fn resolve_melee(
 
 fn surrender(bf: &Battlefield, engine: &mut Engine, board: &mut Board, log: &mut EventLog, unit: usize) {
     engine.relocate(bf.ctx, board, unit, None);
-    board.units[unit].state = HexState::Surrendered;
+    board.units[unit].state = State::Surrendered;
     log.push(EventKind::Surrendered { unit: board.units[unit].id.clone() });
 }
 
@@ -333,7 +333,7 @@ fn advance(
     let grid = bf.ctx.grid;
     let cell = grid.idx(hex);
     let Some(&lead) =
-        attackers.iter().find(|&&a| board.units[a].state == HexState::GoodOrder && board.units[a].at.is_some())
+        attackers.iter().find(|&&a| board.units[a].state == State::GoodOrder && board.units[a].at.is_some())
     else {
         return;
     };

@@ -168,12 +168,13 @@ mod tests {
     use super::search::SEARCH_BUDGET;
     use super::*;
     use crate::hex::{Dir, Edge, Offset};
+    use crate::labataille::Board;
     use crate::labataille::fields::SideFields;
     use crate::labataille::grid::{Grid, Occupancy};
-    use crate::labataille::{Board, HexState};
     use crate::rules::MAX_ROUT_HEXES;
     use crate::rules::Rules;
     use crate::terrain::Arm;
+    use crate::vocab::State;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
 
@@ -191,7 +192,7 @@ mod tests {
             u.side = side;
             u.arm = Arm::ALL[rng.random_range(0..3)];
             u.at = Some(Offset::new(rng.random_range(0..w), rng.random_range(0..h)));
-            u.state = if side == 0 { HexState::Routed } else { HexState::GoodOrder };
+            u.state = if side == 0 { State::Routed } else { State::GoodOrder };
             u.facing = Dir::ALL[rng.random_range(0..6)];
             board.units.push(u);
         }
@@ -217,7 +218,7 @@ mod tests {
         hexes: u32,
     ) -> Option<RoutQuery<'a>> {
         let start = board.units[unit].at?;
-        (board.units[unit].side == 0 && board.units[unit].state == HexState::Routed).then_some(RoutQuery {
+        (board.units[unit].side == 0 && board.units[unit].state == State::Routed).then_some(RoutQuery {
             grid,
             fields,
             occupancy,

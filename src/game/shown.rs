@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use crate::events::{Event, EventKind, Pos};
 
 use crate::hex::Offset;
-use crate::scenario::{Place, Readiness, Scenario, State};
+use crate::scenario::{Formation, Place, Readiness, Scenario, State};
 use crate::sentences::{self, Category, Names};
 use crate::turn::Phase;
 
@@ -26,7 +26,7 @@ pub struct ShownUnit {
     /// Strength increments (hex) or figures (free space) left.
     pub strength: u32,
     /// Formation as the log names it (`Line`, `Column`, `Square`, ...).
-    pub formation: String,
+    pub formation: Formation,
     /// Artillery with its limbers on.
     pub limbered: bool,
     /// Surrendered, eliminated or gone off the map.
@@ -68,7 +68,7 @@ pub fn initial(s: &Scenario) -> Vec<ShownUnit> {
                 Place::Table { x, y } => (None, Some((x, y, crate::belle_alliance::FsUnit::from_spec(u, rear).facing))),
             };
             let state = u.state;
-            let formation = format!("{:?}", u.formation.unwrap_or(crate::scenario::Formation::Line));
+            let formation = u.formation.unwrap_or(Formation::Line);
             // The same default the simulation gives a hex unit: away from its rear edge.
             let facing = at.map(|_| crate::labataille::HexUnit::from_spec(u, rear).facing);
             ShownUnit {
@@ -111,11 +111,14 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
         }
         EventKind::LeftMap { .. } | EventKind::Exited { .. } => u.gone = true,
         EventKind::Losses { strength, .. } => u.strength = *strength,
-        EventKind::Formation { to, .. } => match to.as_str() {
-            "Limbered" => u.limbered = true,
-            "Unlimbered" => u.limbered = false,
-            other => u.formation = other.to_owned(),
-        },
+        EventKind::Formation { to, .. } => {
+            if let Some(limbered) = to.limbered() {
+                u.limbered = limbered;
+            }
+            if let Some(f) = to.formation() {
+                u.formation = f;
+            }
+        }
         EventKind::PhaseStart {}
         | EventKind::MoraleCheck { .. }
         | EventKind::Fire { .. }
@@ -272,9 +275,13 @@ mod tests {
         apply(
             &mut units,
             index,
-            &ev(EventKind::Formation { unit: id.clone(), from: "Line".into(), to: "Square".into() }),
+            &ev(EventKind::Formation {
+                unit: id.clone(),
+                from: crate::vocab::Shape::Line,
+                to: crate::vocab::Shape::Square,
+            }),
         );
-        assert_eq!((units[0].strength, units[0].formation.as_str()), (3, "Square"));
+        assert_eq!((units[0].strength, units[0].formation), (3, Formation::Square));
         let edge = crate::hex::Edge::North;
         apply(&mut units, index, &ev(EventKind::Exited { unit: id, edge, increments: 3 }));
         assert!(units[0].gone, "a unit that marched off the map leaves the board");

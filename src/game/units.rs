@@ -106,10 +106,8 @@ pub fn footprint_cm(spec: &UnitSpec, rules: &Rules) -> (f32, f32) {
 }
 
 /// A free-space counter's size in world units for the shown figures and
-/// formation (the log names formations as `Formation` events do: `Line`,
-/// `Column`, `Square`, `Flight`), never smaller than a readable sliver.
-pub fn table_size(spec: &UnitSpec, figures: u32, formation: &str, rules: &Rules, px_per_cm: f32) -> Vec2 {
-    let formation = ron::from_str::<Formation>(formation).unwrap_or(spec.formation.unwrap_or(Formation::Line));
+/// formation, never smaller than a readable sliver.
+pub fn table_size(spec: &UnitSpec, figures: u32, formation: Formation, rules: &Rules, px_per_cm: f32) -> Vec2 {
     let (w, d) = crate::belle_alliance::footprint(spec.arm, figures, formation, &rules.belle_alliance);
     Vec2::new((w * px_per_cm).max(6.0), (d * px_per_cm).max(4.0))
 }
@@ -279,16 +277,16 @@ pub fn units_at(opened: &Opened, shown: &Shown, world: Option<Vec2>, hex: Option
 
 /// The mark a hex counter carries for its formation: line, column, square,
 /// general order, skirmish; guns show whether they are limbered.
-pub fn formation_mark(formation: &str, arm: crate::terrain::Arm, limbered: bool) -> &'static str {
+pub fn formation_mark(formation: Formation, arm: crate::terrain::Arm, limbered: bool) -> &'static str {
     if arm == crate::terrain::Arm::Artillery {
         return if limbered { "Lb" } else { "" };
     }
     match formation {
-        "Column" => "C",
-        "Square" => "Sq",
-        "GeneralOrder" => "GO",
-        "Skirmish" => "Sk",
-        _ => "",
+        Formation::Column => "C",
+        Formation::Square => "Sq",
+        Formation::GeneralOrder => "GO",
+        Formation::Skirmish => "Sk",
+        Formation::Line | Formation::Flight => "",
     }
 }
 
@@ -344,8 +342,8 @@ fn restyle(
         {
             // Free space: the footprint of the shown formation (the flight
             // formation is as wide as deep, rule 2.2.5, and has no front).
-            let size = table_size(spec, u.strength, &u.formation, &s.rules, opened.layout.px_per_cm());
-            let flight = u.formation == "Flight";
+            let size = table_size(spec, u.strength, u.formation, &s.rules, opened.layout.px_per_cm());
+            let flight = u.formation == Formation::Flight;
             for (part, grow) in [(c.parts.border, 3.0), (fill, 0.0)] {
                 if let Ok(mut sp) = sprites.get_mut(part)
                     && sp.custom_size != Some(size + grow)
@@ -379,7 +377,7 @@ fn restyle(
                 }
             }
             if let Some(Ok((mut t, _))) = c.parts.formation.map(|e| texts.get_mut(e)) {
-                let mark = formation_mark(&u.formation, spec.arm, u.limbered);
+                let mark = formation_mark(u.formation, spec.arm, u.limbered);
                 if t.0 != mark {
                     t.0 = mark.to_owned();
                 }
@@ -388,7 +386,7 @@ fn restyle(
         if let Some((outline, fill)) = c.parts.front {
             // Squares face every way: no front. Routed units exert no zone:
             // their front is dimmed.
-            let shown_front = u.facing.filter(|_| u.formation != "Square" && !u.gone);
+            let shown_front = u.facing.filter(|_| u.formation != Formation::Square && !u.gone);
             let alpha = if matches!(u.state, State::Routed | State::FU) { 0.35 } else { 1.0 };
             for (part, colour) in [(outline, FRONT_OUTLINE), (fill, FRONT_COLOUR)] {
                 if let Ok(mut v) = vis.get_mut(part) {
@@ -603,10 +601,10 @@ mod tests {
             Err(e) => panic!("{e}"),
         };
         let ppc = 4.0;
-        assert_eq!(table_size(&s.units[0], 24, "Line", &s.rules, ppc), Vec2::new(96.0, 16.0));
-        let square = table_size(&s.units[0], 24, "Flight", &s.rules, ppc);
+        assert_eq!(table_size(&s.units[0], 24, Formation::Line, &s.rules, ppc), Vec2::new(96.0, 16.0));
+        let square = table_size(&s.units[0], 24, Formation::Flight, &s.rules, ppc);
         assert!((square.x - square.y).abs() < 1e-3 && (square.x * square.y - 96.0 * 16.0).abs() < 0.1, "{square}");
-        let column = table_size(&s.units[0], 24, "Column", &s.rules, ppc);
+        let column = table_size(&s.units[0], 24, Formation::Column, &s.rules, ppc);
         assert_eq!(column, Vec2::new(64.0, 24.0), "8 files of 3");
     }
 

@@ -8,8 +8,7 @@ use serde::Serialize;
 
 use crate::rules::combat::MeleeResult;
 use crate::turn::Phase;
-use crate::vocab::Readiness;
-use crate::vocab::State;
+use crate::vocab::{Readiness, Shape, State};
 
 /// A position: `[c, r]` in hex mode, `[x, y]` in cm in free-space mode.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -181,8 +180,8 @@ pub enum EventKind {
     /// A change of formation, or limbering (`Limbered`/`Unlimbered`).
     Formation {
         unit: String,
-        from: String,
-        to: String,
+        from: Shape,
+        to: Shape,
     },
     /// A unit turned to face another hexside (rule 1.7), by order.
     Facing {

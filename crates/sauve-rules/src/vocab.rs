@@ -108,6 +108,57 @@ impl Formation {
     }
 }
 
+/// What a `Formation` event says a unit took up: one of its formations,
+/// or, for a battery, its limbers (RULES.md 1.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Shape {
+    Line,
+    Column,
+    Square,
+    GeneralOrder,
+    Skirmish,
+    Flight,
+    Limbered,
+    Unlimbered,
+}
+
+impl From<Formation> for Shape {
+    fn from(f: Formation) -> Shape {
+        match f {
+            Formation::Line => Shape::Line,
+            Formation::Column => Shape::Column,
+            Formation::Square => Shape::Square,
+            Formation::GeneralOrder => Shape::GeneralOrder,
+            Formation::Skirmish => Shape::Skirmish,
+            Formation::Flight => Shape::Flight,
+        }
+    }
+}
+
+impl Shape {
+    /// The formation this is, unless it is a battery's limbers.
+    pub fn formation(self) -> Option<Formation> {
+        Some(match self {
+            Shape::Line => Formation::Line,
+            Shape::Column => Formation::Column,
+            Shape::Square => Formation::Square,
+            Shape::GeneralOrder => Formation::GeneralOrder,
+            Shape::Skirmish => Formation::Skirmish,
+            Shape::Flight => Formation::Flight,
+            Shape::Limbered | Shape::Unlimbered => return None,
+        })
+    }
+
+    /// The limbers' state (for a battery): `Some(true)` limbered up.
+    pub fn limbered(self) -> Option<bool> {
+        match self {
+            Shape::Limbered => Some(true),
+            Shape::Unlimbered => Some(false),
+            _ => None,
+        }
+    }
+}
+
 /// Cavalry readiness (RULES.md 1.2), apart from morale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
 pub enum Readiness {

@@ -249,7 +249,7 @@ fn looking_back_at_the_log_shows_no_odds_and_gives_no_orders_until_back_at_the_p
     // nothing is worked out on the present board.
     press(&mut app, KeyCode::Comma);
     assert!(cursor(&app) < len(&app), "the shown log is behind");
-    assert_eq!(app.world().resource::<Shown>().units[0].formation, "Line");
+    assert_eq!(app.world().resource::<Shown>().units[0].formation, Formation::Line);
     let t = app.world().resource::<PlayerTurn>();
     assert!(t.reviewing, "looking back");
     assert_eq!((t.reach.is_none(), &t.preview, &t.odds, t.mp_left), (true, &None, &None, None));

@@ -19,8 +19,8 @@ use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach
 use crate::rules::Rules;
 use crate::terrain::Arm;
 use crate::turn::{OrderStamp, Phase};
-use crate::vocab::Formation;
 use crate::vocab::State;
+use crate::vocab::{Formation, Shape};
 
 /// One order. Units are named by id.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -388,7 +388,7 @@ impl Orders<'_, '_> {
         board.units[i].formation = to;
         board.units[i].rested = false;
         engine.touched(side);
-        log.push(EventKind::Formation { unit: unit.to_owned(), from: format!("{from:?}"), to: format!("{to:?}") });
+        log.push(EventKind::Formation { unit: unit.to_owned(), from: from.into(), to: to.into() });
         Ok(())
     }
 
@@ -465,8 +465,9 @@ impl Orders<'_, '_> {
             self.activity.mp_used[i] = ALL_SPENT;
         }
         board.units[i].rested = false;
-        let (from, to) = if limbered { ("Unlimbered", "Limbered") } else { ("Limbered", "Unlimbered") };
-        log.push(EventKind::Formation { unit: unit.to_owned(), from: from.into(), to: to.into() });
+        let (from, to) =
+            if limbered { (Shape::Unlimbered, Shape::Limbered) } else { (Shape::Limbered, Shape::Unlimbered) };
+        log.push(EventKind::Formation { unit: unit.to_owned(), from, to });
         Ok(())
     }
 
@@ -528,11 +529,7 @@ impl Orders<'_, '_> {
             (false, Formation::GeneralOrder) => Formation::Column,
             _ => return false,
         };
-        log.push(EventKind::Formation {
-            unit: u.id.clone(),
-            from: format!("{:?}", u.formation),
-            to: format!("{to:?}"),
-        });
+        log.push(EventKind::Formation { unit: u.id.clone(), from: u.formation.into(), to: to.into() });
         u.formation = to;
         true
     }

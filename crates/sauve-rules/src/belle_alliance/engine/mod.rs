@@ -268,11 +268,7 @@ impl FsEngine {
     /// `was` (the window redraws its footprint from these).
     fn log_formation(log: &mut EventLog, unit: &FsUnit, was: Formation) {
         if unit.formation != was {
-            log.push(EventKind::Formation {
-                unit: unit.id.clone(),
-                from: format!("{was:?}"),
-                to: format!("{:?}", unit.formation),
-            });
+            log.push(EventKind::Formation { unit: unit.id.clone(), from: was.into(), to: unit.formation.into() });
         }
     }
 }

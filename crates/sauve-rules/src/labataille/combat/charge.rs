@@ -122,8 +122,8 @@ pub fn resolve_charge(
             engine.touched(board.units[target].side);
             log.push(EventKind::Formation {
                 unit: board.units[target].id.clone(),
-                from: format!("{from:?}"),
-                to: "Square".into(),
+                from: from.into(),
+                to: Formation::Square.into(),
             });
         } else {
             engine.set_state(board, log, target, State::Disordered, Cause::Charge);

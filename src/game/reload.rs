@@ -77,7 +77,9 @@ pub(super) fn follow_open(
     mut watched: ResMut<Watched>,
 ) {
     let path = root.0.as_deref().and_then(|r| under(r, &opened.source));
+    // With no watcher at all (a screenshot) there is nothing to say.
     if path.is_none()
+        && root.0.is_some()
         && let Source::File(p) = &opened.source
     {
         info!("{}: not in the watched directory, so it does not reload by itself (R reopens it)", p.display());

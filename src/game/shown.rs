@@ -275,11 +275,7 @@ mod tests {
         apply(
             &mut units,
             index,
-            &ev(EventKind::Formation {
-                unit: id.clone(),
-                from: crate::vocab::Shape::Line,
-                to: crate::vocab::Shape::Square,
-            }),
+            &ev(EventKind::Formation { unit: id.clone(), from: Formation::Line.into(), to: Formation::Square.into() }),
         );
         assert_eq!((units[0].strength, units[0].formation), (3, Formation::Square));
         let edge = crate::hex::Edge::North;

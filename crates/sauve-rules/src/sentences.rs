@@ -4,7 +4,7 @@
 
 use crate::dice::needed_roll;
 use crate::events::{Cause, EliminationReason, Event, EventKind, MoveReason, Pos};
-use crate::vocab::{Shape, State};
+use crate::vocab::{Formation, Shape, State};
 
 /// What kind of line a sentence is, for the log's filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,11 +198,11 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
                 format!("{} close with {} at {odds}: {total}, {}", a.join(" and "), d.join(" and "), result.words()),
             )
         }
-        EventKind::Formation { unit, to: Shape::Flight, .. } => {
+        EventKind::Formation { unit, to: Shape::Formed(Formation::Flight), .. } => {
             (Category::Move, format!("{} huddles into a flight formation, as wide as deep", names.name(unit)))
         }
         EventKind::Formation { unit, from, to } => {
-            (Category::Move, format!("{} changes from {from:?} to {to:?}", names.name(unit)))
+            (Category::Move, format!("{} changes from {from} to {to}", names.name(unit)))
         }
         EventKind::Facing { unit, from, to } => {
             (Category::Move, format!("{} turns from {from:?} to face {to:?}", names.name(unit)))

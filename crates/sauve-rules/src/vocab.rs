@@ -109,53 +109,53 @@ impl Formation {
 }
 
 /// What a `Formation` event says a unit took up: one of its formations,
-/// or, for a battery, its limbers (RULES.md 1.7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// or, for a battery, its limbers (RULES.md 1.7). Written as the bare name
+/// (`"Square"`, `"Limbered"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
-    Line,
-    Column,
-    Square,
-    GeneralOrder,
-    Skirmish,
-    Flight,
+    Formed(Formation),
     Limbered,
     Unlimbered,
 }
 
 impl From<Formation> for Shape {
     fn from(f: Formation) -> Shape {
-        match f {
-            Formation::Line => Shape::Line,
-            Formation::Column => Shape::Column,
-            Formation::Square => Shape::Square,
-            Formation::GeneralOrder => Shape::GeneralOrder,
-            Formation::Skirmish => Shape::Skirmish,
-            Formation::Flight => Shape::Flight,
-        }
+        Shape::Formed(f)
     }
 }
 
 impl Shape {
     /// The formation this is, unless it is a battery's limbers.
     pub fn formation(self) -> Option<Formation> {
-        Some(match self {
-            Shape::Line => Formation::Line,
-            Shape::Column => Formation::Column,
-            Shape::Square => Formation::Square,
-            Shape::GeneralOrder => Formation::GeneralOrder,
-            Shape::Skirmish => Formation::Skirmish,
-            Shape::Flight => Formation::Flight,
-            Shape::Limbered | Shape::Unlimbered => return None,
-        })
+        match self {
+            Shape::Formed(f) => Some(f),
+            Shape::Limbered | Shape::Unlimbered => None,
+        }
     }
 
     /// The limbers' state (for a battery): `Some(true)` limbered up.
     pub fn limbered(self) -> Option<bool> {
         match self {
+            Shape::Formed(_) => None,
             Shape::Limbered => Some(true),
             Shape::Unlimbered => Some(false),
-            _ => None,
         }
+    }
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shape::Formed(formation) => write!(f, "{formation:?}"),
+            Shape::Limbered => f.write_str("Limbered"),
+            Shape::Unlimbered => f.write_str("Unlimbered"),
+        }
+    }
+}
+
+impl Serialize for Shape {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -179,5 +179,14 @@ mod tests {
         assert_eq!(read("Player"), Control::Player);
         assert_eq!(read("Idle"), Control::Idle);
         assert_eq!(ron::to_string(&Control::Player).ok().as_deref(), Some("Player"));
+    }
+
+    #[test]
+    fn a_shape_is_written_as_its_bare_name() {
+        let json = |s: Shape| serde_json::to_string(&s).unwrap_or_default();
+        assert_eq!(json(Formation::Square.into()), r#""Square""#);
+        assert_eq!(json(Formation::GeneralOrder.into()), r#""GeneralOrder""#);
+        assert_eq!(json(Shape::Limbered), r#""Limbered""#);
+        assert_eq!(json(Shape::Unlimbered), r#""Unlimbered""#);
     }
 }

@@ -377,22 +377,7 @@ impl Engine {
 
     /// Rout move (rule 1.3), with surrender and routing off the map.
     fn rout(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize) {
-        let Some(start) = board.units[unit].at else { return };
-        let side = board.units[unit].side;
-        self.ensure_fields(ctx, board, side);
-        let Some(fields) = self.fields[side].as_deref() else { return };
-        let plan = self.planner.plan(&RoutQuery {
-            grid: ctx.grid,
-            fields,
-            occupancy: &self.occupancy,
-            board,
-            unit,
-            start,
-            hexes: ctx.rules.rout_hexes,
-            enemy_radius: ctx.rules.rout_enemy_radius,
-            own_rear: ctx.own_rear(side),
-            refuge: ctx.rules.rout_refuge,
-        });
+        let Some(plan) = self.plan_rout(ctx, board, unit) else { return };
         match plan {
             RoutPlan::Full(path) => {
                 Self::log_move(board, log, unit, MoveReason::Rout, &path);
@@ -417,6 +402,30 @@ impl Engine {
                 log.push(EventKind::Surrendered { unit: board.units[unit].id.clone() });
             }
         }
+    }
+
+    /// Where `unit` would rout to from where it stands, on the board as it
+    /// is (rule 1.3): the one planner both the rout move and the rout
+    /// preview ask, so a preview shows the move that would be made. Rolls
+    /// no dice and changes nothing on the board (only the engine's caches).
+    /// `None` when the unit is off the board.
+    pub fn plan_rout(&mut self, ctx: &Ctx, board: &Board, unit: usize) -> Option<RoutPlan> {
+        let start = board.units[unit].at?;
+        let side = board.units[unit].side;
+        self.ensure_fields(ctx, board, side);
+        let fields = self.fields[side].as_deref()?;
+        Some(self.planner.plan(&RoutQuery {
+            grid: ctx.grid,
+            fields,
+            occupancy: &self.occupancy,
+            board,
+            unit,
+            start,
+            hexes: ctx.rules.rout_hexes,
+            enemy_radius: ctx.rules.rout_enemy_radius,
+            own_rear: ctx.own_rear(side),
+            refuge: ctx.rules.rout_refuge,
+        }))
     }
 
     /// Disorder retreat (rule 1.3); infantry or limbered artillery that

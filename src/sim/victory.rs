@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::battle::{Battle, BattleLog, EngineState};
 use super::view::board_scope;
-use crate::events::EventKind;
+use crate::events::{EventKind, fate_of};
 use crate::labataille::victory;
 use crate::scenario::{Mode, Scenario};
 use crate::vocab::State;
@@ -56,11 +56,14 @@ pub(super) fn refresh_leaders(world: &mut World) {
     let scenario = world.resource::<Battle>().scenario.clone();
     board_scope(world, |world, board| {
         let mut attached = std::mem::take(&mut world.resource_mut::<Victory>().attached);
+        let before = attached.clone();
         for (leader, unit) in victory::reattach(&scenario, board, &mut attached) {
             let (Some(l), Some(u)) = (scenario.leaders.get(leader), board.units.get(unit)) else { continue };
-            world
-                .resource_mut::<BattleLog>()
-                .push(EventKind::LeaderJoined { leader: l.id.clone(), unit: u.id.clone() });
+            let mut log = world.resource_mut::<BattleLog>();
+            // The ride follows from what befell the unit the leader was with.
+            let left = before.get(leader).and_then(|&h| board.units.get(h));
+            let because: Vec<_> = left.and_then(|h| fate_of(&log.events, &h.id)).map(|e| e.seq).into_iter().collect();
+            log.push_because(EventKind::LeaderJoined { leader: l.id.clone(), unit: u.id.clone() }, &because);
         }
         let radius = scenario.rules.combat.leader_radius;
         let bonus =
@@ -85,12 +88,12 @@ pub(super) fn command_segment(world: &mut World) -> bool {
                 world.resource_mut::<Victory>().broken[st.corps] = true;
                 let c = &scenario.corps[st.corps];
                 let side = scenario.sides.get(c.side).map_or_else(String::new, |s| s.id.clone());
-                world.resource_mut::<BattleLog>().push(EventKind::CorpsBroken {
-                    corps: c.id.clone(),
-                    side,
-                    gone: st.gone,
-                    routed: st.routed,
-                });
+                let mut log = world.resource_mut::<BattleLog>();
+                let because = victory::break_causes(&scenario, board, &log.events, st.corps);
+                log.push_because(
+                    EventKind::CorpsBroken { corps: c.id.clone(), side, gone: st.gone, routed: st.routed },
+                    &because,
+                );
             }
         }
         (0..scenario.sides.len()).any(|s| victory::army_broken(&scenario, board, s))

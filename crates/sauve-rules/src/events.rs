@@ -4,14 +4,14 @@
 
 use std::io::Write;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::combat::MeleeResult;
 use crate::turn::Phase;
 use crate::vocab::{Readiness, Shape, State};
 
 /// A position: `[c, r]` in hex mode, `[x, y]` in cm in free-space mode.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Pos {
     Hex([i32; 2]),
@@ -25,7 +25,7 @@ impl From<crate::hex::Offset> for Pos {
 }
 
 /// What made a unit check morale or change state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cause {
     Recovery,
     Contagion,
@@ -39,7 +39,7 @@ pub enum Cause {
     Reorganisation,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MoveReason {
     Rout,
     Disorder,
@@ -53,13 +53,13 @@ pub enum MoveReason {
     Charge,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EliminationReason {
     OffMap,
     Losses,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FinalUnit {
     pub id: String,
     pub side: String,
@@ -68,7 +68,7 @@ pub struct FinalUnit {
 }
 
 /// What happened. The variant name is the event's `kind`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum EventKind {
     /// A phase begins (lets viewers step phase by phase).
@@ -194,15 +194,85 @@ pub enum EventKind {
     },
 }
 
-/// One line of the log.
+/// An event's place in the log: its `seq`.
+pub type Seq = u64;
+
+/// One line of the log. Read back by [`Event`]'s `Deserialize`, which
+/// also reads the one line whose kind has a field of the envelope's name:
+/// a `CorpsBroken` writes the corps' `side` after the envelope's (always
+/// null: corps break in the shocks segment, which no side has).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Event {
-    pub seq: u64,
+    pub seq: Seq,
     pub turn: u32,
     pub side: Option<String>,
     pub phase: Phase,
     #[serde(flatten)]
     pub kind: EventKind,
+    /// The events this one follows from (CONTRACT.md section 3), all
+    /// earlier in the log; empty for a root: a phase start, an order, a
+    /// scripted shock. Left out of the line when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub because: Vec<Seq>,
+}
+
+/// The envelope of a line, read apart from its kind.
+#[derive(Deserialize)]
+struct Envelope {
+    seq: Seq,
+    turn: u32,
+    #[serde(default)]
+    side: Option<String>,
+    phase: Phase,
+    #[serde(default)]
+    because: Vec<Seq>,
+}
+
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        use serde_json::Value;
+        // A JSON object keeps the last of two equal keys: for a
+        // `CorpsBroken` that is the corps' side, and the envelope's is null.
+        let mut map = serde_json::Map::<String, Value>::deserialize(d)?;
+        let corps = map.get("kind").and_then(Value::as_str) == Some("CorpsBroken");
+        let mut envelope = serde_json::Map::new();
+        for key in ["seq", "turn", "phase", "because"] {
+            if let Some(v) = map.remove(key) {
+                envelope.insert(key.to_owned(), v);
+            }
+        }
+        if !corps && let Some(v) = map.remove("side") {
+            envelope.insert("side".to_owned(), v);
+        }
+        let e = Envelope::deserialize(Value::Object(envelope)).map_err(D::Error::custom)?;
+        let kind = EventKind::deserialize(Value::Object(map)).map_err(D::Error::custom)?;
+        Ok(Event { seq: e.seq, turn: e.turn, side: e.side, phase: e.phase, kind, because: e.because })
+    }
+}
+
+impl Event {
+    /// The unit whose lot this event changes for the worse: a state change
+    /// to a shaken state, a surrender, an elimination, leaving the map.
+    pub fn worsens(&self) -> Option<&str> {
+        match &self.kind {
+            EventKind::StateChange { unit, to, .. } => match to {
+                State::Disordered | State::Routed | State::Surrendered | State::Eliminated => Some(unit),
+                State::LU | State::U | State::FU => Some(unit),
+                State::GoodOrder | State::Order => None,
+            },
+            EventKind::Surrendered { unit } | EventKind::Eliminated { unit, .. } | EventKind::LeftMap { unit, .. } => {
+                Some(unit)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The latest event in `events` that made `unit`'s lot worse (see
+/// [`Event::worsens`]): what a break or a leader's ride follows from.
+pub fn fate_of<'a>(events: &'a [Event], unit: &str) -> Option<&'a Event> {
+    events.iter().rev().find(|e| e.worsens() == Some(unit))
 }
 
 /// Where in the turn events are being written.
@@ -219,6 +289,8 @@ pub struct Stamp {
 pub struct EventLog {
     pub events: Vec<Event>,
     pub stamp: Stamp,
+    /// The latest `PhaseStart` written (see [`EventLog::phase_start`]).
+    phase_start: Option<Seq>,
 }
 
 impl EventLog {
@@ -226,15 +298,35 @@ impl EventLog {
         self.stamp = Stamp { turn, side: side.map(str::to_owned), phase };
     }
 
-    pub fn push(&mut self, kind: EventKind) {
-        let seq = self.events.len() as u64;
+    /// Writes a root event (one that follows from no other) and returns its
+    /// `seq`.
+    pub fn push(&mut self, kind: EventKind) -> Seq {
+        self.push_because(kind, &[])
+    }
+
+    /// Writes an event that follows from `because` (earlier events' `seq`)
+    /// and returns its own `seq`.
+    pub fn push_because(&mut self, kind: EventKind, because: &[Seq]) -> Seq {
+        let seq = self.events.len() as Seq;
+        debug_assert!(because.iter().all(|&b| b < seq), "a cause comes before its effect");
+        if matches!(kind, EventKind::PhaseStart {}) {
+            self.phase_start = Some(seq);
+        }
         self.events.push(Event {
             seq,
             turn: self.stamp.turn,
             side: self.stamp.side.clone(),
             phase: self.stamp.phase,
             kind,
+            because: because.to_vec(),
         });
+        seq
+    }
+
+    /// The `seq` of the latest `PhaseStart`: what a segment's own checks
+    /// (recovery, reorganisation) follow from. Empty when none was written.
+    pub fn phase_start(&self) -> Vec<Seq> {
+        self.phase_start.into_iter().collect()
     }
 
     /// JSON Lines, one event per line.

@@ -337,7 +337,14 @@ mod tests {
     }
 
     fn ev(kind: EventKind) -> Event {
-        Event { seq: 0, turn: 2, side: Some("fr".into()), phase: crate::turn::Phase::MoraleRecovery, kind }
+        Event {
+            seq: 0,
+            turn: 2,
+            side: Some("fr".into()),
+            phase: crate::turn::Phase::MoraleRecovery,
+            kind,
+            because: Vec::new(),
+        }
     }
 
     #[test]

@@ -159,6 +159,18 @@ impl Serialize for Shape {
     }
 }
 
+impl<'de> Deserialize<'de> for Shape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::IntoDeserializer;
+        let name = String::deserialize(d)?;
+        match name.as_str() {
+            "Limbered" => Ok(Shape::Limbered),
+            "Unlimbered" => Ok(Shape::Unlimbered),
+            other => Formation::deserialize(other.into_deserializer()).map(Shape::Formed),
+        }
+    }
+}
+
 /// Cavalry readiness (RULES.md 1.2), apart from morale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
 pub enum Readiness {

@@ -128,12 +128,12 @@ mod tests {
     }
 
     fn log(kinds: Vec<EventKind>) -> EventLog {
-        let events = kinds
-            .into_iter()
-            .enumerate()
-            .map(|(seq, kind)| Event { seq: seq as u64, turn: 1, side: None, phase: crate::turn::Phase::Shocks, kind })
-            .collect();
-        EventLog { events, ..EventLog::default() }
+        let mut log = EventLog::default();
+        log.set_stamp(1, None, crate::turn::Phase::Shocks);
+        for kind in kinds {
+            log.push(kind);
+        }
+        log
     }
 
     fn fu(unit: &str, cause: Cause) -> EventKind {

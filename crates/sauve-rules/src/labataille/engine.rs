@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::dice::{Dice, morale_check};
-use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos};
+use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos, Seq};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
 use crate::labataille::ai::goal_fields::GoalFields;
@@ -57,6 +57,14 @@ pub enum Forced {
     Refuge,
 }
 
+/// A morale check as written to the log: whether it passed, and its `seq`
+/// (what the state change it causes follows from).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    pub passed: bool,
+    pub seq: Seq,
+}
+
 /// Mutable engine state beside the board: who stands where, cached fields,
 /// the cascade queue and scratch space.
 pub struct Engine {
@@ -72,7 +80,8 @@ pub struct Engine {
     planner: RoutPlanner,
     /// Scratch of the disorder retreats and far routers' walks.
     retreats: RetreatPlanner,
-    queue: VecDeque<(usize, Forced)>,
+    /// Each forced move with the event it follows from (its state change).
+    queue: VecDeque<(usize, Forced, Option<Seq>)>,
     /// Number of field builds so far (benchmarks and tests read it).
     pub field_builds: u64,
     /// Position and state of every unit as the engine last left them, to
@@ -237,7 +246,9 @@ impl Engine {
         }
     }
 
-    /// One morale check (rule 1.1), written to the log. Returns whether it passed.
+    /// One morale check (rule 1.1), written to the log as following from
+    /// `by` (the fire, melee or move that demanded it; empty when an order
+    /// did).
     #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
     pub fn check(
         &mut self,
@@ -248,8 +259,9 @@ impl Engine {
         unit: usize,
         cause: Cause,
         source: Option<usize>,
-    ) -> bool {
-        self.check_with(ctx, board, dice, log, unit, cause, source, 0)
+        by: &[Seq],
+    ) -> Checked {
+        self.check_with(ctx, board, dice, log, unit, cause, source, 0, by)
     }
 
     /// A morale check with an extra modifier from its cause (a fire result,
@@ -265,51 +277,66 @@ impl Engine {
         cause: Cause,
         source: Option<usize>,
         extra: i32,
-    ) -> bool {
+        by: &[Seq],
+    ) -> Checked {
         let u = &board.units[unit];
         let modifier = Self::state_modifier(ctx.rules, u.state) + extra + self.bonus.get(unit).copied().unwrap_or(0);
         let r = morale_check(u.morale, modifier, dice.d66(), ctx.rules.natural_extremes);
-        log.push(EventKind::MoraleCheck {
-            unit: u.id.clone(),
-            cause,
-            morale: u.morale,
-            modifier,
-            roll: r.roll.value(),
-            result: r.result.value(),
-            passed: r.passed,
-            source: source.map(|s| board.units[s].id.clone()),
-        });
-        r.passed
+        let seq = log.push_because(
+            EventKind::MoraleCheck {
+                unit: u.id.clone(),
+                cause,
+                morale: u.morale,
+                modifier,
+                roll: r.roll.value(),
+                result: r.result.value(),
+                passed: r.passed,
+                source: source.map(|s| board.units[s].id.clone()),
+            },
+            by,
+        );
+        Checked { passed: r.passed, seq }
     }
 
-    /// Changes a unit's state, logging it.
-    pub fn set_state(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, to: State, cause: Cause) {
+    /// Changes a unit's state, logging it as following from `by`; the
+    /// change's `seq`, or `None` when the unit was in that state already.
+    pub fn set_state(
+        &mut self,
+        board: &mut Board,
+        log: &mut EventLog,
+        unit: usize,
+        to: State,
+        cause: Cause,
+        by: &[Seq],
+    ) -> Option<Seq> {
         let from = board.units[unit].state;
         if from == to {
-            return;
+            return None;
         }
         board.units[unit].state = to;
         board.units[unit].rested = false;
         self.touched(board.units[unit].side);
-        log.push(EventKind::StateChange { unit: board.units[unit].id.clone(), from, to, cause });
+        Some(log.push_because(EventKind::StateChange { unit: board.units[unit].id.clone(), from, to, cause }, by))
     }
 
     /// The result of a failed check by a good-order unit (rule 1.2):
     /// infantry and artillery disorder and retreat; cavalry, never
     /// disordered, routs.
-    pub fn fail(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, cause: Cause) {
-        if board.units[unit].arm == Arm::Cavalry {
-            self.set_state(board, log, unit, State::Routed, cause);
-            self.queue.push_back((unit, Forced::Rout));
+    /// `by`: the failed check. The forced move follows from the state change.
+    pub fn fail(&mut self, board: &mut Board, log: &mut EventLog, unit: usize, cause: Cause, by: &[Seq]) {
+        let (to, forced) = if board.units[unit].arm == Arm::Cavalry {
+            (State::Routed, Forced::Rout)
         } else {
-            self.set_state(board, log, unit, State::Disordered, cause);
-            self.queue.push_back((unit, Forced::Retreat));
-        }
+            (State::Disordered, Forced::Retreat)
+        };
+        let changed = self.set_state(board, log, unit, to, cause, by);
+        self.queue.push_back((unit, forced, changed.or(by.last().copied())));
     }
 
-    /// Queues a forced move for a unit (its state already set).
-    pub fn push(&mut self, unit: usize, forced: Forced) {
-        self.queue.push_back((unit, forced));
+    /// Queues a forced move for a unit (its state already set), following
+    /// from `by` (the state change that demands it).
+    pub fn push(&mut self, unit: usize, forced: Forced, by: Option<Seq>) {
+        self.queue.push_back((unit, forced, by));
     }
 
     pub(crate) fn relocate(&mut self, ctx: &Ctx, board: &mut Board, unit: usize, to: Option<Offset>) {
@@ -326,20 +353,32 @@ impl Engine {
         self.touched(side);
     }
 
-    pub(crate) fn log_move(board: &Board, log: &mut EventLog, unit: usize, reason: MoveReason, path: &[Offset]) {
-        let (Some(&from), Some(&to)) = (path.first(), path.last()) else { return };
-        log.push(EventKind::Move {
-            unit: board.units[unit].id.clone(),
-            reason,
-            from: from.into(),
-            to: to.into(),
-            path: path.iter().map(|&o| Pos::from(o)).collect(),
-        });
+    /// Writes a move along `path` following from `by`; its `seq`, or `None`
+    /// for an empty path.
+    pub(crate) fn log_move(
+        board: &Board,
+        log: &mut EventLog,
+        unit: usize,
+        reason: MoveReason,
+        path: &[Offset],
+        by: &[Seq],
+    ) -> Option<Seq> {
+        let (Some(&from), Some(&to)) = (path.first(), path.last()) else { return None };
+        Some(log.push_because(
+            EventKind::Move {
+                unit: board.units[unit].id.clone(),
+                reason,
+                from: from.into(),
+                to: to.into(),
+                path: path.iter().map(|&o| Pos::from(o)).collect(),
+            },
+            by,
+        ))
     }
 
     /// Increments lost to fire or melee; a unit with none left is
-    /// eliminated and leaves the board.
-    pub fn lose(&mut self, ctx: &Ctx, board: &mut Board, log: &mut EventLog, unit: usize, increments: u32) {
+    /// eliminated and leaves the board. `by`: the fire or melee.
+    pub fn lose(&mut self, ctx: &Ctx, board: &mut Board, log: &mut EventLog, unit: usize, increments: u32, by: &[Seq]) {
         let u = &mut board.units[unit];
         if increments == 0 || u.at.is_none() {
             return;
@@ -347,27 +386,29 @@ impl Engine {
         let lost = increments.min(u.strength);
         u.strength -= lost;
         u.rested = false;
-        log.push(EventKind::Losses { unit: u.id.clone(), increments: lost, strength: u.strength });
+        let losses =
+            log.push_because(EventKind::Losses { unit: u.id.clone(), increments: lost, strength: u.strength }, by);
         if u.strength == 0 {
             let id = u.id.clone();
             self.relocate(ctx, board, unit, None);
             board.units[unit].state = State::Eliminated;
-            log.push(EventKind::Eliminated { unit: id, reason: EliminationReason::Losses });
+            log.push_because(EventKind::Eliminated { unit: id, reason: EliminationReason::Losses }, &[losses]);
         }
     }
 
     /// Drains the cascade queue: every forced move, and every contagion check
     /// it causes, until nothing is left to move.
     pub fn resolve(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog) {
-        while let Some((unit, forced)) = self.queue.pop_front() {
+        while let Some((unit, forced, by)) = self.queue.pop_front() {
             let u = &board.units[unit];
             if u.at.is_none() {
                 continue;
             }
+            let by: Vec<Seq> = by.into_iter().collect();
             match forced {
-                Forced::Rout if u.state == State::Routed => self.rout(ctx, board, dice, log, unit),
-                Forced::Retreat if u.state == State::Disordered => self.retreat(ctx, board, dice, log, unit),
-                Forced::Refuge if u.state == State::Routed => self.refuge(ctx, board, dice, log, unit),
+                Forced::Rout if u.state == State::Routed => self.rout(ctx, board, dice, log, unit, &by),
+                Forced::Retreat if u.state == State::Disordered => self.retreat(ctx, board, dice, log, unit, &by),
+                Forced::Refuge if u.state == State::Routed => self.refuge(ctx, board, dice, log, unit, &by),
                 // Its state changed while it waited (e.g. a disordered unit
                 // that routed on later): the later move supersedes this one.
                 _ => {}
@@ -376,30 +417,33 @@ impl Engine {
     }
 
     /// Rout move (rule 1.3), with surrender and routing off the map.
-    fn rout(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize) {
+    /// `by`: the state change that sent it; the move follows from it, and
+    /// so does a surrender (the move that could not be made).
+    fn rout(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize, by: &[Seq]) {
         let Some(plan) = self.plan_rout(ctx, board, unit) else { return };
         match plan {
             RoutPlan::Full(path) => {
-                Self::log_move(board, log, unit, MoveReason::Rout, &path);
+                let moved = Self::log_move(board, log, unit, MoveReason::Rout, &path, by);
                 self.relocate(ctx, board, unit, path.last().copied());
-                self.contagion(ctx, board, dice, log, unit, &path);
+                self.contagion(ctx, board, dice, log, unit, &path, moved);
             }
             RoutPlan::OffMap(path, edge) => {
-                Self::log_move(board, log, unit, MoveReason::Rout, &path);
+                let moved = Self::log_move(board, log, unit, MoveReason::Rout, &path, by);
                 self.relocate(ctx, board, unit, None);
                 let id = board.units[unit].id.clone();
+                let after: Vec<Seq> = moved.into_iter().collect();
                 if ctx.rules.off_map_recovery.contains(&edge) {
-                    log.push(EventKind::LeftMap { unit: id, edge });
+                    log.push_because(EventKind::LeftMap { unit: id, edge }, &after);
                 } else {
                     board.units[unit].state = State::Eliminated;
-                    log.push(EventKind::Eliminated { unit: id, reason: EliminationReason::OffMap });
+                    log.push_because(EventKind::Eliminated { unit: id, reason: EliminationReason::OffMap }, &after);
                 }
-                self.contagion(ctx, board, dice, log, unit, &path);
+                self.contagion(ctx, board, dice, log, unit, &path, moved);
             }
             RoutPlan::Surrender => {
                 self.relocate(ctx, board, unit, None);
                 board.units[unit].state = State::Surrendered;
-                log.push(EventKind::Surrendered { unit: board.units[unit].id.clone() });
+                log.push_because(EventKind::Surrendered { unit: board.units[unit].id.clone() }, by);
             }
         }
     }
@@ -430,7 +474,7 @@ impl Engine {
 
     /// Disorder retreat (rule 1.3); infantry or limbered artillery that
     /// retreats through an enemy cavalry zone routs (rule 1.4).
-    fn retreat(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize) {
+    fn retreat(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize, by: &[Seq]) {
         let Some(start) = board.units[unit].at else { return };
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
@@ -446,19 +490,20 @@ impl Engine {
             own_rear: ctx.own_rear(side),
         });
         let Some(plan) = plan else { return };
-        Self::log_move(board, log, unit, MoveReason::Disorder, &plan.path);
+        let moved = Self::log_move(board, log, unit, MoveReason::Disorder, &plan.path, by);
         self.relocate(ctx, board, unit, plan.path.last().copied());
-        self.contagion(ctx, board, dice, log, unit, &plan.path);
+        self.contagion(ctx, board, dice, log, unit, &plan.path, moved);
         let u = &board.units[unit];
         let vulnerable = u.arm == Arm::Infantry || (u.arm == Arm::Artillery && u.limbered);
         if plan.through_cavalry_zone && vulnerable && u.state == State::Disordered {
-            self.set_state(board, log, unit, State::Routed, Cause::CavalryZone);
-            self.queue.push_back((unit, Forced::Rout));
+            let after: Vec<Seq> = moved.into_iter().collect();
+            let changed = self.set_state(board, log, unit, State::Routed, Cause::CavalryZone, &after);
+            self.queue.push_back((unit, Forced::Rout, changed));
         }
     }
 
     /// Far router's walk to refuge (rule 1.5).
-    fn refuge(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize) {
+    fn refuge(&mut self, ctx: &Ctx, board: &mut Board, dice: &mut Dice, log: &mut EventLog, unit: usize, by: &[Seq]) {
         let Some(start) = board.units[unit].at else { return };
         let side = board.units[unit].side;
         self.ensure_fields(ctx, board, side);
@@ -477,14 +522,17 @@ impl Engine {
         if path.len() < 2 {
             return;
         }
-        Self::log_move(board, log, unit, MoveReason::Recovery, &path);
+        let moved = Self::log_move(board, log, unit, MoveReason::Recovery, &path, by);
         self.relocate(ctx, board, unit, path.last().copied());
-        self.contagion(ctx, board, dice, log, unit, &path);
+        self.contagion(ctx, board, dice, log, unit, &path, moved);
     }
 
     /// Contagion (rule 1.4): good-order friends in every hex the mover began
     /// in, passed through or ended in check morale; with the house-default
     /// stack rule the top unit checks first and the rest only if it fails.
+    /// Each check follows from the move (`moved`); a stack-mate's, under the
+    /// house default, from the top unit's failure too.
+    #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
     fn contagion(
         &mut self,
         ctx: &Ctx,
@@ -493,7 +541,9 @@ impl Engine {
         log: &mut EventLog,
         mover: usize,
         path: &[Offset],
+        moved: Option<Seq>,
     ) {
+        let by: Vec<Seq> = moved.into_iter().collect();
         let side = board.units[mover].side;
         for &hex in path {
             let stack: Vec<usize> = self
@@ -504,16 +554,24 @@ impl Engine {
                 .filter(|&u| u != mover && board.units[u].side == side && board.units[u].state == State::GoodOrder)
                 .collect();
             let Some((&top, rest)) = stack.split_first() else { continue };
-            let top_failed = !self.check(ctx, board, dice, log, top, Cause::Contagion, Some(mover));
+            let top_check = self.check(ctx, board, dice, log, top, Cause::Contagion, Some(mover), &by);
+            let top_failed = !top_check.passed;
             if top_failed {
-                self.fail(board, log, top, Cause::Contagion);
+                self.fail(board, log, top, Cause::Contagion, &[top_check.seq]);
             }
-            if top_failed || ctx.rules.contagion_stack == StackContagion::EachUnit {
+            let each = ctx.rules.contagion_stack == StackContagion::EachUnit;
+            if top_failed || each {
+                let mut rest_by = by.clone();
+                if !each {
+                    rest_by.push(top_check.seq);
+                }
                 for &u in rest {
-                    if board.units[u].state == State::GoodOrder
-                        && !self.check(ctx, board, dice, log, u, Cause::Contagion, Some(mover))
-                    {
-                        self.fail(board, log, u, Cause::Contagion);
+                    if board.units[u].state != State::GoodOrder {
+                        continue;
+                    }
+                    let c = self.check(ctx, board, dice, log, u, Cause::Contagion, Some(mover), &rest_by);
+                    if !c.passed {
+                        self.fail(board, log, u, Cause::Contagion, &[c.seq]);
                     }
                 }
             }
@@ -534,8 +592,11 @@ impl Engine {
         if u.arm == Arm::Cavalry && to == State::Disordered {
             to = State::Routed;
         }
-        self.set_state(board, log, unit, to, Cause::Shock);
-        self.queue.push_back((unit, if to == State::Routed { Forced::Rout } else { Forced::Retreat }));
+        // A scripted shock is a root of the cause graph. One that finds the
+        // unit in that state already writes no change: its move then
+        // follows from the shocks segment's start.
+        let changed = self.set_state(board, log, unit, to, Cause::Shock, &[]).or(log.phase_start().first().copied());
+        self.queue.push_back((unit, if to == State::Routed { Forced::Rout } else { Forced::Retreat }, changed));
         self.resolve(ctx, board, dice, log);
     }
 
@@ -557,30 +618,33 @@ impl Engine {
                 Some(f) => f.dist[ctx.grid.idx(at)],
                 None => FAR,
             };
-            if self.check(ctx, board, dice, log, unit, Cause::Recovery, None) {
+            // The segment demands the check: it follows from its start.
+            let start = log.phase_start();
+            let checked = self.check(ctx, board, dice, log, unit, Cause::Recovery, None, &start);
+            let after = [checked.seq];
+            if checked.passed {
                 let from = board.units[unit].state;
-                self.set_state(board, log, unit, State::GoodOrder, Cause::Recovery);
+                let changed = self.set_state(board, log, unit, State::GoodOrder, Cause::Recovery, &after);
                 let u = &mut board.units[unit];
                 u.formation =
                     if ctx.grid.close[ctx.grid.idx(at)] { Formation::GeneralOrder } else { Formation::Column };
                 if u.arm == Arm::Cavalry && from == State::Routed {
                     recovered_cavalry.push(unit);
                     if u.readiness != Readiness::Exhausted {
-                        log.push(EventKind::Readiness {
-                            unit: u.id.clone(),
-                            from: u.readiness,
-                            to: Readiness::Exhausted,
-                        });
+                        log.push_because(
+                            EventKind::Readiness { unit: u.id.clone(), from: u.readiness, to: Readiness::Exhausted },
+                            &changed.map_or(after.to_vec(), |c| vec![c]),
+                        );
                         u.readiness = Readiness::Exhausted;
                     }
                 }
             } else if board.units[unit].state == State::Disordered {
-                self.set_state(board, log, unit, State::Routed, Cause::Recovery);
-                self.queue.push_back((unit, Forced::Rout));
+                let changed = self.set_state(board, log, unit, State::Routed, Cause::Recovery, &after);
+                self.queue.push_back((unit, Forced::Rout, changed));
             } else if dist == FAR || dist as u32 > ctx.rules.safe_distance {
-                self.queue.push_back((unit, Forced::Refuge));
+                self.queue.push_back((unit, Forced::Refuge, Some(checked.seq)));
             } else {
-                self.queue.push_back((unit, Forced::Rout));
+                self.queue.push_back((unit, Forced::Rout, Some(checked.seq)));
             }
             self.resolve(ctx, board, dice, log);
         }

@@ -306,7 +306,7 @@ impl Orders<'_, '_> {
                 let attackers =
                     self.group(board, units, side, &self.activity.fought, "has already fought this turn")?;
                 let t = self.target(board, target, side)?;
-                resolve_melee(bf, engine, board, dice, log, &attackers, t, false)?;
+                resolve_melee(bf, engine, board, dice, log, &attackers, t, false, &[])?;
                 for i in attackers {
                     self.activity.fought[i] = true;
                 }
@@ -342,7 +342,7 @@ impl Orders<'_, '_> {
         let r = self.reach(engine, board, i);
         let cost = r.cost_to(to).ok_or_else(|| illegal(unit, &format!("cannot reach {to} this phase")))?;
         let path = r.path_to(bf.ctx.grid, to).ok_or_else(|| illegal(unit, "no path"))?;
-        Engine::log_move(board, log, i, MoveReason::Order, &path);
+        Engine::log_move(board, log, i, MoveReason::Order, &path, &[]);
         engine.relocate(bf.ctx, board, i, Some(to));
         let full = self.budget(board, i) + self.activity.mp_used[i];
         self.activity.mp_used[i] = (self.activity.mp_used[i] + cost).min(full);

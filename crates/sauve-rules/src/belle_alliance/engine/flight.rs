@@ -7,7 +7,7 @@ use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::tables::{CarryResult, carry_along, carry_ratio_modifier, severity};
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, MoveReason};
+use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
 use crate::vocab::Formation;
 use crate::vocab::State;
 
@@ -19,6 +19,9 @@ struct Leg {
     path: Vec<(f32, f32)>,
     dir: (f32, f32),
     moved: f32,
+    /// What its move follows from: the leader's state change, a carried
+    /// unit's failed carry-along test.
+    because: Vec<Seq>,
 }
 
 impl FsEngine {
@@ -36,15 +39,26 @@ impl FsEngine {
         leader: usize,
         from: Option<(f32, f32)>,
         blocker: Option<usize>,
+        by: Option<Seq>,
     ) {
         if table.units[leader].state != State::FU {
             return;
         }
+        let by: Vec<Seq> = by.into_iter().collect();
         self.flights += 1;
         let ba = ctx.ba();
         let start = (table.units[leader].x, table.units[leader].y);
-        let mut legs =
-            vec![Leg { unit: leader, reason: MoveReason::Flight, path: vec![start], dir: (0.0, 1.0), moved: 0.0 }];
+        let mut legs = vec![Leg {
+            unit: leader,
+            reason: MoveReason::Flight,
+            path: vec![start],
+            dir: (0.0, 1.0),
+            moved: 0.0,
+            because: by.clone(),
+        }];
+        // What the mass's next carry-along test follows from: the flight's
+        // cause, then the latest unit carried along, which leads it.
+        let mut spreading = by;
         let mut mass = vec![leader];
         let mut origin = from;
         let mut testing = true;
@@ -68,10 +82,11 @@ impl FsEngine {
             {
                 tested.push(f);
                 let before = table.units[f].state;
-                match self.carry_test(ctx, table, dice, log, f, &mass, turn) {
+                let (result, test, shaken) = self.carry_test(ctx, table, dice, log, f, &mass, turn, &spreading);
+                match result {
                     CarryResult::Carried => {
                         travelled = toi;
-                        carried = Some(f);
+                        carried = Some((f, test));
                     }
                     CarryResult::Shaken => {
                         testing = false;
@@ -82,6 +97,7 @@ impl FsEngine {
                                 unit: f,
                                 from: Some(contact),
                                 cause: Cause::CarryAlong,
+                                by: shaken,
                             });
                         }
                     }
@@ -93,15 +109,19 @@ impl FsEngine {
             // `dist` if a follower drops off (2.3).
             let cap = if carried.is_some() { travelled } else { march };
             self.slide_mass(ctx, table, &mut mass, &mut legs, dir, march, cap);
-            let Some(f) = carried else { break };
+            let Some((f, test)) = carried else { break };
             // 2.3: the carried unit flees anew, in a free direction (2.2.4),
             // at its own march length; the mass follows it in base contact.
-            if table.units[f].state != State::FU {
-                self.enter_fu(ctx, table, log, f, Cause::CarryAlong, turn);
+            let mut because = vec![test];
+            if table.units[f].state != State::FU
+                && let Some(fled) = self.enter_fu(ctx, table, log, f, Cause::CarryAlong, turn, &[test])
+            {
+                because = vec![fled];
             }
+            spreading.clone_from(&because);
             mass.insert(0, f);
             let p = (table.units[f].x, table.units[f].y);
-            legs.push(Leg { unit: f, reason: MoveReason::CarriedAlong, path: vec![p], dir, moved: 0.0 });
+            legs.push(Leg { unit: f, reason: MoveReason::CarriedAlong, path: vec![p], dir, moved: 0.0, because });
             origin = None;
         }
         // 2.2.5: the flight formation, shifted to fit (2.2.6), then the log.
@@ -120,14 +140,17 @@ impl FsEngine {
         for (leg, was) in legs.iter().zip(was) {
             let unit = &table.units[leg.unit];
             let (first, last) = (leg.path[0], leg.path[leg.path.len() - 1]);
-            log.push(EventKind::Move {
-                unit: unit.id.clone(),
-                reason: leg.reason,
-                from: cm(first),
-                to: cm(last),
-                path: leg.path.iter().copied().map(cm).collect(),
-            });
-            Self::log_formation(log, unit, was);
+            let moved = log.push_because(
+                EventKind::Move {
+                    unit: unit.id.clone(),
+                    reason: leg.reason,
+                    from: cm(first),
+                    to: cm(last),
+                    path: leg.path.iter().copied().map(cm).collect(),
+                },
+                &leg.because,
+            );
+            Self::log_formation(log, unit, was, &[moved]);
         }
     }
 
@@ -267,7 +290,9 @@ impl FsEngine {
     }
 
     /// 2.3: the carry-along test of `f` met by the fleeing `mass` (its
-    /// figures counted together, whatever their valour).
+    /// figures counted together, whatever their valour), following from
+    /// `by` (what set the mass in flight). Returns the result, the test's
+    /// `seq` and, if it shook the unit into U, that change's.
     #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
     fn carry_test(
         &mut self,
@@ -278,7 +303,8 @@ impl FsEngine {
         f: usize,
         mass: &[usize],
         turn: u32,
-    ) -> CarryResult {
+        by: &[Seq],
+    ) -> (CarryResult, Seq, Option<Seq>) {
         self.carry_tests += 1;
         let ba = ctx.ba();
         let figures: u32 = mass.iter().map(|&m| table.units[m].figures).sum();
@@ -295,20 +321,24 @@ impl FsEngine {
         // The log's morale check, read the 3d6 way: `morale` is the highest
         // total that is carried along, `modifier` valour + size modifier,
         // `passed` false when carried along; `source` leads the mass.
-        log.push(EventKind::MoraleCheck {
-            unit: unit.id.clone(),
-            cause: Cause::CarryAlong,
-            morale: clamp_u8(ba.carry_along_max),
-            modifier: unit.valour + modifier,
-            roll: roll as u8,
-            result: clamp_u8(total),
-            passed: result != CarryResult::Carried,
-            source: Some(table.units[mass[0]].id.clone()),
-        });
+        let test = log.push_because(
+            EventKind::MoraleCheck {
+                unit: unit.id.clone(),
+                cause: Cause::CarryAlong,
+                morale: clamp_u8(ba.carry_along_max),
+                modifier: unit.valour + modifier,
+                roll: roll as u8,
+                result: clamp_u8(total),
+                passed: result != CarryResult::Carried,
+                source: Some(table.units[mass[0]].id.clone()),
+            },
+            by,
+        );
+        let mut shaken = None;
         if result == CarryResult::Shaken && after == State::U {
-            self.set_state(table, log, f, State::U, Cause::CarryAlong, turn);
+            shaken = self.set_state(table, log, f, State::U, Cause::CarryAlong, turn, &[test]);
         }
-        result
+        (result, test, shaken)
     }
 
     /// 2.2.5-2.2.6: the unit forms the flight formation (as wide as deep)

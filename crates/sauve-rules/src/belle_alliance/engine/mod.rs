@@ -23,7 +23,7 @@ use crate::belle_alliance::geometry::OrientedRect;
 use crate::belle_alliance::tables::{reorganisation, severity};
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, Pos};
+use crate::events::{Cause, EventKind, EventLog, Pos, Seq};
 use crate::scenario::Shock;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
@@ -42,10 +42,11 @@ enum Job {
     /// A flight march (2.2). `from`: the centre of the cause at the time,
     /// `None` for a free direction (2.2.4). `blocker`: a fleeing friend that
     /// blocked this unit's U retreat and may be carried along in turn (2.3).
-    Flight { unit: usize, from: Option<(f32, f32)>, blocker: Option<usize> },
+    /// `by`: the state change the flight follows from.
+    Flight { unit: usize, from: Option<(f32, f32)>, blocker: Option<usize>, by: Option<Seq> },
     /// The retreat of a unit that dropped into U (house default).
     /// `cause`: what shook it, which its FU also counts as if it is blocked.
-    Retreat { unit: usize, from: Option<(f32, f32)>, cause: Cause },
+    Retreat { unit: usize, from: Option<(f32, f32)>, cause: Cause, by: Option<Seq> },
 }
 
 /// Engine state beside the table: the broad phase, the rectangles it was
@@ -129,16 +130,19 @@ impl FsEngine {
             return;
         }
         let from = shock.cause.and_then(|c| table.units.get(c)).map(|c| (c.x, c.y));
+        // A scripted shock is a root of the cause graph.
         match shock.to {
             State::FU | State::Routed => {
-                self.enter_fu(ctx, table, log, u, Cause::Shock, turn);
-                self.queue.push_back(Job::Flight { unit: u, from, blocker: None });
+                let by = self.enter_fu(ctx, table, log, u, Cause::Shock, turn, &[]);
+                self.queue.push_back(Job::Flight { unit: u, from, blocker: None, by });
             }
             State::U | State::Disordered => {
-                self.set_state(table, log, u, State::U, Cause::Shock, turn);
-                self.queue.push_back(Job::Retreat { unit: u, from, cause: Cause::Shock });
+                let by = self.set_state(table, log, u, State::U, Cause::Shock, turn, &[]);
+                self.queue.push_back(Job::Retreat { unit: u, from, cause: Cause::Shock, by });
             }
-            _ => self.set_state(table, log, u, State::LU, Cause::Shock, turn),
+            _ => {
+                self.set_state(table, log, u, State::LU, Cause::Shock, turn, &[]);
+            }
         }
     }
 
@@ -147,8 +151,10 @@ impl FsEngine {
     pub fn resolve(&mut self, ctx: &FsCtx, table: &mut Table, dice: &mut Dice, log: &mut EventLog, turn: u32) {
         while let Some(job) = self.queue.pop_front() {
             match job {
-                Job::Flight { unit, from, blocker } => self.flight(ctx, table, dice, log, turn, unit, from, blocker),
-                Job::Retreat { unit, from, cause } => self.retreat(ctx, table, log, turn, unit, from, cause),
+                Job::Flight { unit, from, blocker, by } => {
+                    self.flight(ctx, table, dice, log, turn, unit, from, blocker, by)
+                }
+                Job::Retreat { unit, from, cause, by } => self.retreat(ctx, table, log, turn, unit, from, cause, by),
             }
         }
     }
@@ -197,23 +203,30 @@ impl FsEngine {
             let after = if severity(reached) < severity(before) { reached } else { before };
             // The log's morale check, read the 3d6 way: `morale` is the
             // highest total that stays in FU, `modifier` valour + staff.
-            log.push(EventKind::MoraleCheck {
-                unit: unit.id.clone(),
-                cause: Cause::Reorganisation,
-                morale: clamp_u8(ba.reorg_stay_fu_max),
-                modifier: unit.valour + bonus,
-                roll: roll as u8,
-                result: clamp_u8(total),
-                passed: total > ba.reorg_stay_fu_max,
-                source: None,
-            });
-            if after != before {
-                log.push(EventKind::StateChange {
+            // The segment demands the roll: it follows from the phase start.
+            let checked = log.push_because(
+                EventKind::MoraleCheck {
                     unit: unit.id.clone(),
-                    from: before.free_space(),
-                    to: after.free_space(),
                     cause: Cause::Reorganisation,
-                });
+                    morale: clamp_u8(ba.reorg_stay_fu_max),
+                    modifier: unit.valour + bonus,
+                    roll: roll as u8,
+                    result: clamp_u8(total),
+                    passed: total > ba.reorg_stay_fu_max,
+                    source: None,
+                },
+                &log.phase_start(),
+            );
+            if after != before {
+                let changed = log.push_because(
+                    EventKind::StateChange {
+                        unit: unit.id.clone(),
+                        from: before.free_space(),
+                        to: after.free_space(),
+                        cause: Cause::Reorganisation,
+                    },
+                    &[checked],
+                );
                 let unit = &mut table.units[u];
                 unit.state = after;
                 if before == State::FU {
@@ -221,7 +234,7 @@ impl FsEngine {
                     // default column. FU -> U does not force a retreat.
                     let was = unit.formation;
                     unit.formation = Formation::Column;
-                    Self::log_formation(log, &table.units[u], was);
+                    Self::log_formation(log, &table.units[u], was, &[changed]);
                     self.refile(ctx, table, u);
                 }
             }
@@ -233,28 +246,49 @@ impl FsEngine {
     // State changes.
     // -----------------------------------------------------------------------
 
-    fn set_state(&mut self, table: &mut Table, log: &mut EventLog, u: usize, to: State, cause: Cause, turn: u32) {
+    /// Changes a unit's state, logged as following from `by`: the change's
+    /// `seq`, or `None` when it was in that state already.
+    #[allow(clippy::too_many_arguments)] // the change, its cause and its place in the log
+    fn set_state(
+        &mut self,
+        table: &mut Table,
+        log: &mut EventLog,
+        u: usize,
+        to: State,
+        cause: Cause,
+        turn: u32,
+        by: &[Seq],
+    ) -> Option<Seq> {
         let unit = &mut table.units[u];
         if unit.state == to {
-            return;
+            return None;
         }
-        log.push(EventKind::StateChange {
-            unit: unit.id.clone(),
-            from: unit.state.free_space(),
-            to: to.free_space(),
-            cause,
-        });
+        let seq = log.push_because(
+            EventKind::StateChange { unit: unit.id.clone(), from: unit.state.free_space(), to: to.free_space(), cause },
+            by,
+        );
         if severity(to) > severity(unit.state) {
             unit.shaken_in = Some(turn);
         }
         unit.state = to;
+        Some(seq)
     }
 
     /// A unit enters FU: figure loss (2.6), and unlimbered artillery leaves
     /// its guns where they stand (2.2.7), its gunners fleeing from there on
-    /// foot.
-    fn enter_fu(&mut self, ctx: &FsCtx, table: &mut Table, log: &mut EventLog, u: usize, cause: Cause, turn: u32) {
-        self.set_state(table, log, u, State::FU, cause, turn);
+    /// foot. Returns the state change's `seq` (`None` if already in FU).
+    #[allow(clippy::too_many_arguments)] // as `set_state`, with the table's context
+    fn enter_fu(
+        &mut self,
+        ctx: &FsCtx,
+        table: &mut Table,
+        log: &mut EventLog,
+        u: usize,
+        cause: Cause,
+        turn: u32,
+        by: &[Seq],
+    ) -> Option<Seq> {
+        let changed = self.set_state(table, log, u, State::FU, cause, turn, by);
         let loss = ctx.ba().figure_loss_on_fu;
         let unit = &mut table.units[u];
         unit.figures = unit.figures.saturating_sub(loss).max(1);
@@ -262,13 +296,18 @@ impl FsEngine {
             unit.guns_left = Some((unit.x, unit.y));
         }
         self.refile(ctx, table, u);
+        changed
     }
 
     /// A `Formation` event if `unit` now stands in another formation than
     /// `was` (the window redraws its footprint from these).
-    fn log_formation(log: &mut EventLog, unit: &FsUnit, was: Formation) {
+    /// It follows from `by` (the move or state change that ended in it).
+    fn log_formation(log: &mut EventLog, unit: &FsUnit, was: Formation, by: &[Seq]) {
         if unit.formation != was {
-            log.push(EventKind::Formation { unit: unit.id.clone(), from: was.into(), to: unit.formation.into() });
+            log.push_because(
+                EventKind::Formation { unit: unit.id.clone(), from: was.into(), to: unit.formation.into() },
+                by,
+            );
         }
     }
 }

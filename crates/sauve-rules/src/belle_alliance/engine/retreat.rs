@@ -4,7 +4,7 @@
 use crate::belle_alliance::engine::{EPS, FsEngine, Job, cm};
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::{FsCtx, Table};
-use crate::events::{Cause, EventKind, EventLog, MoveReason};
+use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
 use crate::vocab::State;
 
 impl FsEngine {
@@ -23,7 +23,9 @@ impl FsEngine {
         u: usize,
         from: Option<(f32, f32)>,
         cause: Cause,
+        by: Option<Seq>,
     ) {
+        let by: Vec<Seq> = by.into_iter().collect();
         if table.units[u].state != State::U {
             return;
         }
@@ -56,19 +58,23 @@ impl FsEngine {
             unit.x += dir.0 * d;
             unit.y += dir.1 * d;
             let end = (unit.x, unit.y);
-            log.push(EventKind::Move {
-                unit: unit.id.clone(),
-                reason: MoveReason::Disorder,
-                from: cm(start),
-                to: cm(end),
-                path: vec![cm(start), cm(end)],
-            });
+            log.push_because(
+                EventKind::Move {
+                    unit: unit.id.clone(),
+                    reason: MoveReason::Disorder,
+                    from: cm(start),
+                    to: cm(end),
+                    path: vec![cm(start), cm(end)],
+                },
+                &by,
+            );
             self.refile(ctx, table, u);
             return;
         }
         let side = table.units[u].side;
         let blocker = first.map(|f| f.0).filter(|&j| table.units[j].side == side && table.units[j].state == State::FU);
-        self.enter_fu(ctx, table, log, u, cause, turn);
-        self.queue.push_back(Job::Flight { unit: u, from: None, blocker });
+        // Blocked: the flight follows from the same shake as the retreat.
+        let fled = self.enter_fu(ctx, table, log, u, cause, turn, &by);
+        self.queue.push_back(Job::Flight { unit: u, from: None, blocker, by: fled });
     }
 }

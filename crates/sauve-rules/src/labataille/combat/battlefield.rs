@@ -2,7 +2,7 @@
 //! dice's chances, the error for a fight that breaks a rule, and a failed
 //! combat morale check.
 
-use crate::events::{Cause, EventLog};
+use crate::events::{Cause, EventLog, Seq};
 use crate::labataille::Board;
 use crate::labataille::engine::{Ctx, Engine, Forced};
 use crate::map::TerrainMap;
@@ -39,13 +39,21 @@ pub(super) fn illegal(board: &Board, unit: usize, why: impl Into<String>) -> Com
 }
 
 /// A failed check caused by combat: good order goes to disorder and retreats
-/// (cavalry routs, rule 1.2); disorder goes to rout.
-pub(super) fn combat_failure(engine: &mut Engine, board: &mut Board, log: &mut EventLog, unit: usize, cause: Cause) {
+/// (cavalry routs, rule 1.2); disorder goes to rout. `by`: the failed
+/// check, or the combat result that forced it.
+pub(super) fn combat_failure(
+    engine: &mut Engine,
+    board: &mut Board,
+    log: &mut EventLog,
+    unit: usize,
+    cause: Cause,
+    by: &[Seq],
+) {
     match board.units[unit].state {
-        State::GoodOrder => engine.fail(board, log, unit, cause),
+        State::GoodOrder => engine.fail(board, log, unit, cause, by),
         State::Disordered => {
-            engine.set_state(board, log, unit, State::Routed, cause);
-            engine.push(unit, Forced::Rout);
+            let changed = engine.set_state(board, log, unit, State::Routed, cause, by);
+            engine.push(unit, Forced::Rout, changed);
         }
         _ => {}
     }

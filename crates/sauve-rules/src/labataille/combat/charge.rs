@@ -2,7 +2,7 @@
 //! stops in next to its target, and the charge with its melee.
 
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, MoveReason};
+use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
 use crate::hex::{Dir, Offset};
 use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, illegal};
@@ -108,35 +108,42 @@ pub fn resolve_charge(
         melee_odds(bf, board, engine, &[unit], target, true)?;
     }
     let ctx = bf.ctx;
+    // The approach is the order's (a root); what the charge brings on
+    // follows from it.
+    let mut by: Vec<Seq> = Vec::new();
     if path.len() > 1 {
-        Engine::log_move(board, log, unit, MoveReason::Charge, &path);
+        by.extend(Engine::log_move(board, log, unit, MoveReason::Charge, &path, &[]));
         engine.relocate(ctx, board, unit, path.last().copied());
     }
     let t = &board.units[target];
     let open = t.at.is_some_and(|a| !ctx.grid.close[ctx.grid.idx(a)]);
     if t.arm == Arm::Infantry && t.state == State::GoodOrder && t.formation != Formation::Square && open {
         let modifier = ctx.rules.combat.form_square_modifier;
-        if engine.check_with(ctx, board, dice, log, target, Cause::Charge, Some(unit), modifier) {
+        let c = engine.check_with(ctx, board, dice, log, target, Cause::Charge, Some(unit), modifier, &by);
+        if c.passed {
             let from = board.units[target].formation;
             board.units[target].formation = Formation::Square;
             engine.touched(board.units[target].side);
-            log.push(EventKind::Formation {
-                unit: board.units[target].id.clone(),
-                from: from.into(),
-                to: Formation::Square.into(),
-            });
+            log.push_because(
+                EventKind::Formation {
+                    unit: board.units[target].id.clone(),
+                    from: from.into(),
+                    to: Formation::Square.into(),
+                },
+                &[c.seq],
+            );
         } else {
-            engine.set_state(board, log, target, State::Disordered, Cause::Charge);
+            engine.set_state(board, log, target, State::Disordered, Cause::Charge, &[c.seq]);
         }
     }
-    resolve_melee(bf, engine, board, dice, log, &[unit], target, true)?;
+    resolve_melee(bf, engine, board, dice, log, &[unit], target, true, &by)?;
     let u = &mut board.units[unit];
     let to = match u.readiness {
         Readiness::Fresh => Readiness::Tired,
         _ => Readiness::Exhausted,
     };
     if u.at.is_some() && u.readiness != to {
-        log.push(EventKind::Readiness { unit: u.id.clone(), from: u.readiness, to });
+        log.push_because(EventKind::Readiness { unit: u.id.clone(), from: u.readiness, to }, &by);
         u.readiness = to;
     }
     Ok(())

@@ -156,7 +156,8 @@ pub fn resolve_fire(
     let total = d.tens + d.units;
     let result =
         bf.tables.fire.get(total as usize - 2).and_then(|row| row.get(odds.column)).copied().unwrap_or_default();
-    log.push(EventKind::Fire {
+    // The volley is an order's: a root of the cause graph.
+    let fired = log.push(EventKind::Fire {
         units: firers.iter().map(|&f| board.units[f].id.clone()).collect(),
         target: board.units[target].id.clone(),
         firepower: odds.firepower,
@@ -169,13 +170,13 @@ pub fn resolve_fire(
         board.units[f].rested = false;
     }
     let ctx = bf.ctx;
-    engine.lose(ctx, board, log, target, result.losses);
+    engine.lose(ctx, board, log, target, result.losses, &[fired]);
     if let Some(m) = result.check {
         let t = &board.units[target];
         if t.at.is_some() && matches!(t.state, State::GoodOrder | State::Disordered) {
-            let passed = engine.check_with(ctx, board, dice, log, target, Cause::Fire, firers.first().copied(), m);
-            if !passed {
-                combat_failure(engine, board, log, target, Cause::Fire);
+            let c = engine.check_with(ctx, board, dice, log, target, Cause::Fire, firers.first().copied(), m, &[fired]);
+            if !c.passed {
+                combat_failure(engine, board, log, target, Cause::Fire, &[c.seq]);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! defenders who surrender, and the advance after combat.
 
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, MoveReason};
+use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
 use crate::hex::Offset;
 use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, combat_failure, illegal, two_d6_chance};
@@ -166,7 +166,9 @@ pub fn melee_odds(
 
 /// Resolves a melee: routed defenders surrender; attackers and then
 /// defenders make their pre-melee checks; the survivors roll on the table;
-/// the lead attacker advances into an emptied hex.
+/// the lead attacker advances into an emptied hex. `by`: what brought the
+/// melee on (a charge's approach; empty for an order to attack), which the
+/// checks before the melee follow from.
 #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
 pub fn resolve_melee(
     bf: &Battlefield,
@@ -177,6 +179,7 @@ pub fn resolve_melee(
     attackers: &[usize],
     target: usize,
     charging: bool,
+    by: &[Seq],
 ) -> Result<(), CombatError> {
     melee_odds(bf, board, engine, attackers, target, charging)?;
     let ctx = bf.ctx;
@@ -188,27 +191,29 @@ pub fn resolve_melee(
     // Routed units caught in melee surrender (La Bataille).
     for &d in &defenders {
         if board.units[d].state == State::Routed {
-            surrender(bf, engine, board, log, d);
+            surrender(bf, engine, board, log, d, by);
         }
     }
     if defenders.iter().all(|&d| board.units[d].at != Some(hex)) {
-        advance(bf, engine, board, log, attackers, hex);
+        advance(bf, engine, board, log, attackers, hex, by);
         return Ok(());
     }
     // Pre-melee checks: attackers first (a charge is already committed),
     // then the defenders; failures drop out.
     let mut fighting_attackers = Vec::new();
     for &a in attackers {
-        if charging || engine.check(ctx, board, dice, log, a, Cause::Melee, Some(target)) {
-            fighting_attackers.push(a);
-        } else {
-            // A failed attacker falls into disorder where it stands (cavalry
-            // routs, rule 1.2).
-            if board.units[a].arm == Arm::Cavalry {
-                combat_failure(engine, board, log, a, Cause::Melee);
-            } else {
-                engine.set_state(board, log, a, State::Disordered, Cause::Melee);
+        let c = (!charging).then(|| engine.check(ctx, board, dice, log, a, Cause::Melee, Some(target), by));
+        match c {
+            Some(c) if !c.passed => {
+                // A failed attacker falls into disorder where it stands
+                // (cavalry routs, rule 1.2).
+                if board.units[a].arm == Arm::Cavalry {
+                    combat_failure(engine, board, log, a, Cause::Melee, &[c.seq]);
+                } else {
+                    engine.set_state(board, log, a, State::Disordered, Cause::Melee, &[c.seq]);
+                }
             }
+            _ => fighting_attackers.push(a),
         }
     }
     if fighting_attackers.is_empty() {
@@ -217,11 +222,12 @@ pub fn resolve_melee(
     }
     for &d in &defenders {
         let u = &board.units[d];
-        if u.at == Some(hex)
-            && u.state == State::GoodOrder
-            && !engine.check(ctx, board, dice, log, d, Cause::Melee, fighting_attackers.first().copied())
-        {
-            combat_failure(engine, board, log, d, Cause::Melee);
+        if u.at != Some(hex) || u.state != State::GoodOrder {
+            continue;
+        }
+        let c = engine.check(ctx, board, dice, log, d, Cause::Melee, fighting_attackers.first().copied(), by);
+        if !c.passed {
+            combat_failure(engine, board, log, d, Cause::Melee, &[c.seq]);
         }
     }
     engine.resolve(ctx, board, dice, log);
@@ -247,77 +253,88 @@ pub fn resolve_melee(
             .and_then(|row| row.get(odds.column))
             .copied()
             .unwrap_or(MeleeResult::AR);
-        log.push(EventKind::Melee {
-            attackers: attackers.iter().map(|&a| board.units[a].id.clone()).collect(),
-            defenders: still.iter().map(|&d| board.units[d].id.clone()).collect(),
-            odds: odds.label.clone(),
-            roll: d.value(),
-            modifier: odds.modifier,
-            total: roll + odds.modifier,
-            result,
-        });
+        let fought = log.push_because(
+            EventKind::Melee {
+                attackers: attackers.iter().map(|&a| board.units[a].id.clone()).collect(),
+                defenders: still.iter().map(|&d| board.units[d].id.clone()).collect(),
+                odds: odds.label.clone(),
+                roll: d.value(),
+                modifier: odds.modifier,
+                total: roll + odds.modifier,
+                result,
+            },
+            by,
+        );
+        let after = [fought];
         let lead = attackers[0];
         match result {
             MeleeResult::AR => {
                 for &a in &attackers {
-                    if !engine.check(ctx, board, dice, log, a, Cause::Melee, Some(target)) {
-                        combat_failure(engine, board, log, a, Cause::Melee);
+                    let c = engine.check(ctx, board, dice, log, a, Cause::Melee, Some(target), &after);
+                    if !c.passed {
+                        combat_failure(engine, board, log, a, Cause::Melee, &[c.seq]);
                     }
                 }
             }
             MeleeResult::AD => {
-                engine.lose(ctx, board, log, lead, 1);
+                engine.lose(ctx, board, log, lead, 1, &after);
                 for &a in &attackers {
                     if board.units[a].at.is_some() {
-                        combat_failure(engine, board, log, a, Cause::Melee);
+                        combat_failure(engine, board, log, a, Cause::Melee, &after);
                     }
                 }
             }
             MeleeResult::EX => {
-                engine.lose(ctx, board, log, lead, 1);
-                engine.lose(ctx, board, log, target, 1);
+                engine.lose(ctx, board, log, lead, 1, &after);
+                engine.lose(ctx, board, log, target, 1, &after);
                 for &d in &still {
-                    if board.units[d].at.is_some() && !engine.check(ctx, board, dice, log, d, Cause::Melee, Some(lead))
-                    {
-                        combat_failure(engine, board, log, d, Cause::Melee);
+                    if board.units[d].at.is_none() {
+                        continue;
+                    }
+                    let c = engine.check(ctx, board, dice, log, d, Cause::Melee, Some(lead), &after);
+                    if !c.passed {
+                        combat_failure(engine, board, log, d, Cause::Melee, &[c.seq]);
                     }
                 }
             }
             MeleeResult::DR | MeleeResult::DD => {
                 if result == MeleeResult::DD {
-                    engine.lose(ctx, board, log, target, 1);
+                    engine.lose(ctx, board, log, target, 1, &after);
                 }
                 for &d in &still {
                     if board.units[d].at.is_some() {
-                        combat_failure(engine, board, log, d, Cause::Melee);
+                        combat_failure(engine, board, log, d, Cause::Melee, &after);
                     }
                 }
             }
             MeleeResult::DX => {
-                engine.lose(ctx, board, log, target, 1);
+                engine.lose(ctx, board, log, target, 1, &after);
                 for &d in &still {
                     if board.units[d].at.is_some() && board.units[d].state != State::Routed {
-                        engine.set_state(board, log, d, State::Routed, Cause::Melee);
-                        engine.push(d, Forced::Rout);
+                        let changed = engine.set_state(board, log, d, State::Routed, Cause::Melee, &after);
+                        engine.push(d, Forced::Rout, changed);
                     }
                 }
             }
             MeleeResult::DS => {
                 for &d in &still {
-                    surrender(bf, engine, board, log, d);
+                    surrender(bf, engine, board, log, d, &after);
                 }
             }
         }
         engine.resolve(ctx, board, dice, log);
+        advance(bf, engine, board, log, &attackers, hex, &after);
+        return Ok(());
     }
-    advance(bf, engine, board, log, &attackers, hex);
+    advance(bf, engine, board, log, &attackers, hex, by);
     Ok(())
 }
 
-fn surrender(bf: &Battlefield, engine: &mut Engine, board: &mut Board, log: &mut EventLog, unit: usize) {
+/// `by`: the melee result, or what brought on the attack.
+fn surrender(bf: &Battlefield, engine: &mut Engine, board: &mut Board, log: &mut EventLog, unit: usize, by: &[Seq]) {
     engine.relocate(bf.ctx, board, unit, None);
     board.units[unit].state = State::Surrendered;
-    log.push(EventKind::Surrendered { unit: board.units[unit].id.clone() });
+    log.push_because(EventKind::Surrendered { unit: board.units[unit].id.clone() }, by);
 }
 
 /// Advance after combat: if the defenders' hex is empty of enemies, the
@@ -329,6 +346,7 @@ fn advance(
     log: &mut EventLog,
     attackers: &[usize],
     hex: Offset,
+    by: &[Seq],
 ) {
     let grid = bf.ctx.grid;
     let cell = grid.idx(hex);
@@ -348,6 +366,6 @@ fn advance(
         return;
     }
     let Some(from) = board.units[lead].at else { return };
-    Engine::log_move(board, log, lead, MoveReason::Advance, &[from, hex]);
+    Engine::log_move(board, log, lead, MoveReason::Advance, &[from, hex], by);
     engine.relocate(bf.ctx, board, lead, Some(hex));
 }

@@ -9,7 +9,7 @@
 
 pub use sauve_rules::{
     belle_alliance, checks, dice, events, generate, hex, labataille, map, report, rules, scenario, sentences, terrain,
-    turn, vocab,
+    turn, vocab, why,
 };
 
 pub mod asset;

@@ -270,7 +270,8 @@ mod tests {
         let mut units = initial(&s);
         let id = s.units[0].id.clone();
         let index = |x: &str| s.unit_index(x);
-        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind, because: Vec::new() };
+        let ev =
+            |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind, because: Vec::new() };
         apply(&mut units, index, &ev(EventKind::Losses { unit: id.clone(), increments: 1, strength: 3 }));
         apply(
             &mut units,
@@ -298,7 +299,8 @@ mod tests {
         let id = s.units[0].id.clone();
         let from = units[0].facing.unwrap_or(Dir::N);
         let to = from.opposite();
-        let ev = |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind, because: Vec::new() };
+        let ev =
+            |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind, because: Vec::new() };
         let before = units.clone();
         apply(&mut units, index, &ev(EventKind::Facing { unit: id.clone(), from, to }));
         assert_eq!(units[0].facing, Some(to));

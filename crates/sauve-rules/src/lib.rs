@@ -29,3 +29,4 @@ pub mod sentences;
 pub mod terrain;
 pub mod turn;
 pub mod vocab;
+pub mod why;

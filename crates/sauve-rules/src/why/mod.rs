@@ -1,0 +1,134 @@
+//! Why did it happen? The log's cause graph (CONTRACT.md section 3,
+//! `because`) read backwards: the chain of events behind a unit's rout,
+//! disorder or surrender, back to the roots the rules started from (a
+//! phase start, an order, a scripted shock). The command line's `sauve why`
+//! and the window's why view both ask here.
+
+use crate::events::{Event, EventKind, Seq};
+use crate::vocab::State;
+
+/// The events behind one event: its causes, their causes, and so on back to
+/// the roots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    /// The event asked about.
+    pub target: Seq,
+    /// Every event of the chain, the target included, in log order (so
+    /// roots first, the target last).
+    pub events: Vec<Seq>,
+    /// The events of the chain that follow from nothing, in log order.
+    pub roots: Vec<Seq>,
+}
+
+impl Chain {
+    /// Whether `seq` is part of the chain.
+    pub fn contains(&self, seq: Seq) -> bool {
+        self.events.binary_search(&seq).is_ok()
+    }
+}
+
+/// The chain behind `target` in `events` (a log whose `seq` is each event's
+/// index, as every log `sauve` writes). `None` if there is no such event.
+/// A `because` that points nowhere (a hand-cut log) is passed over.
+pub fn chain(events: &[Event], target: Seq) -> Option<Chain> {
+    let t = usize::try_from(target).ok().filter(|&t| t < events.len())?;
+    let mut seen = vec![false; t + 1];
+    let mut stack = vec![t];
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        stack.extend(events[i].because.iter().filter_map(|&b| usize::try_from(b).ok()).filter(|&b| b < i));
+    }
+    let events_in: Vec<Seq> = (0..=t).filter(|&i| seen[i]).map(|i| i as Seq).collect();
+    let roots = events_in.iter().copied().filter(|&s| events[s as usize].because.is_empty()).collect();
+    Some(Chain { target, events: events_in, roots })
+}
+
+/// What a player asks "why?" about: a unit's fall into disorder (or U),
+/// rout (or FU), surrender, elimination or leaving the map.
+pub fn is_fate(e: &Event) -> bool {
+    match &e.kind {
+        EventKind::StateChange { to, .. } => match to {
+            State::Disordered | State::Routed | State::Surrendered | State::Eliminated => true,
+            State::LU | State::U | State::FU => true,
+            State::GoodOrder | State::Order => false,
+        },
+        EventKind::Surrendered { .. } | EventKind::Eliminated { .. } | EventKind::LeftMap { .. } => true,
+        _ => false,
+    }
+}
+
+/// The event to explain for `unit`: its worst fall (surrender or
+/// elimination, then rout or flight, then disorder), the latest of equals;
+/// with `turn`, only that turn's. `None` if nothing befell it.
+pub fn fate_event(events: &[Event], unit: &str, turn: Option<u32>) -> Option<Seq> {
+    events
+        .iter()
+        .filter(|e| turn.is_none_or(|t| e.turn == t))
+        .filter(|e| is_fate(e) && e.worsens() == Some(unit))
+        .max_by_key(|e| (gravity(e), e.seq))
+        .map(|e| e.seq)
+}
+
+/// How bad a fall is, for [`fate_event`]: 3 gone, 2 routed or fleeing, 1
+/// shaken.
+fn gravity(e: &Event) -> u8 {
+    match &e.kind {
+        EventKind::Surrendered { .. } | EventKind::Eliminated { .. } | EventKind::LeftMap { .. } => 3,
+        EventKind::StateChange { to, .. } => match to {
+            State::Surrendered | State::Eliminated => 3,
+            State::Routed | State::FU => 2,
+            State::Disordered | State::U | State::LU | State::GoodOrder | State::Order => 1,
+        },
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Cause, EventLog};
+    use crate::turn::Phase;
+
+    fn change(unit: &str, to: State) -> EventKind {
+        EventKind::StateChange { unit: unit.into(), from: State::GoodOrder, to, cause: Cause::Contagion }
+    }
+
+    #[test]
+    fn a_chain_is_every_ancestor_in_log_order_with_its_roots() {
+        let mut log = EventLog::default();
+        log.set_stamp(1, None, Phase::Shocks);
+        let a = log.push(EventKind::PhaseStart {});
+        let b = log.push(change("x", State::Routed));
+        let _unrelated = log.push(change("z", State::Disordered));
+        let c = log.push_because(change("y", State::Disordered), &[b]);
+        let d = log.push_because(change("y", State::Routed), &[c, a]);
+        let ch = chain(&log.events, d).expect("the event exists");
+        assert_eq!(ch.events, vec![a, b, c, d]);
+        assert_eq!(ch.roots, vec![a, b]);
+        assert!(ch.contains(c) && !ch.contains(2));
+        assert!(chain(&log.events, 99).is_none());
+    }
+
+    #[test]
+    fn the_fate_asked_about_is_the_worst_then_the_latest() {
+        let mut log = EventLog::default();
+        log.set_stamp(1, None, Phase::Shocks);
+        let dis = log.push(change("y", State::Disordered));
+        log.set_stamp(2, None, Phase::Shocks);
+        let rout = log.push(change("y", State::Routed));
+        log.push(EventKind::StateChange {
+            unit: "y".into(),
+            from: State::Routed,
+            to: State::GoodOrder,
+            cause: Cause::Recovery,
+        });
+        let dis2 = log.push(change("y", State::Disordered));
+        assert_eq!(fate_event(&log.events, "y", None), Some(rout));
+        assert_eq!(fate_event(&log.events, "y", Some(1)), Some(dis));
+        assert_eq!(fate_event(&log.events, "y", Some(2)), Some(rout));
+        assert_ne!(fate_event(&log.events, "y", None), Some(dis2));
+        assert_eq!(fate_event(&log.events, "nobody", None), None);
+    }
+}

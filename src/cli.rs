@@ -91,6 +91,10 @@ pub enum Command {
         /// (the AI plays that side, the other gives no orders).
         #[arg(long, default_value = "none")]
         ai: String,
+        /// Picture the why view of this unit (its id): the chain of events
+        /// behind its latest fall, drawn on the map, with its panel.
+        #[arg(long, value_name = "UNIT")]
+        why: Option<String>,
     },
 }
 
@@ -100,7 +104,7 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
     match cli.command {
         None => window(WindowRequest { file: None, shot: None }),
         Some(Command::Play { file }) => window(WindowRequest { file, shot: None }),
-        Some(Command::Shot { file, out, turns, seed, ai }) => {
+        Some(Command::Shot { file, out, turns, seed, ai, why }) => {
             // A side id is checked here, before a window opens, when the
             // file can be read; a file that cannot is left to the window,
             // which pictures its errors.
@@ -109,7 +113,7 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
             {
                 return usage_error(&msg);
             }
-            window(WindowRequest { file: Some(file), shot: Some(ShotRequest { out, turns, seed, ai }) })
+            window(WindowRequest { file: Some(file), shot: Some(ShotRequest { out, turns, seed, ai, why }) })
         }
         Some(Command::Check { files }) => check(&files),
         Some(Command::Simulate { file, seed, turns, ai, dice, events, save }) => {
@@ -133,6 +137,8 @@ pub struct ShotRequest {
     pub seed: Option<u64>,
     /// `--ai` as given: `both`, `none` or a side id (see [`ai_mode`]).
     pub ai: String,
+    /// `--why`: the unit whose why view is pictured.
+    pub why: Option<String>,
 }
 
 /// Reads `--ai`: `both`, `none` or one of the sides' ids.

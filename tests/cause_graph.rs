@@ -129,9 +129,21 @@ fn walk(name: &str, log: &[Event]) -> Vec<String> {
                     say(e, "a contagion check not caused by the passing unit's move");
                 }
             }
-            EventKind::MoraleCheck { cause: Cause::Recovery | Cause::Reorganisation, .. } => {
-                if !causes.iter().all(|c| matches!(c.kind, EventKind::PhaseStart {}) && c.phase == e.phase) {
-                    say(e, "a segment's check not caused by the segment's start");
+            // A segment's roll follows from its start and from the fall
+            // that left the unit shaken.
+            EventKind::MoraleCheck { unit, cause: Cause::Recovery | Cause::Reorganisation, .. } => {
+                let start = causes.iter().any(|c| matches!(c.kind, EventKind::PhaseStart {}) && c.phase == e.phase);
+                let fall = causes.iter().any(|c| c.worsens() == Some(unit.as_str()));
+                let other = causes
+                    .iter()
+                    .any(|c| !matches!(c.kind, EventKind::PhaseStart {}) && c.worsens() != Some(unit.as_str()));
+                if !start || other {
+                    say(e, "a segment's roll not caused by the segment's start and the unit's fall");
+                }
+                // A unit a scenario starts shaken has no fall in the log.
+                let fell = log[..i].iter().any(|x| x.worsens() == Some(unit.as_str()));
+                if fell != fall {
+                    say(e, "a segment's roll that does not follow from the unit's fall");
                 }
             }
             EventKind::MoraleCheck { cause: Cause::Fire, .. } => {

@@ -53,7 +53,7 @@ pub fn issue_order(world: &mut World, order: &Order) -> Result<(), OrderError> {
             Err(e) => {
                 // Nothing of a refused order may stay behind.
                 *board = before.board;
-                log.events.truncate(before.log_len);
+                log.truncate(before.log_len);
                 *dice = before.dice;
                 *o.activity = before.activity;
                 Err(e)
@@ -71,7 +71,7 @@ pub fn undo(world: &mut World) -> bool {
     with_orders(world, |o, _engine, board, dice, log, pb| {
         let Some(s) = pb.undo.pop() else { return false };
         *board = s.board;
-        log.events.truncate(s.log_len);
+        log.truncate(s.log_len);
         *dice = s.dice;
         *o.activity = s.activity;
         o.search.forget();

@@ -291,6 +291,8 @@ pub struct EventLog {
     pub stamp: Stamp,
     /// The latest `PhaseStart` written (see [`EventLog::phase_start`]).
     phase_start: Option<Seq>,
+    /// Per unit id, its latest fall (see [`EventLog::last_fall`]).
+    falls: std::collections::HashMap<String, Seq>,
 }
 
 impl EventLog {
@@ -312,15 +314,41 @@ impl EventLog {
         if matches!(kind, EventKind::PhaseStart {}) {
             self.phase_start = Some(seq);
         }
-        self.events.push(Event {
+        let e = Event {
             seq,
             turn: self.stamp.turn,
             side: self.stamp.side.clone(),
             phase: self.stamp.phase,
             kind,
             because: because.to_vec(),
-        });
+        };
+        if let Some(unit) = e.worsens() {
+            self.falls.insert(unit.to_owned(), seq);
+        }
+        self.events.push(e);
         seq
+    }
+
+    /// The latest event that made `unit`'s lot worse ([`Event::worsens`]):
+    /// what a recovery or reorganisation roll of a shaken unit follows
+    /// from, beside its segment.
+    pub fn last_fall(&self, unit: &str) -> Option<Seq> {
+        self.falls.get(unit).copied()
+    }
+
+    /// Keeps only the first `len` events (an order refused or taken back).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.events.len() {
+            return;
+        }
+        self.events.truncate(len);
+        self.phase_start = self.events.iter().rev().find(|e| matches!(e.kind, EventKind::PhaseStart {})).map(|e| e.seq);
+        self.falls.clear();
+        for e in &self.events {
+            if let Some(unit) = e.worsens() {
+                self.falls.insert(unit.to_owned(), e.seq);
+            }
+        }
     }
 
     /// The `seq` of the latest `PhaseStart`: what a segment's own checks
@@ -370,5 +398,23 @@ mod tests {
             r#"{"seq":0,"turn":2,"side":"fr","phase":"MoraleRecovery","kind":"Move","unit":"a","reason":"Rout","from":[1,2],"to":[1,3],"path":[[1,2],[1,3]]}"#
         );
         assert_eq!(lines[1], r#"{"seq":1,"turn":3,"side":null,"phase":"Shocks","kind":"Surrendered","unit":"b"}"#);
+    }
+
+    #[test]
+    fn a_units_last_fall_and_the_phase_start_survive_taking_events_back() {
+        let change = |to| EventKind::StateChange { unit: "a".into(), from: State::GoodOrder, to, cause: Cause::Fire };
+        let mut log = EventLog::default();
+        let start = log.push(EventKind::PhaseStart {});
+        let dis = log.push(change(State::Disordered));
+        assert_eq!(log.last_fall("a"), Some(dis));
+        let next = log.push(EventKind::PhaseStart {});
+        let rout = log.push_because(change(State::Routed), &[dis]);
+        assert_eq!((log.last_fall("a"), log.phase_start()), (Some(rout), vec![next]));
+        assert_eq!(log.events[rout as usize].because, vec![dis]);
+        log.truncate(2);
+        assert_eq!((log.last_fall("a"), log.phase_start()), (Some(dis), vec![start]));
+        log.truncate(1);
+        assert_eq!(log.last_fall("a"), None);
+        assert_eq!(log.last_fall("b"), None);
     }
 }

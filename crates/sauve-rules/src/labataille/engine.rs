@@ -618,9 +618,11 @@ impl Engine {
                 Some(f) => f.dist[ctx.grid.idx(at)],
                 None => FAR,
             };
-            // The segment demands the check: it follows from its start.
-            let start = log.phase_start();
-            let checked = self.check(ctx, board, dice, log, unit, Cause::Recovery, None, &start);
+            // The segment demands the check of a unit its fall left shaken:
+            // it follows from both.
+            let mut by = log.phase_start();
+            by.extend(log.last_fall(&board.units[unit].id));
+            let checked = self.check(ctx, board, dice, log, unit, Cause::Recovery, None, &by);
             let after = [checked.seq];
             if checked.passed {
                 let from = board.units[unit].state;

@@ -203,7 +203,10 @@ impl FsEngine {
             let after = if severity(reached) < severity(before) { reached } else { before };
             // The log's morale check, read the 3d6 way: `morale` is the
             // highest total that stays in FU, `modifier` valour + staff.
-            // The segment demands the roll: it follows from the phase start.
+            // The segment demands the roll of a unit its fall left shaken:
+            // it follows from both.
+            let mut by = log.phase_start();
+            by.extend(log.last_fall(&unit.id));
             let checked = log.push_because(
                 EventKind::MoraleCheck {
                     unit: unit.id.clone(),
@@ -215,7 +218,7 @@ impl FsEngine {
                     passed: total > ba.reorg_stay_fu_max,
                     source: None,
                 },
-                &log.phase_start(),
+                &by,
             );
             if after != before {
                 let changed = log.push_because(

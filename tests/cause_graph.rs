@@ -120,56 +120,48 @@ fn walk(name: &str, log: &[Event]) -> Vec<String> {
         }
         let causes: Vec<&Event> = e.because.iter().map(|&b| &log[b as usize]).collect();
         let about = |unit: &str| causes.iter().any(|c| unit_of(c) == Some(unit));
-        match &e.kind {
+        let forced = |r: &MoveReason| {
+            matches!(
+                r,
+                MoveReason::Rout
+                    | MoveReason::Disorder
+                    | MoveReason::Recovery
+                    | MoveReason::Flight
+                    | MoveReason::CarriedAlong
+            )
+        };
+        let fault = match &e.kind {
             // A contagion check follows from the move of the unit that
             // passed; a stack-mate's also from the top unit's failure.
             EventKind::MoraleCheck { cause: Cause::Contagion, source: Some(s), .. } => {
                 let by_move = causes.iter().any(|c| matches!(&c.kind, EventKind::Move { unit, .. } if unit == s));
-                if !by_move {
-                    say(e, "a contagion check not caused by the passing unit's move");
-                }
+                (!by_move).then_some("a contagion check not caused by the passing unit's move")
             }
             // A segment's roll follows from its start and from the fall
-            // that left the unit shaken.
+            // that left the unit shaken (none for a unit the scenario
+            // starts shaken).
             EventKind::MoraleCheck { unit, cause: Cause::Recovery | Cause::Reorganisation, .. } => {
                 let start = causes.iter().any(|c| matches!(c.kind, EventKind::PhaseStart {}) && c.phase == e.phase);
                 let fall = causes.iter().any(|c| c.worsens() == Some(unit.as_str()));
                 let other = causes
                     .iter()
                     .any(|c| !matches!(c.kind, EventKind::PhaseStart {}) && c.worsens() != Some(unit.as_str()));
-                if !start || other {
-                    say(e, "a segment's roll not caused by the segment's start and the unit's fall");
-                }
-                // A unit a scenario starts shaken has no fall in the log.
                 let fell = log[..i].iter().any(|x| x.worsens() == Some(unit.as_str()));
-                if fell != fall {
-                    say(e, "a segment's roll that does not follow from the unit's fall");
-                }
+                (!start || other || fell != fall)
+                    .then_some("a segment's roll not caused by the segment's start and the unit's fall")
             }
             EventKind::MoraleCheck { cause: Cause::Fire, .. } => {
-                if !causes.iter().any(|c| matches!(c.kind, EventKind::Fire { .. })) {
-                    say(e, "a fire check not caused by a volley");
-                }
+                (!causes.iter().any(|c| matches!(c.kind, EventKind::Fire { .. })))
+                    .then_some("a fire check not caused by a volley")
             }
             // A state change follows from the unit's own check, or from a
             // melee result or a move of its own (a cavalry zone).
             EventKind::StateChange { unit, cause, .. } if *cause != Cause::Shock => {
                 let by_melee = causes.iter().any(|c| matches!(c.kind, EventKind::Melee { .. }));
-                if !about(unit) && !by_melee {
-                    say(e, "a state change caused by nothing of its unit");
-                }
+                (!about(unit) && !by_melee).then_some("a state change caused by nothing of its unit")
             }
             // A forced move follows from its unit's state change or check.
-            EventKind::Move { unit, reason, .. }
-                if matches!(
-                    reason,
-                    MoveReason::Rout
-                        | MoveReason::Disorder
-                        | MoveReason::Recovery
-                        | MoveReason::Flight
-                        | MoveReason::CarriedAlong
-                ) =>
-            {
+            EventKind::Move { unit, reason, .. } if forced(reason) => {
                 let own = causes.iter().any(|c| {
                     unit_of(c) == Some(unit.as_str())
                         && matches!(c.kind, EventKind::StateChange { .. } | EventKind::MoraleCheck { .. })
@@ -178,26 +170,23 @@ fn walk(name: &str, log: &[Event]) -> Vec<String> {
                 // nothing: its move follows from the shocks segment.
                 let shocked = e.phase == Phase::Shocks
                     && causes.iter().all(|c| matches!(c.kind, EventKind::PhaseStart {}) && c.phase == Phase::Shocks);
-                if !own && !shocked {
-                    say(e, "a forced move not caused by its unit's state change or check");
-                }
+                (!own && !shocked).then_some("a forced move not caused by its unit's state change or check")
             }
             EventKind::Losses { .. } => {
-                if !causes.iter().all(|c| matches!(c.kind, EventKind::Fire { .. } | EventKind::Melee { .. })) {
-                    say(e, "losses not caused by fire or melee");
-                }
+                (!causes.iter().all(|c| matches!(c.kind, EventKind::Fire { .. } | EventKind::Melee { .. })))
+                    .then_some("losses not caused by fire or melee")
             }
             EventKind::Eliminated { unit, .. } | EventKind::LeftMap { unit, .. } => {
-                if !about(unit) {
-                    say(e, "an elimination caused by nothing of its unit");
-                }
+                (!about(unit)).then_some("an elimination caused by nothing of its unit")
             }
-            EventKind::CorpsBroken { .. } => {
-                if causes.iter().any(|c| c.worsens().is_none()) {
-                    say(e, "a corps broken by something that befell none of its units");
-                }
-            }
-            _ => {}
+            EventKind::CorpsBroken { .. } => causes
+                .iter()
+                .any(|c| c.worsens().is_none())
+                .then_some("a corps broken by something that befell none of its units"),
+            _ => None,
+        };
+        if let Some(f) = fault {
+            say(e, f);
         }
         // Every rout, flight, surrender and elimination traces to roots the
         // rules start from.

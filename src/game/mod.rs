@@ -27,6 +27,7 @@
 //! - [`orders`]: the player's orders, odds, undo and end of phase;
 //! - `panels`: the on-screen text: turn, details, log, help;
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
+//! - `why`: the why view (W), the chain behind a unit's fall drawn on the map;
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
 //!   feature only).
 
@@ -61,6 +62,7 @@ mod staff;
 mod state;
 mod turn;
 mod units;
+mod why;
 
 use std::process::ExitCode;
 
@@ -122,4 +124,5 @@ pub fn build(app: &mut App, req: WindowRequest) {
     gameover::plugin(app);
     shot::plugin(app);
     staff::plugin(app);
+    why::plugin(app);
 }

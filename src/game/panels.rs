@@ -14,6 +14,7 @@ use super::shown::{LogLine, Shown};
 use super::state::Screen;
 use super::turn::PlayerTurn;
 use super::units::units_at;
+use super::why::WhyButton;
 use crate::hex::Dir;
 use crate::scenario::Place;
 use crate::sentences::{Category, state_words};
@@ -106,6 +107,7 @@ Click: select a unit (again: the next one in the stack)
 2: enemy zones of influence
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
+W: why the selected unit broke: the chain of causes on the map, and in a panel (click a line to step there)
 V: log filter;  PgUp, PgDn: scroll the log
 Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
@@ -164,6 +166,18 @@ fn spawn(mut commands: Commands) {
             children![
                 (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),
                 (UnitText, Text::new(""), font(13.0), TextColor(Color::srgb(0.95, 0.9, 0.7))),
+                (
+                    WhyButton,
+                    bevy::ui_widgets::Button,
+                    Node {
+                        display: Display::None,
+                        padding: UiRect::axes(Val::Px(8.0), Val::Px(3.0)),
+                        align_self: AlignSelf::FlexStart,
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.35, 0.2, 0.18)),
+                    children![(Text::new("Why did it break?  (W)"), font(13.0))],
+                ),
                 (LogTitle, Text::new(""), font(13.0), TextColor(Color::srgb(0.6, 0.75, 0.95))),
                 (LogText, Text::new(""), font(12.0), TextColor(Color::srgb(0.88, 0.88, 0.85))),
             ],

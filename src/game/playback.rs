@@ -49,6 +49,8 @@ pub struct Playback {
     pub follow: bool,
     /// The simulation must run its next phase.
     need_phase: bool,
+    /// Show the log up to this many events at once (a why line clicked).
+    seek: Option<usize>,
 }
 
 impl Default for Playback {
@@ -65,6 +67,7 @@ impl Default for Playback {
             instant: false,
             follow: false,
             need_phase: false,
+            seek: None,
         }
     }
 }
@@ -81,6 +84,17 @@ impl Playback {
     /// catches up again (`.`, Space, N or End).
     pub fn reviewing(&self, cursor: usize, len: usize) -> bool {
         self.looking_back && cursor < len
+    }
+
+    /// Asks for the battle as it stood after the first `upto` events of
+    /// the log, at once; looking back if that is before the present.
+    pub fn seek_to(&mut self, upto: usize) {
+        self.playing = false;
+        self.back = 0;
+        self.steps = 0;
+        self.to_phase_end = None;
+        self.follow = false;
+        self.seek = Some(upto);
     }
 
     /// Asks for the live log's end to be shown at once (End).
@@ -208,6 +222,14 @@ fn rewind(
 ) {
     let (Some(log), Some(scenario)) = (log, opened.scenario.clone()) else { return };
     let len = log.events.len();
+    if let Some(upto) = pb.seek.take() {
+        let to = upto.min(len);
+        let index = |id: &str| opened.ids.get(id).copied();
+        *shown = shown_after(&scenario, &log.events, to, &index, &ScenarioNames(&scenario));
+        *fx = Effects::default();
+        pb.looking_back = to < len;
+        return;
+    }
     let to_end = std::mem::take(&mut pb.to_end);
     if pb.back == 0 && shown.cursor <= len && !to_end {
         if shown.cursor == len {

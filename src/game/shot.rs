@@ -10,7 +10,8 @@
 //! on from there for that long before the picture (animations, dice and
 //! contagion lines show); `SAUVE_SHOT_OVERLAYS=1234hm` turns overlays on by
 //! their keys (and `h` the help card, `m` the scenario menu);
-//! `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit.
+//! `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit. `--why UNIT` pictures that
+//! unit's why view (without the rout arrows, unless asked for).
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
@@ -22,6 +23,7 @@ use super::playback::Playback;
 use super::request::Request;
 use super::sets::GameSet;
 use super::state::Screen;
+use super::why::AskWhy;
 
 /// Frames to wait after the battle is shown, so that textures, glyphs and
 /// pipelines are ready before the picture is taken.
@@ -37,6 +39,8 @@ struct ShotState {
     /// Seconds to play before the picture, and how long it has played.
     play: f32,
     played: f32,
+    /// The why view asked for (`--why`).
+    why_asked: bool,
 }
 
 #[derive(Resource, Default)]
@@ -57,9 +61,11 @@ fn dev_setup(
     mut o: ResMut<Overlays>,
     mut pointer: ResMut<MapPointer>,
     opened: Res<Opened>,
+    req: Res<Request>,
     mut screen: ResMut<NextState<Screen>>,
 ) {
-    let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_else(|_| "4".into());
+    let why = req.0.shot.as_ref().is_some_and(|s| s.why.is_some());
+    let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_else(|_| if why { "" } else { "4" }.into());
     // One screen at a time: the menu before the help card.
     if keys.contains('m') {
         screen.set(Screen::Menu);
@@ -84,6 +90,8 @@ fn take(
     mut st: ResMut<ShotState>,
     done: Res<Done>,
     mut exit: MessageWriter<AppExit>,
+    mut pointer: ResMut<MapPointer>,
+    mut ask: MessageWriter<AskWhy>,
 ) {
     let Some(shot) = &req.0.shot else { return };
     st.frames += 1;
@@ -102,6 +110,17 @@ fn take(
         return;
     }
     st.settled += 1;
+    if let Some(id) = shot.why.as_deref().filter(|_| !st.why_asked && !invalid) {
+        st.why_asked = true;
+        let Some(&unit) = opened.ids.get(id) else {
+            eprintln!("error: --why: no unit '{id}' in this battle");
+            exit.write(AppExit::error());
+            return;
+        };
+        pointer.selected = Some(unit);
+        ask.write(AskWhy(Some(unit)));
+        st.settled = 0;
+    }
     if st.settled < SETTLE_FRAMES || st.asked {
         return;
     }

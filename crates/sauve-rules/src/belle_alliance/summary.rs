@@ -103,7 +103,7 @@ impl fmt::Display for FlightSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{Event, Pos};
+    use crate::events::Pos;
 
     fn scenario() -> Scenario {
         let units: String = ["a1", "a2", "a3", "a4"]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use sauve_rules::dice::Dice;
 use sauve_rules::events::{Cause, EventKind, EventLog, MoveReason, Pos};
 use sauve_rules::hex::{Dir, Edge, Offset};
-use sauve_rules::labataille::engine::{Ctx, Engine, Forced};
+use sauve_rules::labataille::engine::{Ctx, Engine};
 use sauve_rules::labataille::grid::Grid;
 use sauve_rules::labataille::rout_preview::{Chance, RoutEnd, RoutPreview, preview_rout};
 use sauve_rules::labataille::{Board, HexUnit, victory};
@@ -144,26 +144,36 @@ fn the_previewed_rout_is_the_rout_then_made() {
     eprintln!("{previews} previews, {passed_friends} friends passed ({after_top} after a stack top), ends {ends:?}");
 }
 
-/// A routed unit's move in the Morale Recovery Segment is the same rout
-/// move: the preview of a unit already routed is where it then goes.
+/// A routed unit that fails to recover near the enemy routs again in the
+/// Morale Recovery Segment (rule 1.5) by the same rout move: the preview
+/// of a unit already routed is where it then goes.
 #[test]
-fn a_router_pushed_again_goes_where_the_preview_said() {
+fn a_router_that_fails_to_recover_goes_where_the_preview_said() {
     let s = battle("cascade");
     let grid = Grid::new(&s.map, &s.rules);
     let ctx = Ctx { grid: &grid, rules: &s.rules, sides: &s.sides };
     let mut board = Board::from_scenario(&s);
-    let Some(unit) = (0..board.units.len()).find(|&u| board.units[u].at.is_some() && board.units[u].side == 0) else {
-        panic!("no unit of the first side on the board")
+    let mut engine = Engine::new(&grid, &board);
+    // The first-side unit nearest the enemy, well within the safe distance
+    // (further off, a router walks to refuge instead).
+    let near = |u: usize, engine: &mut Engine| {
+        let at = board.units[u].at?;
+        let d = engine.fields(&ctx, &board, 0)?.dist[grid.idx(at)];
+        (board.units[u].side == 0).then_some((d, u))
     };
+    let nearest = (0..board.units.len()).filter_map(|u| near(u, &mut engine)).min();
+    let Some((d, unit)) = nearest else { panic!("no unit of the first side on the board") };
+    assert!(u32::from(d) <= s.rules.safe_distance, "{} is {d} hexes from the enemy", board.units[unit].id);
     board.units[unit].state = State::Routed;
     let mut engine = Engine::new(&grid, &board);
     let Some(p) = preview_rout(&ctx, &mut engine, &board, unit) else { panic!("no preview") };
-    let mut dice = Dice::new(3, Vec::new());
+    // Every die a 11: the recovery check fails.
+    let mut dice = Dice::new(3, vec![11; 100]);
     let mut log = EventLog::default();
-    engine.push(unit, Forced::Rout);
-    engine.resolve(&ctx, &mut board, &mut dice, &mut log);
+    engine.recovery_segment(&ctx, &mut board, &mut dice, &mut log, 0);
+    let id = board.units[unit].id.clone();
     let moved = log.events.iter().find_map(|e| match &e.kind {
-        EventKind::Move { reason: MoveReason::Rout, path, .. } => Some(path.clone()),
+        EventKind::Move { unit: u, reason: MoveReason::Rout, path, .. } if *u == id => Some(path.clone()),
         _ => None,
     });
     assert_eq!(moved, Some(p.path.iter().map(|&o| Pos::from(o)).collect()));

@@ -3,7 +3,7 @@
 //! points and how they were made, and the end-of-game summary (losses,
 //! corps, cascades). The card is a screen of its own ([`Screen::GameOver`]),
 //! spawned on entering it and gone on leaving it. Esc or its Close button
-//! closes it; R (or its button) restarts the battle. Stepping the log back
+//! closes it; R or Shift+R (or its button) restarts the battle. Stepping the log back
 //! before the end takes it away too, and the menu or the help card over it
 //! only hides it until they close. Clicks on the card stay on it (a UI
 //! node blocks the map's picking under it): they neither select nor order

@@ -24,6 +24,7 @@
 //! - `units`: the counters;
 //! - `camera`: fit, pan, zoom, hover and selection;
 //! - `overlays`: distance, zones, movement range, rout arrows;
+//! - `rout_preview`: where a unit would rout now, and whom it would shake;
 //! - [`orders`]: the player's orders, odds, undo and end of phase;
 //! - `panels`: the on-screen text: turn, details, log, help;
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
@@ -52,6 +53,7 @@ mod panels;
 mod playback;
 mod reload;
 mod request;
+mod rout_preview;
 mod scenarios;
 mod screen;
 mod seats;
@@ -119,6 +121,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     units::plugin(app);
     lines::plugin(app);
     overlays::plugin(app);
+    rout_preview::plugin(app);
     orders::plugin(app);
     panels::plugin(app);
     gameover::plugin(app);

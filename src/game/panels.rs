@@ -107,9 +107,10 @@ Click: select a unit (again: the next one in the stack)
 2: enemy zones of influence
 3: the selected unit's movement range
 4: this turn's rout moves as arrows
+R: where the selected unit (either side) would rout now, and each friend's chance to fail contagion
 W: why the selected unit broke: the chain of causes on the map, and in a panel (click a line to step there)
 V: log filter;  PgUp, PgDn: scroll the log
-Tab or M: scenarios;  R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
+Tab or M: scenarios;  Shift+R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
 
 When a phase waits for your orders (the banner under the top bar):
@@ -118,7 +119,7 @@ Movement: click a blue hex to march (right-click: onto friends too);
   L line, C column, S square, G general order, K limber or unlimber
   T, Shift+T: turn one hexside clockwise, counter-clockwise (zone of influence)
   X: march the selected unit off the map by its side's exit edge
-Fire, melee, charge: point at an enemy for the odds, click it to commit
+Fire, melee, charge: point at an enemy for the odds (and where it would rout), click it to commit
 U or Ctrl+Z: undo (until dice are rolled);  E or Enter: end the phase";
 
 pub(super) fn plugin(app: &mut App) {

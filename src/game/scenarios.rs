@@ -158,16 +158,49 @@ fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut pending: ResMut<Pendin
     }
 }
 
-/// R (not in the menu) opens the open scenario again from the start.
-fn restart(keys: Res<ButtonInput<KeyCode>>, opened: Res<Opened>, mut pending: ResMut<Pending>) {
-    if keys.just_pressed(KeyCode::KeyR) {
+/// Shift+R (not in the menu) opens the open scenario again from the start.
+fn restart(
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    opened: Res<Opened>,
+    mut pending: ResMut<Pending>,
+) {
+    if restart_asked(&keys, *screen.get(), opened.scenario.is_some()) {
         pending.0 = Some(opened.source.clone());
     }
+}
+
+/// Whether the keys ask for a restart: Shift+R; or R alone where there is
+/// no battle to preview a rout on (the end-of-battle card, a file that
+/// would not open), since in the battle R shows a unit's rout.
+pub fn restart_asked(keys: &ButtonInput<KeyCode>, screen: Screen, battle_open: bool) -> bool {
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    keys.just_pressed(KeyCode::KeyR) && (shift || screen == Screen::GameOver || !battle_open)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pressed(keys: &[KeyCode]) -> ButtonInput<KeyCode> {
+        let mut input = ButtonInput::default();
+        for k in keys {
+            input.press(*k);
+        }
+        input
+    }
+
+    /// In the battle R is the rout preview's: only Shift+R starts again;
+    /// on the end-of-battle card, or with no battle open, R alone does.
+    #[test]
+    fn shift_r_restarts_and_r_alone_only_where_no_rout_can_be_previewed() {
+        let (r, shift_r) = (pressed(&[KeyCode::KeyR]), pressed(&[KeyCode::ShiftLeft, KeyCode::KeyR]));
+        assert!(!restart_asked(&r, Screen::Battle, true));
+        assert!(restart_asked(&shift_r, Screen::Battle, true));
+        assert!(restart_asked(&r, Screen::GameOver, true));
+        assert!(restart_asked(&r, Screen::Battle, false));
+        assert!(!restart_asked(&pressed(&[KeyCode::ShiftLeft]), Screen::Battle, true));
+    }
 
     #[test]
     fn every_bundled_scenario_is_valid_and_is_the_file_on_disk() {

@@ -16,7 +16,7 @@
 //! - [`hex_phases`] and [`free_space`]: the systems of each rule system;
 //! - [`setup`]: spawning the units and installing the schedules;
 //! - [`driver`]: stepping phases, replay and the final event;
-//! - [`order_api`]: the window's orders, odds and previews;
+//! - [`order_api`]: the window's orders, odds and previews (reach, rout);
 //! - [`victory`]: objectives, leaders, corps breaking, score and summary;
 //! - [`simulation`]: the headless app.
 
@@ -42,7 +42,9 @@ pub use clock::{Clock, Origin, PhaseSchedule};
 pub use components::*;
 pub use control::{Controls, Seats};
 pub use driver::{end_phase, orders_not_replayed, run_to, start_replay, step_phase, write_final};
-pub use order_api::{awaiting_orders, charge_path, fire_odds, issue_order, melee_odds, movement_range, mp_left, undo};
+pub use order_api::{
+    awaiting_orders, charge_path, fire_odds, issue_order, melee_odds, movement_range, mp_left, rout_preview, undo,
+};
 pub use play::PlayState;
 pub use setup::{install, install_schedules, reset, spawn_units};
 pub use simulation::Simulation;

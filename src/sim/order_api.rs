@@ -1,6 +1,7 @@
 //! What the window asks of the battle while a player gives orders: the
 //! phase waiting for them, orders and undo, and the previews drawn before
-//! an order is given (reach, odds, a charge's path), all from the rules.
+//! an order is given (reach, odds, a charge's path, a rout), all from the
+//! rules.
 
 use bevy::prelude::*;
 
@@ -85,6 +86,20 @@ pub fn undo(world: &mut World) -> bool {
 pub fn movement_range(world: &mut World, unit: usize) -> crate::labataille::movement::Reach {
     with_orders(world, |o, engine, board, _, _, _| {
         if unit < board.units.len() { (*o.reach(engine, board, unit)).clone() } else { Default::default() }
+    })
+}
+
+/// Where a unit would run if it routed now, and the friends it would shake
+/// with their chances to fail contagion, on the board as it stands
+/// ([`crate::labataille::rout_preview::preview_rout`]): no dice rolled,
+/// nothing moved. `None` off the board, or outside hex mode.
+pub fn rout_preview(world: &mut World, unit: usize) -> Option<crate::labataille::rout_preview::RoutPreview> {
+    let hex = world.get_resource::<super::battle::Battle>().is_some_and(|b| b.scenario.mode == crate::vocab::Mode::Hex);
+    if !hex {
+        return None;
+    }
+    with_orders(world, |o, engine, board, _, _, _| {
+        crate::labataille::rout_preview::preview_rout(o.bf.ctx, engine, board, unit)
     })
 }
 

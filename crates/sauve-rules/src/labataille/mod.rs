@@ -7,6 +7,7 @@
 //! - [`fields`]: per-side distance and zone fields, built once per phase;
 //! - [`rout`]: the 10-hex rout move and its priorities (rule 1.3);
 //! - [`retreat`]: the disorder retreat and the far router's walk to refuge;
+//! - [`rout_preview`]: where a unit would rout now and whom it would shake;
 //! - [`engine`]: morale checks, cascades, shocks and the recovery segment;
 //! - [`victory`]: leaders, corps and army morale, objectives, score, summary.
 
@@ -19,6 +20,7 @@ pub mod movement;
 pub mod orders;
 pub mod retreat;
 pub mod rout;
+pub mod rout_preview;
 pub mod victory;
 
 use crate::hex::{Dir, Edge, Offset};

@@ -180,3 +180,53 @@ fn differing(a: &(u32, u32, Vec<u8>), b: &(u32, u32, Vec<u8>)) -> f64 {
     let n = a.2.chunks_exact(4).zip(b.2.chunks_exact(4)).filter(|(p, q)| p[..3] != q[..3]).count();
     n as f64 / (a.0 * a.1) as f64
 }
+
+/// `sauve shot --why UNIT` pictures the why view: the map darker than
+/// without it, the root's gold ring and the unit's magenta ring drawn on it,
+/// and an unknown unit is an error naming it.
+#[test]
+fn shot_why_dims_the_map_and_rings_the_root_and_the_unit() {
+    if !have_xvfb() {
+        assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing on CI");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sauve-render-why-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/cascade.ron");
+    let plain = shot_pixels(&dir, "plain", &file, &["--ai", "none", "--seed", "1"]);
+    let why = shot_pixels(&dir, "why", &file, &["--ai", "none", "--seed", "1", "--why", "fr-2-9"]);
+    let bad = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_sauve"))
+        .args(["shot"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("bad.png"))
+        .args(["--why", "no-such-unit"])
+        .env("WGPU_BACKEND", "vulkan")
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xvfb-run: {e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    // The map's part of the window (left of the panel column).
+    let brightness = |p: &(u32, u32, Vec<u8>)| {
+        let (w, h) = (p.0 as usize, p.1 as usize);
+        let mut sum = 0u64;
+        for y in 40..h - 10 {
+            for x in 10..w - 360 {
+                let i = (y * w + x) * 4;
+                sum += p.2[i..i + 3].iter().map(|&c| c as u64).sum::<u64>();
+            }
+        }
+        sum as f64 / ((h - 50) * (w - 370)) as f64
+    };
+    let (lit, dim) = (brightness(&plain), brightness(&why));
+    assert!(dim < 0.75 * lit, "the map dims: {dim:.0} against {lit:.0}");
+    let near = |p: &[u8], c: [u8; 3]| p.iter().zip(c).all(|(&a, b)| a.abs_diff(b) < 40);
+    let count = |p: &(u32, u32, Vec<u8>), c: [u8; 3]| p.2.chunks_exact(4).filter(|q| near(q, c)).count();
+    let more = |c| count(&why, c) as i64 - count(&plain, c) as i64;
+    assert!(more([255, 217, 25]) > 50, "the root's gold ring: {}", more([255, 217, 25]));
+    assert!(more([255, 77, 230]) > 50, "the unit's magenta ring: {}", more([255, 77, 230]));
+    assert!(!bad.status.success(), "an unknown unit fails");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no-such-unit"), "and says which");
+}

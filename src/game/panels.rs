@@ -14,7 +14,7 @@ use super::shown::{LogLine, Shown};
 use super::state::Screen;
 use super::turn::PlayerTurn;
 use super::units::units_at;
-use super::why::WhyButton;
+use super::why::{WhyButton, WhyView};
 use crate::hex::Dir;
 use crate::scenario::Place;
 use crate::sentences::{Category, state_words};
@@ -380,8 +380,16 @@ fn log(
     pointer: Res<MapPointer>,
     mut title: Query<&mut Text, (With<LogTitle>, Without<LogText>)>,
     mut q: Query<&mut Text, (With<LogText>, Without<LogTitle>)>,
+    why: Res<WhyView>,
 ) {
-    if !shown.is_changed() && !view.is_changed() && !pointer.is_changed() {
+    if !shown.is_changed() && !view.is_changed() && !pointer.is_changed() && !why.is_changed() {
+        return;
+    }
+    // The why view's chain takes the log's place while it is open.
+    if why.picture.is_some() || why.message.is_some() {
+        for mut t in title.iter_mut().chain(q.iter_mut()) {
+            t.0.clear();
+        }
         return;
     }
     // A phase in which nothing happened is not worth a line.

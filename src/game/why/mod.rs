@@ -17,6 +17,7 @@ use super::lines::Lines;
 use super::map::z;
 use super::opened::Opened;
 use super::playback::Playback;
+use super::screen::{BAR_H, PANEL_W};
 use super::sets::GameSet;
 use super::shown::{ScenarioNames, Shown};
 use super::state::battle_keys;
@@ -216,7 +217,7 @@ fn rebuild(
         ));
     }
     let unit = view.unit.and_then(|u| opened.scenario.as_ref().and_then(|s| s.units.get(u)));
-    let title = unit.map_or_else(|| "Why?".to_owned(), |u| format!("Why {}?", u.name));
+    let title = unit.map_or_else(|| "Why?".to_owned(), |u| format!("Why did {} break?", u.name));
     let lines: Vec<(u64, String)> = p
         .steps
         .iter()
@@ -233,25 +234,27 @@ fn spawn_panel(commands: &mut Commands, title: &str, lines: &[(u64, String)], me
         .spawn((
             WhyPanel,
             Node {
+                // Over the battle log, under the unit's details: the chain
+                // is the log's lines that matter for this question.
                 position_type: PositionType::Absolute,
-                left: Val::Px(10.0),
-                bottom: Val::Px(10.0),
-                width: Val::Px(600.0),
-                max_height: Val::Percent(48.0),
+                right: Val::Px(0.0),
+                top: Val::Px(BAR_H + 196.0),
+                bottom: Val::Px(0.0),
+                width: Val::Px(PANEL_W),
                 flex_direction: FlexDirection::Column,
                 padding: UiRect::all(Val::Px(8.0)),
                 row_gap: Val::Px(2.0),
                 overflow: Overflow::clip(),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.93)),
+            BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.98)),
             GlobalZIndex(3),
         ))
         .id();
     let hint = if lines.is_empty() {
-        "W closes".to_owned()
+        format!("{title}  (W closes)")
     } else {
-        format!("{title}  the chain from its roots, {} events; click a line to step there; W closes", lines.len())
+        format!("{title}\nThe chain from its roots, {} events: click a line to step there; W closes.", lines.len())
     };
     commands.entity(root).with_child((
         Text::new(hint),
@@ -273,7 +276,7 @@ fn spawn_panel(commands: &mut Commands, title: &str, lines: &[(u64, String)], me
 }
 
 /// The chain's moves, arrows from cause to effect, and rings on the root
-/// (gold) and the unit asked about (red), every frame.
+/// (gold) and the unit asked about (magenta), every frame.
 fn draw(view: Res<WhyView>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
     let Some(p) = &view.picture else { return };
     let layout = opened.layout;
@@ -301,7 +304,7 @@ fn draw(view: Res<WhyView>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
             lines.circle(c, 35.0, 2.0, Color::srgb(1.0, 0.85, 0.1), STEP_Z);
         }
         if s.seq == p.target {
-            lines.circle(c, 30.0, 3.5, Color::srgb(1.0, 0.2, 0.15), STEP_Z);
+            lines.circle(c, 30.0, 3.5, Color::srgb(1.0, 0.3, 0.9), STEP_Z);
         }
     }
 }
@@ -343,3 +346,6 @@ fn mark_current(
         back.0 = Color::srgba(0.25, 0.3, 0.45, a);
     }
 }
+
+#[cfg(test)]
+mod tests;

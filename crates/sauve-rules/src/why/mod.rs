@@ -3,6 +3,21 @@
 //! disorder or surrender, back to the roots the rules started from (a
 //! phase start, an order, a scripted shock). The command line's `sauve why`
 //! and the window's why view both ask here.
+//!
+//! The command line reads a log file through [`graph`] (a light reading
+//! of each line, all a why needs), prints the chain as a tree ([`tree`],
+//! [`text`], [`json`], [`dot`]) and finds the log's cascades
+//! ([`cascades`]); [`roots`] says what each root is, [`names`] gives the
+//! sentences their names. docs/why.md tells the story.
+
+pub mod cascades;
+pub mod dot;
+pub mod graph;
+pub mod json;
+pub mod names;
+pub mod roots;
+pub mod text;
+pub mod tree;
 
 use crate::events::{Event, EventKind, Seq};
 use crate::vocab::State;
@@ -31,32 +46,30 @@ impl Chain {
 /// index, as every log `sauve` writes). `None` if there is no such event.
 /// A `because` that points nowhere (a hand-cut log) is passed over.
 pub fn chain(events: &[Event], target: Seq) -> Option<Chain> {
-    let t = usize::try_from(target).ok().filter(|&t| t < events.len())?;
+    chain_by(events.len(), target, |i| &events[i].because)
+}
+
+/// [`chain`] over any record of a log of `len` events that can say what
+/// event `i` follows from (the light reading of a log file, [`graph`]).
+pub fn chain_by<'a>(len: usize, target: Seq, because: impl Fn(usize) -> &'a [Seq]) -> Option<Chain> {
+    let t = usize::try_from(target).ok().filter(|&t| t < len)?;
     let mut seen = vec![false; t + 1];
     let mut stack = vec![t];
     while let Some(i) = stack.pop() {
         if std::mem::replace(&mut seen[i], true) {
             continue;
         }
-        stack.extend(events[i].because.iter().filter_map(|&b| usize::try_from(b).ok()).filter(|&b| b < i));
+        stack.extend(because(i).iter().filter_map(|&b| usize::try_from(b).ok()).filter(|&b| b < i));
     }
     let events_in: Vec<Seq> = (0..=t).filter(|&i| seen[i]).map(|i| i as Seq).collect();
-    let roots = events_in.iter().copied().filter(|&s| events[s as usize].because.is_empty()).collect();
+    let roots = events_in.iter().copied().filter(|&s| because(s as usize).is_empty()).collect();
     Some(Chain { target, events: events_in, roots })
 }
 
 /// What a player asks "why?" about: a unit's fall into disorder (or U),
 /// rout (or FU), surrender, elimination or leaving the map.
 pub fn is_fate(e: &Event) -> bool {
-    match &e.kind {
-        EventKind::StateChange { to, .. } => match to {
-            State::Disordered | State::Routed | State::Surrendered | State::Eliminated => true,
-            State::LU | State::U | State::FU => true,
-            State::GoodOrder | State::Order => false,
-        },
-        EventKind::Surrendered { .. } | EventKind::Eliminated { .. } | EventKind::LeftMap { .. } => true,
-        _ => false,
-    }
+    gravity(e) > 0
 }
 
 /// The event to explain for `unit`: its worst fall (surrender or
@@ -71,17 +84,27 @@ pub fn fate_event(events: &[Event], unit: &str, turn: Option<u32>) -> Option<Seq
         .map(|e| e.seq)
 }
 
-/// How bad a fall is, for [`fate_event`]: 3 gone, 2 routed or fleeing, 1
-/// shaken.
+/// How bad a fall is, for [`fate_event`]: [`GONE`], 2 routed or fleeing,
+/// 1 shaken, 0 for an event that is no fall.
 fn gravity(e: &Event) -> u8 {
     match &e.kind {
-        EventKind::Surrendered { .. } | EventKind::Eliminated { .. } | EventKind::LeftMap { .. } => 3,
-        EventKind::StateChange { to, .. } => match to {
-            State::Surrendered | State::Eliminated => 3,
-            State::Routed | State::FU => 2,
-            State::Disordered | State::U | State::LU | State::GoodOrder | State::Order => 1,
-        },
+        EventKind::Surrendered { .. } | EventKind::Eliminated { .. } | EventKind::LeftMap { .. } => GONE,
+        EventKind::StateChange { to, .. } => state_gravity(*to),
         _ => 0,
+    }
+}
+
+/// The gravity of a surrender, an elimination or leaving the map.
+pub const GONE: u8 = 3;
+
+/// How bad a change of state to `to` is (see [`fate_event`]): 0 for a
+/// rally, which is no fall.
+pub fn state_gravity(to: State) -> u8 {
+    match to {
+        State::Surrendered | State::Eliminated => GONE,
+        State::Routed | State::FU => 2,
+        State::Disordered | State::U | State::LU => 1,
+        State::GoodOrder | State::Order => 0,
     }
 }
 

@@ -12,14 +12,55 @@ use super::roots::root_kind;
 use super::text::said;
 use super::tree::Tree;
 
-/// The longest label line, in characters, before it is cut.
-const LABEL: usize = 48;
+/// The widest line of a box's sentence, in characters.
+const WIDTH: usize = 36;
+/// The most lines of a box's sentence; the rest is cut.
+const LINES: usize = 3;
 
-/// A sentence cut short for a box: without its parenthesis of dice and at
-/// most [`LABEL`] characters.
-pub fn short(sentence: &str) -> String {
-    let s = sentence.find(" (").map_or(sentence, |i| &sentence[..i]);
-    if s.chars().count() <= LABEL { s.to_owned() } else { s.chars().take(LABEL - 1).collect::<String>() + "…" }
+/// A sentence made short for a box: without its closing parenthesis of
+/// dice (what was rolled), in lines of at most [`WIDTH`] characters (a
+/// longer word has a line of its own), at most [`LINES`] of them.
+pub fn short(sentence: &str) -> Vec<String> {
+    let s = match last_group(sentence) {
+        Some(i) if sentence[i..].contains("rolled") => sentence[..i].trim_end(),
+        _ => sentence,
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for word in s.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= WIDTH => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    if lines.len() > LINES {
+        lines.truncate(LINES);
+        lines[LINES - 1].push_str(" …");
+    }
+    lines
+}
+
+/// Where the parenthesis that closes a sentence opens, if one does.
+fn last_group(s: &str) -> Option<usize> {
+    if !s.ends_with(')') {
+        return None;
+    }
+    let mut depth = 0;
+    for (i, c) in s.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A string as a DOT quoted string's inside.
@@ -34,8 +75,8 @@ pub fn tree(g: &Graph, tree: &Tree, names: &dyn Names) -> Result<String, ReadErr
     out += "  edge [color=\"#555555\"];\n";
     for &seq in &tree.chain.events {
         let e = g.event(seq as usize)?;
-        let mut label =
-            format!("#{seq} turn {} {}\\n{}", e.turn, quoted(e.phase.words()), quoted(&short(&said(&e, names))));
+        let words: Vec<String> = short(&said(&e, names)).iter().map(|l| quoted(l)).collect();
+        let mut label = format!("#{seq} turn {} {}\\n{}", e.turn, quoted(e.phase.words()), words.join("\\n"));
         let style = if tree.is_root(seq) {
             let _ = write!(label, "\\n[root: {}]", root_kind(&e).words());
             ", style=\"rounded,filled\", fillcolor=\"#f3e3c3\""
@@ -93,10 +134,16 @@ mod tests {
     }
 
     #[test]
-    fn a_long_sentence_is_cut_and_its_dice_left_out() {
-        assert_eq!(short("a fails its check (rolled 12; needed 33)"), "a fails its check");
-        let long = "x".repeat(100);
-        assert_eq!(short(&long).chars().count(), LABEL);
-        assert!(short(&long).ends_with('…'));
+    fn a_sentence_is_wrapped_its_dice_left_out_and_its_names_kept() {
+        let check = "2e Bn 2e Ligne (conscripts) fails its morale check for contagion from 1er Bn 2e Ligne (rolled 43; needed 53 or better: morale 52)";
+        assert_eq!(
+            short(check),
+            ["2e Bn 2e Ligne (conscripts) fails", "its morale check for contagion from", "1er Bn 2e Ligne"]
+        );
+        assert_eq!(short("a routs 10 hexes to (8, 14)"), ["a routs 10 hexes to (8, 14)"]);
+        let long = vec!["word"; 40].join(" ");
+        let cut = short(&long);
+        assert_eq!(cut.len(), LINES);
+        assert!(cut.iter().all(|l| l.chars().count() <= WIDTH + 2) && cut[LINES - 1].ends_with('…'));
     }
 }

@@ -199,7 +199,7 @@ impl<'a> Graph<'a> {
             let s: Skim<'a> = serde_json::from_str(line).map_err(|e| ReadError {
                 line: number,
                 column: e.column(),
-                why: format!("not an event: {e}"),
+                why: not_an_event(&e),
             })?;
             let expected = g.nodes.len() as Seq;
             if s.seq != expected {
@@ -300,7 +300,7 @@ impl<'a> Graph<'a> {
         let e: Event = serde_json::from_str(line).map_err(|e| ReadError {
             line: number,
             column: e.column(),
-            why: format!("not an event: {e}"),
+            why: not_an_event(&e),
         })?;
         if let EventKind::Final { units } = e.kind {
             for u in units {
@@ -366,7 +366,7 @@ impl<'a> Graph<'a> {
                 serde_json::from_str(line).map(Cow::Owned).map_err(|e| ReadError {
                     line: number,
                     column: e.column(),
-                    why: format!("not an event: {e}"),
+                    why: not_an_event(&e),
                 })
             }
         }
@@ -409,6 +409,14 @@ impl<'a> Graph<'a> {
         scored.sort();
         scored.into_iter().take(most).map(|(_, u)| u).collect()
     }
+}
+
+/// Why a line is no event, in serde's words less its place (a line of
+/// one line, which the error gives as line and column already).
+fn not_an_event(e: &serde_json::Error) -> String {
+    let said = e.to_string();
+    let why = said.rsplit_once(" at line ").map_or(said.as_str(), |(why, _)| why);
+    format!("not an event: {why}")
 }
 
 /// An event's `kind`, as its line names it.
@@ -518,7 +526,8 @@ mod tests {
         lines[2] = r#"{"seq":2,"turn":1,"kind":"Move","unit":"a""#;
         let err = Graph::read(&lines.join("\n")).expect_err("a cut line");
         assert_eq!(err.line, 3);
-        assert!(err.column > 0 && err.why.contains("not an event"), "{err}");
+        assert!(err.column > 0 && err.why.starts_with("not an event: "), "{err}");
+        assert!(!err.why.contains("line 1"), "the place is given once: {err}");
         let mut lines: Vec<&str> = good.lines().collect();
         lines.remove(1);
         let err = Graph::read(&lines.join("\n")).expect_err("a line missing");

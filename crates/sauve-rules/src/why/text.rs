@@ -59,14 +59,20 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 pub fn tree(g: &Graph, tree: &Tree, names: &dyn Names) -> Result<String, ReadError> {
     let target = g.event(tree.target() as usize)?;
     let unit = g.nodes[tree.target() as usize].unit.map(|u| g.unit_id(u)).unwrap_or_default();
+    let behind = match tree.chain.events.len() - 1 {
+        0 => format!("nothing behind it, a root ({})", root_kind(&target).words()),
+        n => format!(
+            "{} behind it, from {}",
+            plural(n, "event", "events"),
+            plural(tree.chain.roots.len(), "root", "roots")
+        ),
+    };
     let mut out = format!(
-        "Why {} {} on {} (#{}): {} behind it, from {}\n",
+        "Why {} {} on {} (#{}): {behind}\n",
         unit_words(unit, names),
         fall_words(&target),
         stamp(&target, names),
         tree.target(),
-        plural(tree.chain.events.len() - 1, "event", "events"),
-        plural(tree.chain.roots.len(), "root", "roots"),
     );
     for line in &tree.lines {
         let indent = "  ".repeat(line.depth);
@@ -185,6 +191,10 @@ mod tests {
         assert!(lines[5].starts_with("    #3 turn 1, shocks: b fails"), "{text}");
         assert_eq!(lines[6], "      (see #2)");
         assert_eq!(lines.len(), 7);
+        let root = tree(&g, &Tree::new(&g, 1).expect("the shock"), &Ids { free_space: false }).expect("words");
+        assert!(
+            root.starts_with("Why a was routed on turn 1, shocks (#1): nothing behind it, a root (scripted shock)\n")
+        );
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The command line (CONTRACT.md section 2).
 
+mod why;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -96,6 +98,12 @@ pub enum Command {
         #[arg(long, value_name = "UNIT")]
         why: Option<String>,
     },
+    /// Why did it happen? The chain of events behind a unit's fall
+    /// (disorder, rout, surrender, elimination), read from an event log
+    /// and printed as a tree from the fall down to its roots (the scripted
+    /// shocks, orders and segment starts it follows from); or, with
+    /// --cascades, the log's cascades by size.
+    Why(why::WhyArgs),
 }
 
 /// What the binary does with a parsed command line. The window is passed in
@@ -120,6 +128,22 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
             simulate(&file, seed, turns, &ai, dice.as_deref(), events.as_deref(), save.as_deref())
         }
         Some(Command::Replay { file, events }) => replay(&file, events.as_deref()),
+        Some(Command::Why(args)) => match why::why(&args) {
+            Ok(answer) => {
+                for note in &answer.notes {
+                    eprintln!("{note}");
+                }
+                // A reader that stops early (`| head`) is no error.
+                let _ = std::io::stdout().lock().write_all(answer.out.as_bytes());
+                ExitCode::SUCCESS
+            }
+            Err(why::Refusal(lines)) => {
+                for line in lines {
+                    eprintln!("{line}");
+                }
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

@@ -14,7 +14,7 @@ type Module = Vec<String>;
 /// Modules of the rules crate that the program re-exports under its own
 /// root (src/lib.rs), so `crate::labataille` in the program is the rules
 /// crate's.
-const REEXPORTED: [&str; 15] = [
+const REEXPORTED: [&str; 16] = [
     "belle_alliance",
     "checks",
     "dice",
@@ -30,6 +30,7 @@ const REEXPORTED: [&str; 15] = [
     "terrain",
     "turn",
     "vocab",
+    "why",
 ];
 
 fn root() -> PathBuf {

@@ -1,0 +1,372 @@
+//! `sauve why` through the real binary, on the bundled `cascade` battle
+//! (seed 1, no orders) as `sauve simulate` writes its log. What the output
+//! should say is worked out here from the log itself, read whole with
+//! `Event`'s own reader and walked by hand, never from the why's code; and
+//! the why's light reading of a log is checked against the whole events
+//! on every golden log.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use sauve::events::{Cause, Event, EventKind};
+use sauve::scenario::{Scenario, load};
+use sauve::turn::Phase;
+use sauve::why::graph::Graph;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sauve-why-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+fn sauve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sauve")).args(args).output().expect("the sauve binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "sauve failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).expect("UTF-8")
+}
+
+fn cascade_ron() -> PathBuf {
+    root().join("scenarios/cascade.ron")
+}
+
+/// The cascade battle's log, simulated once for every test here: its file
+/// and its events.
+fn battle() -> &'static (PathBuf, Vec<Event>) {
+    static BATTLE: OnceLock<(PathBuf, Vec<Event>)> = OnceLock::new();
+    BATTLE.get_or_init(|| {
+        let log = scratch().join("cascade.jsonl");
+        let ron = cascade_ron();
+        let out = sauve(&["simulate", p(&ron), "--seed", "1", "--ai", "none", "--events", p(&log)]);
+        stdout(&out);
+        let text = std::fs::read_to_string(&log).expect("the log was written");
+        let events = text.lines().map(|l| serde_json::from_str(l).expect("an event")).collect();
+        (log, events)
+    })
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+fn scenario() -> Scenario {
+    load(&cascade_ron()).expect("the bundled cascade")
+}
+
+/// The scripted shock that opens the battle: the scenario's first shock,
+/// found in the log.
+fn shock(log: &[Event]) -> &Event {
+    let s = scenario();
+    let unit = &s.units[s.shocks[0].unit].id;
+    log.iter()
+        .find(|e| matches!(&e.kind, EventKind::StateChange { unit: u, cause: Cause::Shock, .. } if u == unit))
+        .expect("the shock is in the log")
+}
+
+/// Every event `seq` follows from, itself included, walked by hand.
+fn behind(log: &[Event], seq: u64) -> BTreeSet<u64> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![seq];
+    while let Some(s) = todo.pop() {
+        if seen.insert(s) {
+            todo.extend(&log[s as usize].because);
+        }
+    }
+    seen
+}
+
+/// The worst fall of a unit, the latest of equals, by hand: surrender,
+/// elimination or leaving the map over rout over disorder.
+fn worst_fall(log: &[Event], unit: &str) -> Option<u64> {
+    let rank = |e: &Event| match &e.kind {
+        EventKind::StateChange { to, .. } => match format!("{to:?}").as_str() {
+            "Routed" | "FU" => 2,
+            "Surrendered" | "Eliminated" => 3,
+            _ => 1,
+        },
+        _ => 3,
+    };
+    log.iter().filter(|e| e.worsens() == Some(unit)).max_by_key(|e| (rank(e), e.seq)).map(|e| e.seq)
+}
+
+/// A printed tree's lines as (indent, seq, a back-reference?), the
+/// heading and the closing notes left out.
+fn tree_lines(text: &str) -> Vec<(usize, u64, bool)> {
+    text.lines()
+        .filter_map(|l| {
+            let body = l.trim_start();
+            let depth = (l.len() - body.len()) / 2;
+            let (again, rest) = match body.strip_prefix("(see #") {
+                Some(r) => (true, r),
+                None => (false, body.strip_prefix('#')?),
+            };
+            let seq = rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+            Some((depth, seq, again))
+        })
+        .collect()
+}
+
+/// The units of the first turn's cascade (shaken in the shocks segment)
+/// whose worst fall came in it, so their why runs back to the shock.
+fn taken_in_the_shocks(log: &[Event]) -> Vec<(String, u64)> {
+    let mut units = Vec::new();
+    for e in log.iter().filter(|e| e.turn == 1 && e.phase == Phase::Shocks) {
+        if let (EventKind::StateChange { unit, cause: Cause::Contagion, .. }, Some(worst)) =
+            (&e.kind, e.worsens().and_then(|u| worst_fall(log, u)))
+            && log[worst as usize].phase == Phase::Shocks
+            && !units.iter().any(|(u, _)| u == unit)
+        {
+            units.push((unit.clone(), worst));
+        }
+    }
+    units
+}
+
+#[test]
+fn the_why_of_a_unit_the_first_cascade_took_runs_back_to_the_shock_through_its_contagion_checks() {
+    let (file, log) = battle();
+    let shock = shock(log);
+    let taken = taken_in_the_shocks(log);
+    assert!(!taken.is_empty(), "some unit's worst fall came in the first turn's cascade");
+    for (unit, fall) in taken {
+        let text = stdout(&sauve(&["why", p(file), &unit]));
+        let lines = tree_lines(&text);
+        assert_eq!(lines[0], (0, fall, false), "the fall at the top:\n{text}");
+        // Every event behind the fall is printed once, and only those.
+        let printed: BTreeSet<u64> = lines.iter().filter(|l| !l.2).map(|l| l.1).collect();
+        assert_eq!(printed, behind(log, fall), "{unit}:\n{text}");
+        assert_eq!(lines.iter().filter(|l| !l.2).count(), printed.len(), "each laid out once:\n{text}");
+        // Each line hangs under an event that follows from it.
+        for (k, &(depth, seq, _)) in lines.iter().enumerate().skip(1) {
+            let parent = lines[..k].iter().rev().find(|l| l.0 + 1 == depth).expect("a line above");
+            assert!(log[parent.1 as usize].because.contains(&seq), "#{seq} under #{}:\n{text}", parent.1);
+        }
+        // A back-reference points at a line above it.
+        for (k, l) in lines.iter().enumerate().filter(|(_, l)| l.2) {
+            assert!(lines[..k].iter().any(|m| m.1 == l.1 && !m.2), "(see #{}) before its line:\n{text}", l.1);
+        }
+        // The shock is its root, and the way there runs through every
+        // contagion check the log gives.
+        let root_line = text.lines().find(|l| l.trim_start().starts_with(&format!("#{} ", shock.seq))).expect("shock");
+        assert!(root_line.ends_with("[root: scripted shock]"), "{root_line}");
+        assert_eq!(text.matches("[root:").count(), 1, "one root:\n{text}");
+        let checks: Vec<u64> = behind(log, fall)
+            .into_iter()
+            .filter(|&s| matches!(log[s as usize].kind, EventKind::MoraleCheck { cause: Cause::Contagion, .. }))
+            .collect();
+        assert!(!checks.is_empty());
+        for c in checks {
+            let line = text.lines().find(|l| l.trim_start().starts_with(&format!("#{c} "))).expect("the check");
+            assert!(line.contains("morale check for contagion from"), "{line}");
+        }
+    }
+}
+
+#[test]
+fn json_nodes_name_only_causes_that_are_nodes_of_it() {
+    let (file, log) = battle();
+    // The unit whose chain is widest: most events behind its fall.
+    let (unit, fall) = taken_in_the_shocks(log).into_iter().max_by_key(|(_, f)| behind(log, *f).len()).expect("one");
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&sauve(&["why", p(file), &unit, "--json"]))).expect("one JSON object");
+    assert_eq!(v["target"], fall);
+    assert_eq!(v["unit"], unit.as_str());
+    let nodes = v["nodes"].as_array().expect("nodes");
+    let seqs: BTreeSet<u64> = nodes.iter().filter_map(|n| n["seq"].as_u64()).collect();
+    assert_eq!(seqs, behind(log, fall));
+    for n in nodes {
+        let seq = n["seq"].as_u64().expect("a seq");
+        let because: Vec<u64> = n["because"].as_array().expect("because").iter().filter_map(|b| b.as_u64()).collect();
+        assert!(because.iter().all(|b| seqs.contains(b)), "node {seq} names a cause outside: {because:?}");
+        assert_eq!(because, log[seq as usize].because, "node {seq}");
+        assert!(n["sentence"].as_str().is_some_and(|s| !s.is_empty()));
+        assert_eq!(n["root"].is_string(), because.is_empty(), "node {seq}");
+    }
+    assert_eq!(v["roots"], serde_json::json!([shock(log).seq]));
+}
+
+#[test]
+fn dot_writes_a_digraph_with_an_edge_for_every_cause() {
+    let (file, log) = battle();
+    let (unit, fall) = taken_in_the_shocks(log).into_iter().next().expect("one");
+    let dot = stdout(&sauve(&["why", p(file), &unit, "--dot"]));
+    assert!(dot.starts_with("digraph"), "{dot}");
+    let edges: usize = behind(log, fall).iter().map(|&s| log[s as usize].because.len()).sum();
+    assert_eq!(dot.matches(" -> ").count(), edges, "{dot}");
+    assert!(dot.contains(&format!("e{} -> ", shock(log).seq)));
+    // Graphviz, where it is installed, reads it.
+    if let Ok(mut child) =
+        Command::new("dot").arg("-Tsvg").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::null()).spawn()
+    {
+        use std::io::Write;
+        let _ = child.stdin.take().map(|mut i| i.write_all(dot.as_bytes()));
+        assert!(child.wait().expect("dot runs").success(), "dot refused:\n{dot}");
+    }
+}
+
+#[test]
+fn cascades_are_listed_by_size_and_the_first_turn_shock_is_the_largest() {
+    let (file, log) = battle();
+    // Cascades by hand: each start (a root other than a phase start, or an
+    // event following from one) and the units with a fall it leads to.
+    let mut effects: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for e in log {
+        for &b in &e.because {
+            effects.entry(b).or_default().push(e.seq);
+        }
+    }
+    let phase_start = |s: &u64| matches!(log[*s as usize].kind, EventKind::PhaseStart {});
+    let mut expected: Vec<(usize, u64, BTreeSet<String>)> = Vec::new();
+    for e in log {
+        let starts = if e.because.is_empty() { !phase_start(&e.seq) } else { e.because.iter().any(phase_start) };
+        if !starts {
+            continue;
+        }
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![e.seq];
+        while let Some(s) = todo.pop() {
+            if seen.insert(s) {
+                todo.extend(effects.get(&s).into_iter().flatten());
+            }
+        }
+        let units: BTreeSet<String> =
+            seen.iter().filter_map(|&s| log[s as usize].worsens().map(str::to_owned)).collect();
+        if !units.is_empty() {
+            expected.push((units.len(), e.seq, units));
+        }
+    }
+    expected.sort_by_key(|(size, seq, _)| (std::cmp::Reverse(*size), *seq));
+
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&sauve(&["why", p(file), "--cascades", "--json"]))).expect("JSON");
+    let listed: Vec<(usize, u64, BTreeSet<String>)> = v["cascades"]
+        .as_array()
+        .expect("cascades")
+        .iter()
+        .map(|c| {
+            let units = c["units"].as_array().expect("units").iter().filter_map(|u| u.as_str().map(str::to_owned));
+            (c["size"].as_u64().expect("size") as usize, c["start"]["seq"].as_u64().expect("seq"), units.collect())
+        })
+        .collect();
+    assert_eq!(listed, expected);
+    let shock = shock(log);
+    assert_eq!(listed[0].1, shock.seq, "the shock's cascade first");
+    assert!(listed[0].0 > listed[1].0, "and the largest: {listed:?}");
+    assert_eq!(v["cascades"][0]["from"], "scripted shock");
+    // The units in the order they fell.
+    let order: Vec<&str> =
+        v["cascades"][0]["units"].as_array().expect("units").iter().filter_map(|u| u.as_str()).collect();
+    let mut first_falls: Vec<&str> = Vec::new();
+    for e in log.iter().filter(|e| behind(log, e.seq).contains(&shock.seq)) {
+        if let Some(u) = e.worsens().filter(|u| !first_falls.contains(u)) {
+            first_falls.push(u);
+        }
+    }
+    assert_eq!(order, first_falls);
+
+    let text = stdout(&sauve(&["why", p(file), "--cascades"]));
+    let second = text.lines().nth(1).expect("the largest's line");
+    assert!(second.starts_with(&format!("{} units, depth ", listed[0].0)), "{text}");
+    assert!(second.contains(&format!("from #{} ", shock.seq)), "{text}");
+}
+
+#[test]
+fn a_scenario_gives_the_sentences_their_names() {
+    let (file, log) = battle();
+    let s = scenario();
+    let shocked = &s.units[s.shocks[0].unit];
+    let text = stdout(&sauve(&["why", p(file), &shocked.id, "--scenario", p(&cascade_ron())]));
+    assert!(text.contains(&format!("#{} turn 1, shocks: {} routs", shock(log).seq, shocked.name)), "{text}");
+    assert!(text.starts_with(&format!("Why {} ({})", shocked.name, shocked.id)), "{text}");
+    // A unit may be asked for by its name, too.
+    let by_name = stdout(&sauve(&["why", p(file), &shocked.name, "--scenario", p(&cascade_ron())]));
+    assert_eq!(by_name, text);
+}
+
+/// A refusal: not 0, and stderr, which is returned.
+fn refused(args: &[&str]) -> String {
+    let out = sauve(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(out.stdout.is_empty(), "{args:?} printed an answer");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bad_input_is_refused_with_the_file_named() {
+    let (file, log) = battle();
+    let dir = scratch();
+    let missing = dir.join("no-such.jsonl");
+    let err = refused(&["why", p(&missing), "fr-1-2"]);
+    assert!(err.starts_with(&format!("{}: error: cannot read the event log", p(&missing))), "{err}");
+
+    let text = std::fs::read_to_string(file).expect("the log");
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[6] = r#"{"seq":6,"turn":1,"side":null,"phase":"Shocks","kind":"Move","#;
+    let bad = dir.join("bad-line.jsonl");
+    std::fs::write(&bad, lines.join("\n")).expect("written");
+    let err = refused(&["why", p(&bad), "fr-1-2"]);
+    assert!(err.starts_with(&format!("{}:7:", p(&bad))), "the file and line 7: {err}");
+
+    let shocked = shock(log).worsens().expect("a unit").to_owned();
+    let slip = format!("{shocked}x");
+    let err = refused(&["why", p(file), &slip]);
+    assert!(err.contains(p(file)) && err.contains(&format!("no unit '{slip}'")), "{err}");
+    assert!(err.contains(&shocked), "the nearest id offered: {err}");
+
+    let err = refused(&["why", p(file), "zzzzzzzzzzzz"]);
+    let Some(EventKind::Final { units }) = log.last().map(|e| &e.kind) else { panic!("a roll call") };
+    assert!(err.contains(&format!("it knows {} units", units.len())), "{err}");
+
+    let quiet = units.iter().find(|u| worst_fall(log, &u.id).is_none()).expect("a unit nothing befell");
+    let err = refused(&["why", p(file), &quiet.id]);
+    assert!(err.contains(&format!("nothing befell {}", quiet.id)) && err.contains(p(file)), "{err}");
+
+    let last_turn = log.iter().map(|e| e.turn).max().expect("turns");
+    let err = refused(&["why", p(file), &shocked, "--turn", &(last_turn + 1).to_string()]);
+    assert!(err.contains(p(file)) && err.contains(&format!("--turn {}", last_turn + 1)), "{err}");
+    let quiet_turn = (1..=last_turn)
+        .find(|&t| !log.iter().any(|e| e.turn == t && e.worsens() == Some(shocked.as_str())))
+        .expect("a turn the shocked unit came through");
+    let err = refused(&["why", p(file), &shocked, "--turn", &quiet_turn.to_string()]);
+    assert!(err.contains(&format!("nothing befell {shocked} on turn {quiet_turn}")), "{err}");
+
+    let out = sauve(&["why", p(file)]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("<UNIT|--cascades>"));
+}
+
+/// The why reads a file lightly, for speed; on every golden log its falls
+/// and chains are those of the whole events as the window reads them.
+#[test]
+fn the_light_reading_finds_the_falls_and_chains_of_the_whole_events() {
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(root().join("tests/golden"))
+        .expect("the golden logs")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    logs.sort();
+    assert!(!logs.is_empty());
+    for path in logs {
+        let text = std::fs::read_to_string(&path).expect("a golden log");
+        let events: Vec<Event> = text.lines().map(|l| serde_json::from_str(l).expect("an event")).collect();
+        let g = Graph::read(&text).unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+        assert_eq!(g.len(), events.len());
+        for unit in g.units() {
+            let u = g.unit(unit).expect("known");
+            let fall = g.fate(u, None);
+            assert_eq!(fall, sauve::why::fate_event(&events, unit, None), "{}: {unit}", path.display());
+            if let Some(f) = fall {
+                assert_eq!(g.chain(f), sauve::why::chain(&events, f), "{}: {unit}", path.display());
+                assert_eq!(g.event(f as usize).expect("reads").as_ref(), &events[f as usize]);
+            }
+        }
+    }
+}

@@ -170,6 +170,40 @@ fn the_why_of_a_unit_the_first_cascade_took_runs_back_to_the_shock_through_its_c
     }
 }
 
+/// A unit's worst fall may come later than the first cascade (a failed
+/// recovery check routs it, which follows from the segment alone): its
+/// fall in the cascade is then asked for by `--event`, which the why's
+/// closing line offers, and runs back to the shock as well.
+#[test]
+fn every_fall_of_the_first_cascade_runs_back_to_the_shock_by_its_event() {
+    let (file, log) = battle();
+    let shock = shock(log);
+    let falls: Vec<&Event> = log
+        .iter()
+        .filter(|e| e.turn == 1 && e.phase == Phase::Shocks && e.seq != shock.seq && e.worsens().is_some())
+        .collect();
+    assert!(falls.len() >= 5, "the first turn's cascade takes {} units", falls.len());
+    let mut offered = 0;
+    for fall in falls {
+        let unit = fall.worsens().expect("a unit");
+        if worst_fall(log, unit) != Some(fall.seq) {
+            let text = stdout(&sauve(&["why", p(file), unit]));
+            let closing = text.lines().last().expect("a closing line");
+            assert!(closing.starts_with("Its other falls: ") && closing.contains(&format!("#{} ", fall.seq)), "{text}");
+            offered += 1;
+        }
+        let text = stdout(&sauve(&["why", p(file), "--event", &fall.seq.to_string()]));
+        let lines = tree_lines(&text);
+        assert_eq!(lines[0], (0, fall.seq, false), "{text}");
+        let printed: BTreeSet<u64> = lines.iter().filter(|l| !l.2).map(|l| l.1).collect();
+        assert_eq!(printed, behind(log, fall.seq), "{text}");
+        assert!(text.contains(&format!("#{} turn 1, shocks: ", shock.seq)) && text.contains("[root: scripted shock]"));
+    }
+    assert!(offered > 0, "some unit fell worse later");
+    let err = refused(&["why", p(file), "--event", &log.len().to_string()]);
+    assert!(err.contains(p(file)) && err.contains(&format!("--event {}", log.len())), "{err}");
+}
+
 #[test]
 fn json_nodes_name_only_causes_that_are_nodes_of_it() {
     let (file, log) = battle();
@@ -340,7 +374,7 @@ fn bad_input_is_refused_with_the_file_named() {
 
     let out = sauve(&["why", p(file)]);
     assert_eq!(out.status.code(), Some(2), "a usage error");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("<UNIT|--cascades>"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("<UNIT|--event <SEQ>|--cascades>"));
 }
 
 /// The why reads a file lightly, for speed; on every golden log its falls

@@ -18,8 +18,9 @@ use crate::why::{dot, json, text};
 /// The arguments of `sauve why`.
 #[derive(Args, Debug)]
 #[command(
-    group(ArgGroup::new("what").required(true).args(["unit", "cascades"])),
+    group(ArgGroup::new("what").required(true).args(["unit", "event", "cascades"])),
     override_usage = "sauve why LOG UNIT [--turn N] [--json | --dot] [--scenario FILE]\n       \
+                      sauve why LOG --event SEQ [--json | --dot] [--scenario FILE]\n       \
                       sauve why LOG --cascades [--turn N] [--json] [--scenario FILE]"
 )]
 pub struct WhyArgs {
@@ -31,8 +32,12 @@ pub struct WhyArgs {
     pub unit: Option<String>,
     /// Only that turn's falls; with --cascades, the cascades that started
     /// in it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "event")]
     pub turn: Option<u32>,
+    /// Explain the event of this `seq` instead: another fall of a unit
+    /// than its worst, a volley, a corps breaking.
+    #[arg(long, value_name = "SEQ")]
+    pub event: Option<u64>,
     /// List the log's cascades instead, the largest first: where each
     /// started, how many units it took, how deep it went, and which.
     #[arg(long)]
@@ -107,9 +112,10 @@ pub fn why(args: &WhyArgs) -> Result<Answer, Refusal> {
             turns.0, turns.1
         )));
     }
-    let out = match &args.unit {
-        None => list_cascades(&g, args, names.as_ref()),
-        Some(unit) => explain(&g, &file, unit, scenario.as_ref(), args, names.as_ref()),
+    let out = match (&args.unit, args.event) {
+        (Some(unit), _) => explain(&g, &file, unit, scenario.as_ref(), args, names.as_ref()),
+        (None, Some(seq)) => explain_event(&g, &file, seq, args, names.as_ref()),
+        (None, None) => list_cascades(&g, args, names.as_ref()),
     }?;
     Ok(Answer { out, notes })
 }
@@ -154,6 +160,21 @@ fn explain(
         text::tree(g, &tree, names).and_then(|t| Ok(t + &text::other_falls(g, unit, target)?))
     };
     written.map_err(|e| refuse(format!("{file}:{e} (while reading what befell {id})")))
+}
+
+/// The tree behind one event, asked for by its `seq`.
+fn explain_event(g: &Graph, file: &str, seq: u64, args: &WhyArgs, names: &dyn Names) -> Result<String, Refusal> {
+    let tree = Tree::new(g, seq).ok_or_else(|| {
+        refuse(format!("{file}: error: --event {seq}: the log's events are #0 to #{}", g.len().saturating_sub(1)))
+    })?;
+    let written = if args.json {
+        json::tree(g, &tree, names)
+    } else if args.dot {
+        dot::tree(g, &tree, names)
+    } else {
+        text::tree(g, &tree, names)
+    };
+    written.map_err(|e| refuse(format!("{file}:{e}")))
 }
 
 /// The unit asked about: an id the log knows, or, with a scenario, a

@@ -52,7 +52,8 @@ impl Node {
 #[derive(Serialize)]
 struct TreeOut<'a> {
     target: Seq,
-    unit: &'a str,
+    /// The unit the target is about, if one.
+    unit: Option<&'a str>,
     /// Every event of the chain, in log order (roots first, the target
     /// last).
     nodes: Vec<Node>,
@@ -61,7 +62,7 @@ struct TreeOut<'a> {
 
 /// The tree behind a fall: `{"target", "unit", "nodes": [...], "roots"}`.
 pub fn tree(g: &Graph, tree: &Tree, names: &dyn Names) -> Result<String, ReadError> {
-    let unit = g.nodes[tree.target() as usize].unit.map(|u| g.unit_id(u)).unwrap_or_default();
+    let unit = g.nodes[tree.target() as usize].unit.map(|u| g.unit_id(u));
     let nodes = tree.chain.events.iter().map(|&s| Node::of(g, s, tree.is_root(s), names)).collect::<Result<_, _>>()?;
     let out = TreeOut { target: tree.target(), unit, nodes, roots: tree.chain.roots.clone() };
     Ok(serde_json::to_string(&out).unwrap_or_default() + "\n")

@@ -58,7 +58,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// second time is named only ("(see #12)").
 pub fn tree(g: &Graph, tree: &Tree, names: &dyn Names) -> Result<String, ReadError> {
     let target = g.event(tree.target() as usize)?;
-    let unit = g.nodes[tree.target() as usize].unit.map(|u| g.unit_id(u)).unwrap_or_default();
+    let node = &g.nodes[tree.target() as usize];
     let behind = match tree.chain.events.len() - 1 {
         0 => format!("nothing behind it, a root ({})", root_kind(&target).words()),
         n => format!(
@@ -67,13 +67,12 @@ pub fn tree(g: &Graph, tree: &Tree, names: &dyn Names) -> Result<String, ReadErr
             plural(tree.chain.roots.len(), "root", "roots")
         ),
     };
-    let mut out = format!(
-        "Why {} {} on {} (#{}): {behind}\n",
-        unit_words(unit, names),
-        fall_words(&target),
-        stamp(&target, names),
-        tree.target(),
-    );
+    // A fall is asked about by its unit; any other event by its place.
+    let what = match node.unit.filter(|_| node.gravity > 0) {
+        Some(u) => format!("{} {}", unit_words(g.unit_id(u), names), fall_words(&target)),
+        None => format!("#{}", tree.target()),
+    };
+    let mut out = format!("Why {what} on {} (#{}): {behind}\n", stamp(&target, names), tree.target());
     for line in &tree.lines {
         let indent = "  ".repeat(line.depth);
         if line.again {
@@ -88,8 +87,8 @@ pub fn tree(g: &Graph, tree: &Tree, names: &dyn Names) -> Result<String, ReadErr
 }
 
 /// The unit's falls other than `shown`, in a line, for a reader who
-/// wonders about the rest ("also: #4 turn 1 (disordered)"); empty when
-/// there are none.
+/// wonders about the rest ("Its other falls: #4 turn 1 (disordered)",
+/// each of which `--event` explains); empty when there are none.
 pub fn other_falls(g: &Graph, unit: u32, shown: Seq) -> Result<String, ReadError> {
     let mut others = Vec::new();
     for n in g.falls(unit).filter(|n| n.seq != shown) {
@@ -195,6 +194,8 @@ mod tests {
         assert!(
             root.starts_with("Why a was routed on turn 1, shocks (#1): nothing behind it, a root (scripted shock)\n")
         );
+        let move_of = tree(&g, &Tree::new(&g, 2).expect("the move"), &Ids { free_space: false }).expect("words");
+        assert!(move_of.starts_with("Why #2 on turn 1, shocks (#2): 1 event behind it, from 1 root\n"), "{move_of}");
     }
 
     #[test]

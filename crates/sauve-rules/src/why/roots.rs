@@ -4,6 +4,7 @@
 
 use crate::events::{Cause, Event, EventKind, MoveReason};
 use crate::turn::Phase;
+use crate::vocab::Readiness;
 
 use super::graph::Graph;
 
@@ -51,7 +52,12 @@ pub fn root_kind(e: &Event) -> Root {
         EventKind::PhaseStart {} => Root::PhaseStart,
         EventKind::StateChange { cause: Cause::Shock, .. } => Root::Shock,
         EventKind::StateChange { .. } => Root::Uncaused,
-        EventKind::Readiness { .. } => Root::Rest,
+        // Resting freshens cavalry; a charge from the next hex (no
+        // approach to follow from) tires it.
+        EventKind::Readiness { from, to, .. } => match (from, to) {
+            (Readiness::Exhausted, Readiness::Tired) | (Readiness::Tired, Readiness::Fresh) => Root::Rest,
+            _ => Root::Order,
+        },
         EventKind::LeaderJoined { .. } => Root::Ride,
         EventKind::GameOver { .. } | EventKind::Final { .. } | EventKind::ReplayError { .. } => Root::End,
         EventKind::Move { reason, .. } => match reason {
@@ -169,5 +175,10 @@ mod tests {
         assert_eq!(start_kind(&log.events[check as usize]), Start::Segment(Phase::MoraleRecovery));
         assert_eq!(start_kind(&log.events[shock as usize]), Start::Root(Root::Shock));
         assert_eq!(root_kind(&log.events[start as usize]), Root::PhaseStart);
+        let readiness = |from, to| EventKind::Readiness { unit: "h".into(), from, to };
+        let rested = log.push(readiness(Readiness::Tired, Readiness::Fresh));
+        let charged = log.push(readiness(Readiness::Fresh, Readiness::Tired));
+        assert_eq!(root_kind(&log.events[rested as usize]), Root::Rest);
+        assert_eq!(root_kind(&log.events[charged as usize]), Root::Order);
     }
 }

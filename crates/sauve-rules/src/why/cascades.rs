@@ -3,7 +3,10 @@
 //! than a phase start (a scripted shock, a volley, an attack, a charge),
 //! or a unit's own check in a segment (each recovery failure is its own
 //! start, not the whole segment one cascade). It takes every unit with a
-//! fall that descends from its start, the start itself included. Its depth
+//! fall that descends from its start, the start itself included, short of
+//! another cascade's start: a unit's check in a segment follows from its
+//! earlier fall too, but a failure there is a new trial, and what it shakes
+//! is its own cascade's, as the end-of-game summary counts it. Its depth
 //! is the most hops from one unit to another along a chain of causes from
 //! the start to a fall: each time the chain passes from an event about one
 //! unit to an event about another (a unit's move to a friend's contagion
@@ -110,7 +113,8 @@ pub fn cascades(g: &Graph) -> Vec<Cascade> {
     let mut out = Vec::new();
     let mut todo = Vec::new();
     let mut members = Vec::new();
-    for (k, s) in (0..n).filter(|&i| starts_cascade(g, i)).enumerate() {
+    let starts: Vec<bool> = (0..n).map(|i| starts_cascade(g, i)).collect();
+    for (k, s) in (0..n).filter(|&i| starts[i]).enumerate() {
         let k = k as u32;
         members.clear();
         todo.push(s);
@@ -118,8 +122,9 @@ pub fn cascades(g: &Graph) -> Vec<Cascade> {
         while let Some(i) = todo.pop() {
             members.push(i);
             for &e in effects_of(i) {
-                if std::mem::replace(&mut member[e as usize], k) != k {
-                    todo.push(e as usize);
+                let e = e as usize;
+                if !starts[e] && std::mem::replace(&mut member[e], k) != k {
+                    todo.push(e);
                 }
             }
         }
@@ -241,6 +246,28 @@ mod tests {
         assert_eq!(sizes, vec![(3, 2), (2, 1), (1, 0)]);
         assert_eq!(ids(&g, &found[0]), ["b", "b0", "b1"]);
         assert!(found.iter().all(|c| g.nodes[c.start as usize].kind == g.nodes[1].kind), "each starts at a check");
+    }
+
+    /// A shaken unit's recovery check follows from its segment and from the
+    /// fall that shook it; failing it starts a cascade of its own, and the
+    /// one that shook it ends there.
+    #[test]
+    fn a_failed_recovery_check_starts_anew_though_it_follows_from_the_earlier_fall() {
+        let mut log = EventLog::default();
+        log.set_stamp(1, None, Phase::Shocks);
+        let shock = log.push(change("a", State::Routed, Cause::Shock));
+        let a_moves = log.push_because(moved("a"), &[shock]);
+        let (b_fell, _) = shaken(&mut log, "b", &[a_moves]);
+        log.set_stamp(1, Some("fr"), Phase::MoraleRecovery);
+        let start = log.push(EventKind::PhaseStart {});
+        let check = log.push_because(check("b", Cause::Recovery, false), &[start, b_fell]);
+        let routs = log.push_because(change("b", State::Routed, Cause::Recovery), &[check]);
+        let b_routs = log.push_because(moved("b"), &[routs]);
+        shaken(&mut log, "c", &[b_routs]);
+        let g = Graph::from_events(&log.events);
+        let found = cascades(&g);
+        let read: Vec<(Seq, Vec<String>, u32)> = found.iter().map(|c| (c.start, ids(&g, c), c.depth)).collect();
+        assert_eq!(read, vec![(shock, vec!["a".into(), "b".into()], 1), (check, vec!["b".into(), "c".into()], 1)]);
     }
 
     #[test]

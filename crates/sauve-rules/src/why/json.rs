@@ -153,12 +153,13 @@ mod tests {
         let found = crate::why::cascades::cascades(&g);
         let c: serde_json::Value =
             serde_json::from_str(&cascades(&g, &found, &Ids { free_space: false }).expect("writes")).expect("JSON");
-        assert_eq!(c["cascades"][0]["size"], 2);
-        assert_eq!(c["cascades"][0]["units"], serde_json::json!(["a", "b"]));
+        assert_eq!(c["cascades"][0]["size"], 1);
+        assert_eq!(c["cascades"][0]["units"], serde_json::json!(["a"]));
         assert_eq!(c["cascades"][0]["from"], "scripted shock");
         // b's fall also follows from the segment's start, so it starts a
-        // cascade of its own.
+        // cascade of its own, and the shock's stops short of it.
         assert_eq!(c["cascades"][1]["start"]["seq"], fell);
+        assert_eq!(c["cascades"][1]["units"], serde_json::json!(["b"]));
         assert_eq!(c["cascades"][1]["from"], "own check in the shocks segment");
     }
 }

@@ -157,7 +157,7 @@ fn explain(
     } else if args.dot {
         dot::tree(g, &tree, names)
     } else {
-        text::tree(g, &tree, names).and_then(|t| Ok(t + &text::other_falls(g, unit, target)?))
+        text::tree(g, &tree, names).and_then(|t| Ok(t + &text::other_falls(g, unit, &tree)?))
     };
     written.map_err(|e| refuse(format!("{file}:{e} (while reading what befell {id})")))
 }

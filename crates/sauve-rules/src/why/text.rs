@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::events::{Event, EventKind, Seq};
+use crate::events::{Event, EventKind};
 use crate::sentences::{Names, sentence, state_words};
 
 use super::cascades::Cascade;
@@ -86,12 +86,12 @@ pub fn tree(g: &Graph, tree: &Tree, names: &dyn Names) -> Result<String, ReadErr
     Ok(out)
 }
 
-/// The unit's falls other than `shown`, in a line, for a reader who
-/// wonders about the rest ("Its other falls: #4 turn 1 (disordered)",
+/// The unit's falls that the tree does not show, in a line, for a reader
+/// who wonders about the rest ("Its other falls: #4 turn 1 (disordered)",
 /// each of which `--event` explains); empty when there are none.
-pub fn other_falls(g: &Graph, unit: u32, shown: Seq) -> Result<String, ReadError> {
+pub fn other_falls(g: &Graph, unit: u32, tree: &Tree) -> Result<String, ReadError> {
     let mut others = Vec::new();
-    for n in g.falls(unit).filter(|n| n.seq != shown) {
+    for n in g.falls(unit).filter(|n| !tree.chain.contains(n.seq)) {
         let e = g.event(n.seq as usize)?;
         others.push(format!("#{} turn {} ({})", n.seq, n.turn, fall_words(&e).trim_start_matches("was ")));
     }
@@ -126,7 +126,7 @@ pub fn cascades(g: &Graph, cascades: &[Cascade], names: &dyn Names) -> Result<St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{Cause, EventLog, MoveReason, Pos};
+    use crate::events::{Cause, EventLog, MoveReason, Pos, Seq};
     use crate::turn::Phase;
     use crate::vocab::State;
     use crate::why::names::Ids;
@@ -209,6 +209,31 @@ mod tests {
             "1 cascade, the largest first\n\
              2 units, depth 2: from #1 turn 1, shocks: a routs (a shock)  [scripted shock]\n  took: a, c\n"
         );
-        assert_eq!(other_falls(&g, g.unit("a").expect("a"), 1).expect("reads"), "");
+        assert_eq!(other_falls(&g, g.unit("a").expect("a"), &found_tree(&g, 5)).expect("reads"), "", "in the tree");
+    }
+
+    fn found_tree(g: &Graph, seq: Seq) -> Tree {
+        Tree::new(g, seq).expect("the event")
+    }
+
+    #[test]
+    fn a_units_falls_the_tree_leaves_out_are_named_after_it() {
+        let mut log = log();
+        let later = log.push(EventKind::StateChange {
+            unit: "c".into(),
+            from: State::Disordered,
+            to: State::Routed,
+            cause: Cause::Shock,
+        });
+        let g = Graph::from_events(&log.events);
+        let c = g.unit("c").expect("c");
+        assert_eq!(
+            other_falls(&g, c, &found_tree(&g, 5)).expect("reads"),
+            format!("Its other falls: #{later} turn 1 (routed)\n")
+        );
+        assert_eq!(
+            other_falls(&g, c, &found_tree(&g, later)).expect("reads"),
+            "Its other falls: #5 turn 1 (disordered)\n"
+        );
     }
 }

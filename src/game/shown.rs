@@ -131,28 +131,7 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
     }
 }
 
-pub struct ScenarioNames<'a>(pub &'a Scenario);
-
-impl Names for ScenarioNames<'_> {
-    fn name(&self, id: &str) -> String {
-        self.0.unit_index(id).and_then(|i| self.0.units.get(i)).map_or_else(|| id.to_owned(), |u| u.name.clone())
-    }
-    fn side(&self, id: &str) -> String {
-        self.0.sides.iter().find(|s| s.id == id).map_or_else(|| id.to_owned(), |s| s.name.clone())
-    }
-    fn d66(&self) -> bool {
-        self.0.mode == crate::scenario::Mode::Hex
-    }
-    fn natural_extremes(&self) -> bool {
-        self.0.rules.natural_extremes
-    }
-    fn corps(&self, id: &str) -> String {
-        self.0.corps.iter().find(|c| c.id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
-    }
-    fn leader(&self, id: &str) -> String {
-        self.0.leaders.iter().find(|l| l.id == id).map_or_else(|| id.to_owned(), |l| l.name.clone())
-    }
-}
+pub use crate::sentences::ScenarioNames;
 
 /// Shows one more event: the board, the phase it belongs to, and its line
 /// in the battle log. The one path by which events reach the screen, for

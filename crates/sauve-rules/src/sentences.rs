@@ -91,6 +91,31 @@ fn plural(n: usize, one: &str) -> String {
     if n == 1 { format!("1 {one}") } else { format!("{n} {one}{ending}") }
 }
 
+/// The scenario's display names of units, sides, corps and leaders; an id
+/// it does not know is said as it is.
+pub struct ScenarioNames<'a>(pub &'a crate::scenario::Scenario);
+
+impl Names for ScenarioNames<'_> {
+    fn name(&self, id: &str) -> String {
+        self.0.unit_index(id).and_then(|i| self.0.units.get(i)).map_or_else(|| id.to_owned(), |u| u.name.clone())
+    }
+    fn side(&self, id: &str) -> String {
+        self.0.sides.iter().find(|s| s.id == id).map_or_else(|| id.to_owned(), |s| s.name.clone())
+    }
+    fn d66(&self) -> bool {
+        self.0.mode == crate::scenario::Mode::Hex
+    }
+    fn natural_extremes(&self) -> bool {
+        self.0.rules.natural_extremes
+    }
+    fn corps(&self, id: &str) -> String {
+        self.0.corps.iter().find(|c| c.id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
+    }
+    fn leader(&self, id: &str) -> String {
+        self.0.leaders.iter().find(|l| l.id == id).map_or_else(|| id.to_owned(), |l| l.name.clone())
+    }
+}
+
 /// One event in words, with its category; `None` for events a reader does
 /// not need (the final roll call).
 pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {

@@ -3,33 +3,9 @@
 //! names, only ids, and the mode it was played in shows only in what it
 //! wrote (a free-space state), which is all the ids need to word a check.
 
-use crate::scenario::{Mode, Scenario};
 use crate::sentences::Names;
 
-/// The scenario's display names of units, sides, corps and leaders; an id
-/// it does not know is said as it is.
-pub struct ScenarioNames<'a>(pub &'a Scenario);
-
-impl Names for ScenarioNames<'_> {
-    fn name(&self, id: &str) -> String {
-        self.0.unit_index(id).and_then(|i| self.0.units.get(i)).map_or_else(|| id.to_owned(), |u| u.name.clone())
-    }
-    fn side(&self, id: &str) -> String {
-        self.0.sides.iter().find(|s| s.id == id).map_or_else(|| id.to_owned(), |s| s.name.clone())
-    }
-    fn d66(&self) -> bool {
-        self.0.mode == Mode::Hex
-    }
-    fn natural_extremes(&self) -> bool {
-        self.0.rules.natural_extremes
-    }
-    fn corps(&self, id: &str) -> String {
-        self.0.corps.iter().find(|c| c.id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
-    }
-    fn leader(&self, id: &str) -> String {
-        self.0.leaders.iter().find(|l| l.id == id).map_or_else(|| id.to_owned(), |l| l.name.clone())
-    }
-}
+pub use crate::sentences::ScenarioNames;
 
 /// Ids for names, with checks worded for the mode the log shows
 /// (`free_space`: 3d6 totals; otherwise d66 rolls, with the house

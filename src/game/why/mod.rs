@@ -164,7 +164,11 @@ fn rebuild(
     view: Res<WhyView>,
     opened: Res<Opened>,
     old: Query<Entity, Or<(With<WhyPanel>, With<WhyLabel>, With<Dim>)>>,
+    column: Query<&ChildOf, With<WhyButton>>,
 ) {
+    // In the right-hand column, under the unit's details, where the
+    // battle log stood (it steps aside while the view is open).
+    let column = column.iter().next().map(ChildOf::parent);
     if !view.is_changed() {
         return;
     }
@@ -172,7 +176,7 @@ fn rebuild(
         commands.entity(e).despawn();
     }
     if let Some(msg) = &view.message {
-        spawn_panel(&mut commands, "Why?", &[], Some(msg));
+        spawn_panel(&mut commands, column, "Why?", &[], Some(msg));
         return;
     }
     let Some(p) = &view.picture else { return };
@@ -226,31 +230,43 @@ fn rebuild(
             (s.seq, format!("{:>2}. {mark}  {}", s.number, s.text))
         })
         .collect();
-    spawn_panel(&mut commands, &title, &lines, None);
+    spawn_panel(&mut commands, column, &title, &lines, None);
 }
 
-fn spawn_panel(commands: &mut Commands, title: &str, lines: &[(u64, String)], message: Option<&str>) {
-    let root = commands
-        .spawn((
-            WhyPanel,
-            Node {
-                // Over the battle log, under the unit's details: the chain
-                // is the log's lines that matter for this question.
-                position_type: PositionType::Absolute,
-                right: Val::Px(0.0),
-                top: Val::Px(BAR_H + 196.0),
-                bottom: Val::Px(0.0),
-                width: Val::Px(PANEL_W),
-                flex_direction: FlexDirection::Column,
-                padding: UiRect::all(Val::Px(8.0)),
-                row_gap: Val::Px(2.0),
-                overflow: Overflow::clip(),
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.98)),
-            GlobalZIndex(3),
-        ))
-        .id();
+fn spawn_panel(
+    commands: &mut Commands,
+    column: Option<Entity>,
+    title: &str,
+    lines: &[(u64, String)],
+    message: Option<&str>,
+) {
+    let node = Node {
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::all(Val::Px(6.0)),
+        row_gap: Val::Px(2.0),
+        overflow: Overflow::clip(),
+        ..default()
+    };
+    let back = BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.98));
+    let root = match column {
+        Some(parent) => commands.spawn((WhyPanel, node, back, ChildOf(parent))).id(),
+        // No side panel (an app without one): a panel of its own.
+        None => commands
+            .spawn((
+                WhyPanel,
+                Node {
+                    position_type: PositionType::Absolute,
+                    right: Val::Px(0.0),
+                    top: Val::Px(BAR_H + 196.0),
+                    bottom: Val::Px(0.0),
+                    width: Val::Px(PANEL_W),
+                    ..node
+                },
+                back,
+                GlobalZIndex(3),
+            ))
+            .id(),
+    };
     let hint = if lines.is_empty() {
         format!("{title}  (W closes)")
     } else {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::battle::{Battle, BattleLog, EngineState};
 use super::view::board_scope;
-use crate::events::{EventKind, fate_of};
+use crate::events::EventKind;
 use crate::labataille::victory;
 use crate::scenario::{Mode, Scenario};
 use crate::vocab::State;
@@ -62,7 +62,7 @@ pub(super) fn refresh_leaders(world: &mut World) {
             let mut log = world.resource_mut::<BattleLog>();
             // The ride follows from what befell the unit the leader was with.
             let left = before.get(leader).and_then(|&h| board.units.get(h));
-            let because: Vec<_> = left.and_then(|h| fate_of(&log.events, &h.id)).map(|e| e.seq).into_iter().collect();
+            let because: Vec<_> = left.and_then(|h| log.last_fall(&h.id)).into_iter().collect();
             log.push_because(EventKind::LeaderJoined { leader: l.id.clone(), unit: u.id.clone() }, &because);
         }
         let radius = scenario.rules.combat.leader_radius;
@@ -89,7 +89,7 @@ pub(super) fn command_segment(world: &mut World) -> bool {
                 let c = &scenario.corps[st.corps];
                 let side = scenario.sides.get(c.side).map_or_else(String::new, |s| s.id.clone());
                 let mut log = world.resource_mut::<BattleLog>();
-                let because = victory::break_causes(&scenario, board, &log.events, st.corps);
+                let because = victory::break_causes(&scenario, board, &log, st.corps);
                 log.push_because(
                     EventKind::CorpsBroken { corps: c.id.clone(), side, gone: st.gone, routed: st.routed },
                     &because,

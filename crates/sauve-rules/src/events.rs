@@ -251,28 +251,46 @@ impl<'de> Deserialize<'de> for Event {
     }
 }
 
-impl Event {
-    /// The unit whose lot this event changes for the worse: a state change
-    /// to a shaken state, a surrender, an elimination, leaving the map.
-    pub fn worsens(&self) -> Option<&str> {
-        match &self.kind {
-            EventKind::StateChange { unit, to, .. } => match to {
-                State::Disordered | State::Routed | State::Surrendered | State::Eliminated => Some(unit),
-                State::LU | State::U | State::FU => Some(unit),
-                State::GoodOrder | State::Order => None,
-            },
-            EventKind::Surrendered { unit } | EventKind::Eliminated { unit, .. } | EventKind::LeftMap { unit, .. } => {
-                Some(unit)
-            }
-            _ => None,
-        }
+/// The gravity of a surrender, an elimination or leaving the map.
+pub const GONE: u8 = 3;
+
+/// How bad a change of state to `to` is for its unit: [`GONE`], 2 routed
+/// or fleeing (FU), 1 shaken (disordered, U, LU), 0 for a rally.
+pub fn state_gravity(to: State) -> u8 {
+    match to {
+        State::Surrendered | State::Eliminated => GONE,
+        State::Routed | State::FU => 2,
+        State::Disordered | State::U | State::LU => 1,
+        State::GoodOrder | State::Order => 0,
     }
 }
 
-/// The latest event in `events` that made `unit`'s lot worse (see
-/// [`Event::worsens`]): what a break or a leader's ride follows from.
-pub fn fate_of<'a>(events: &'a [Event], unit: &str) -> Option<&'a Event> {
-    events.iter().rev().find(|e| e.worsens() == Some(unit))
+impl Event {
+    /// How bad a fall this event is for its unit (see [`state_gravity`]);
+    /// 0 for an event that is no fall.
+    pub fn gravity(&self) -> u8 {
+        match &self.kind {
+            EventKind::Surrendered { .. } | EventKind::Eliminated { .. } | EventKind::LeftMap { .. } => GONE,
+            EventKind::StateChange { to, .. } => state_gravity(*to),
+            _ => 0,
+        }
+    }
+
+    /// The unit whose lot this event changes for the worse (its gravity is
+    /// above 0): a state change to a shaken state, a surrender, an
+    /// elimination, leaving the map.
+    pub fn worsens(&self) -> Option<&str> {
+        if self.gravity() == 0 {
+            return None;
+        }
+        match &self.kind {
+            EventKind::StateChange { unit, .. }
+            | EventKind::Surrendered { unit }
+            | EventKind::Eliminated { unit, .. }
+            | EventKind::LeftMap { unit, .. } => Some(unit),
+            _ => None,
+        }
+    }
 }
 
 /// Where in the turn events are being written.

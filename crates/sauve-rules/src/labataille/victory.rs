@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::events::{Cause, Event, EventKind, EventLog, Seq, fate_of};
+use crate::events::{Cause, EventKind, EventLog, Seq};
 
 use crate::hex::Edge;
 use crate::report::{Cascade, CascadeTally, counted, write_cascades};
@@ -128,14 +128,14 @@ pub fn corps_status(scenario: &Scenario, board: &Board) -> Vec<CorpsStatus> {
 
 /// What a corps' break follows from (the cause graph): for each unit it
 /// has lost (see [`corps_status`]), the event that made it so, in log order.
-pub fn break_causes(scenario: &Scenario, board: &Board, events: &[Event], corps: usize) -> Vec<Seq> {
+pub fn break_causes(scenario: &Scenario, board: &Board, log: &EventLog, corps: usize) -> Vec<Seq> {
     let Some(c) = scenario.corps.get(corps) else { return Vec::new() };
     let mut seqs: Vec<Seq> = c
         .units
         .iter()
         .filter(|&&u| is_gone(board, u) || is_routed_on_board(board, u))
         .filter_map(|&u| board.units.get(u))
-        .filter_map(|u| fate_of(events, &u.id).map(|e| e.seq))
+        .filter_map(|u| log.last_fall(&u.id))
         .collect();
     seqs.sort_unstable();
     seqs

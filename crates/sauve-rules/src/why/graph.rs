@@ -13,7 +13,7 @@ use serde::de::{self, IgnoredAny, IntoDeserializer};
 
 use crate::events::{Event, EventKind, Seq};
 use crate::sentences::unit_id;
-use crate::vocab::State;
+use crate::vocab::{Mode, State};
 
 /// One event, as much of it as a why needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,14 +162,6 @@ impl<'de> Deserialize<'de> for Word {
     }
 }
 
-/// Whether a state is one only free space knows.
-fn free_space_state(s: State) -> bool {
-    match s {
-        State::Order | State::LU | State::U | State::FU => true,
-        State::GoodOrder | State::Disordered | State::Routed | State::Surrendered | State::Eliminated => false,
-    }
-}
-
 impl<'a> Graph<'a> {
     fn empty(source: Source<'a>) -> Self {
         Graph {
@@ -229,7 +221,7 @@ impl<'a> Graph<'a> {
                 "Surrendered" | "Eliminated" | "LeftMap" => super::GONE,
                 _ => 0,
             };
-            g.free_space |= name == "StateChange" && state.is_some_and(free_space_state);
+            g.free_space |= name == "StateChange" && state.is_some_and(|s| s.allowed_in(Mode::FreeSpace));
             let unit = s.unit.or(if name == "Fire" { s.target } else { None });
             let unit = unit.map(|u| g.intern(&u.0));
             if name == "Final" {
@@ -255,9 +247,9 @@ impl<'a> Graph<'a> {
                 g.kinds.push(kind_name(&e.kind));
                 (g.kinds.len() - 1) as u16
             });
-            let gravity = super::gravity(e);
+            let gravity = e.gravity();
             if let EventKind::StateChange { to, .. } = &e.kind {
-                g.free_space |= free_space_state(*to);
+                g.free_space |= to.allowed_in(Mode::FreeSpace);
             }
             if let EventKind::Final { units } = &e.kind {
                 for u in units {

@@ -19,8 +19,7 @@ pub mod roots;
 pub mod text;
 pub mod tree;
 
-use crate::events::{Event, EventKind, Seq};
-use crate::vocab::State;
+use crate::events::{Event, Seq};
 
 /// The events behind one event: its causes, their causes, and so on back to
 /// the roots.
@@ -69,50 +68,30 @@ pub fn chain_by<'a>(len: usize, target: Seq, because: impl Fn(usize) -> &'a [Seq
 /// What a player asks "why?" about: a unit's fall into disorder (or U),
 /// rout (or FU), surrender, elimination or leaving the map.
 pub fn is_fate(e: &Event) -> bool {
-    gravity(e) > 0
+    e.gravity() > 0
 }
 
 /// The event to explain for `unit`: its worst fall (surrender or
-/// elimination, then rout or flight, then disorder), the latest of equals;
-/// with `turn`, only that turn's. `None` if nothing befell it.
+/// elimination, then rout or flight, then disorder: [`Event::gravity`]),
+/// the latest of equals; with `turn`, only that turn's. `None` if nothing
+/// befell it.
 pub fn fate_event(events: &[Event], unit: &str, turn: Option<u32>) -> Option<Seq> {
     events
         .iter()
         .filter(|e| turn.is_none_or(|t| e.turn == t))
-        .filter(|e| is_fate(e) && e.worsens() == Some(unit))
-        .max_by_key(|e| (gravity(e), e.seq))
+        .filter(|e| e.worsens() == Some(unit))
+        .max_by_key(|e| (e.gravity(), e.seq))
         .map(|e| e.seq)
 }
 
-/// How bad a fall is, for [`fate_event`]: [`GONE`], 2 routed or fleeing,
-/// 1 shaken, 0 for an event that is no fall.
-fn gravity(e: &Event) -> u8 {
-    match &e.kind {
-        EventKind::Surrendered { .. } | EventKind::Eliminated { .. } | EventKind::LeftMap { .. } => GONE,
-        EventKind::StateChange { to, .. } => state_gravity(*to),
-        _ => 0,
-    }
-}
-
-/// The gravity of a surrender, an elimination or leaving the map.
-pub const GONE: u8 = 3;
-
-/// How bad a change of state to `to` is (see [`fate_event`]): 0 for a
-/// rally, which is no fall.
-pub fn state_gravity(to: State) -> u8 {
-    match to {
-        State::Surrendered | State::Eliminated => GONE,
-        State::Routed | State::FU => 2,
-        State::Disordered | State::U | State::LU => 1,
-        State::GoodOrder | State::Order => 0,
-    }
-}
+pub use crate::events::{GONE, state_gravity};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{Cause, EventLog};
+    use crate::events::{Cause, EventKind, EventLog};
     use crate::turn::Phase;
+    use crate::vocab::State;
 
     fn change(unit: &str, to: State) -> EventKind {
         EventKind::StateChange { unit: unit.into(), from: State::GoodOrder, to, cause: Cause::Contagion }

@@ -6,6 +6,7 @@
 use bevy::math::Vec2;
 use bevy_ecs_tilemap::prelude::*;
 
+use crate::events::Pos;
 use crate::hex::Offset;
 
 /// Width of a hex, corner to corner, in world units (pixels at zoom 1).
@@ -122,6 +123,15 @@ impl Layout {
             &TilemapAnchor::None,
         )?;
         Some(self.offset_of(tile))
+    }
+
+    /// World position of a position as the event log writes it: a hex's
+    /// centre, or a point on the table.
+    pub fn at(self, p: &Pos) -> Vec2 {
+        match *p {
+            Pos::Hex([c, r]) => self.world(Offset::new(c, r)),
+            Pos::Cm([x, y]) => self.table_world(x, y),
+        }
     }
 
     /// World position of a free-space point in cm (x right, y down the

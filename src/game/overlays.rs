@@ -21,7 +21,7 @@ use super::shown::{Shown, ShownUnit};
 use super::state::battle_keys;
 use super::turn::PlayerTurn;
 use super::units::Counter;
-use crate::events::{EventKind, MoveReason, Pos};
+use crate::events::{EventKind, MoveReason};
 use crate::hex::{Dir, Offset};
 use crate::labataille::Board;
 use crate::labataille::fields::{FAR, SideFields};
@@ -244,13 +244,6 @@ fn recolour(
     }
 }
 
-fn world_of(layout: Layout, p: &Pos) -> Vec2 {
-    match *p {
-        Pos::Hex([c, r]) => layout.world(Offset::new(c, r)),
-        Pos::Cm([x, y]) => layout.table_world(x, y),
-    }
-}
-
 /// This turn's rout moves as arrows along their paths.
 fn draw_arrows(
     o: Res<Overlays>,
@@ -269,7 +262,7 @@ fn draw_arrows(
         if !matches!(reason, MoveReason::Rout | MoveReason::Flight) || path.len() < 2 {
             continue;
         }
-        let pts: Vec<Vec2> = path.iter().map(|p| world_of(opened.layout, p)).collect();
+        let pts: Vec<Vec2> = path.iter().map(|p| opened.layout.at(p)).collect();
         let colour = Color::srgba(0.85, 0.05, 0.05, 0.85);
         lines.polyline(&pts[..pts.len() - 1], 5.0, colour, ARROW_Z);
         lines.arrow(pts[pts.len() - 2], pts[pts.len() - 1], 5.0, colour, ARROW_Z);

@@ -20,7 +20,6 @@ use super::playback::{Effects, FLASH_SECONDS, Playback};
 use super::screen::MainCamera;
 use super::sets::GameSet;
 use super::shown::{Shown, ShownUnit};
-use crate::events::Pos;
 use crate::hex::{Dir, Offset};
 use crate::rules::Rules;
 use crate::scenario::{Formation, Readiness, UnitSpec};
@@ -415,14 +414,6 @@ fn restyle(
     }
 }
 
-/// World position of an event position.
-fn world_of(layout: Layout, p: &Pos) -> Vec2 {
-    match *p {
-        Pos::Hex([c, r]) => layout.world(Offset::new(c, r)),
-        Pos::Cm([x, y]) => layout.table_world(x, y),
-    }
-}
-
 /// Each counter at its hex (offset by its place in the stack) or sliding
 /// along the move being shown.
 fn place(shown: Res<Shown>, opened: Res<Opened>, fx: Res<Effects>, mut q: Query<(&Counter, &mut Transform)>) {
@@ -456,8 +447,8 @@ fn place(shown: Res<Shown>, opened: Res<Opened>, fx: Res<Effects>, mut q: Query<
             let steps = (s.path.len() - 1) as f32;
             let f = (s.t / s.seconds_per_step).clamp(0.0, steps);
             let i = (f.floor() as usize).min(s.path.len() - 2);
-            let a = world_of(layout, &s.path[i]);
-            let b = world_of(layout, &s.path[i + 1]);
+            let a = layout.at(&s.path[i]);
+            let b = layout.at(&s.path[i + 1]);
             pos = a.lerp(b, f - i as f32);
             zz = z::COUNTER + 5.0;
             if layout_is_table(layout) {

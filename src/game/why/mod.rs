@@ -12,7 +12,6 @@ use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
 use super::input::MapPointer;
-use super::layout::Layout;
 use super::lines::Lines;
 use super::map::z;
 use super::opened::Opened;
@@ -128,13 +127,6 @@ fn forget_closed_battle(opened: Res<Opened>, mut view: ResMut<WhyView>) {
     }
 }
 
-fn world_of(layout: Layout, p: &Pos) -> Vec2 {
-    match *p {
-        Pos::Hex([c, r]) => layout.world(Offset::new(c, r)),
-        Pos::Cm([x, y]) => layout.table_world(x, y),
-    }
-}
-
 fn link_colour(l: Link) -> Color {
     match l {
         Link::Contagion => Color::srgb(1.0, 0.55, 0.1),
@@ -206,7 +198,7 @@ fn rebuild(
                 0
             }
         };
-        let c = world_of(opened.layout, &at) + label_offset(k);
+        let c = opened.layout.at(&at) + label_offset(k);
         let colour = if step.root { Color::srgb(1.0, 0.85, 0.1) } else { Color::WHITE };
         commands.spawn((
             WhyLabel,
@@ -297,13 +289,13 @@ fn draw(view: Res<WhyView>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
     let Some(p) = &view.picture else { return };
     let layout = opened.layout;
     for (path, reason, _) in &p.paths {
-        let pts: Vec<Vec2> = path.iter().map(|q| world_of(layout, q)).collect();
+        let pts: Vec<Vec2> = path.iter().map(|q| layout.at(q)).collect();
         let colour = path_colour(*reason);
         lines.polyline(&pts[..pts.len() - 1], 4.0, colour, STEP_Z);
         lines.arrow(pts[pts.len() - 2], pts[pts.len() - 1], 4.0, colour, STEP_Z);
     }
     for a in &p.arrows {
-        let (from, to) = (world_of(layout, &a.from), world_of(layout, &a.to));
+        let (from, to) = (layout.at(&a.from), layout.at(&a.to));
         let colour = link_colour(a.link);
         if from.distance(to) < 1.0 {
             // Within one hex (a stack): a loop on the counter.
@@ -314,7 +306,7 @@ fn draw(view: Res<WhyView>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
     }
     for s in &p.steps {
         let Some(at) = s.at else { continue };
-        let c = world_of(layout, &at);
+        let c = layout.at(&at);
         if s.root {
             lines.circle(c, 30.0, 3.0, Color::srgb(1.0, 0.85, 0.1), STEP_Z);
             lines.circle(c, 35.0, 2.0, Color::srgb(1.0, 0.85, 0.1), STEP_Z);

@@ -62,6 +62,8 @@ mod shot;
 mod shown;
 mod staff;
 mod state;
+#[cfg(test)]
+mod testing;
 mod turn;
 mod units;
 mod why;

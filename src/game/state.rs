@@ -57,18 +57,10 @@ mod tests {
     use bevy::state::app::StatesPlugin;
 
     use super::*;
+    use crate::game::testing::press;
 
     #[derive(Component)]
     struct Card;
-
-    fn press(app: &mut App, key: KeyCode) {
-        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
-        app.update();
-        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
-        keys.release(key);
-        keys.clear();
-        app.update();
-    }
 
     fn screen(app: &App) -> Screen {
         *app.world().resource::<State<Screen>>().get()

@@ -6,19 +6,15 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
+use crate::game::testing::{battle_app, go_to, press};
+
 use super::decide::{Click, OrderKey, exit_edge, order_for_click, order_for_key, unit_views};
 use super::give::give;
 use super::preview::refresh;
 use super::words::{fire_odds_text, melee_odds_text};
-use crate::game::input::{self, MapButton, MapClick, MapPointer};
-use crate::game::lines::Lines;
-use crate::game::opened::{Opened, Source, layout_of};
-use crate::game::playback;
-use crate::game::request::Request;
+use crate::game::input::{MapButton, MapClick, MapPointer};
 use crate::game::seats::{Seats, seat};
-use crate::game::sets::GameSet;
 use crate::game::shown::Shown;
-use crate::game::state::Screen;
 use crate::game::turn::PlayerTurn;
 use crate::hex::{Edge, Offset};
 use crate::labataille::orders::Order;
@@ -27,10 +23,7 @@ use crate::sim::{self, Simulation};
 use crate::turn::Phase;
 
 fn parse(text: &str) -> Arc<Scenario> {
-    match crate::scenario::parse_bytes(text.as_bytes(), "test.ron") {
-        Ok(s) => Arc::new(s),
-        Err(e) => panic!("{e}"),
-    }
+    crate::game::testing::parse(text, "test.ron")
 }
 
 /// A French battalion at (3, 5) and a Russian one at `ru`, both sides at
@@ -59,20 +52,6 @@ fn duel_with(fr: (i32, i32), ru: (i32, i32), dice: Vec<u32>, extra: &str) -> Sim
     let w = sim.app.world_mut();
     seat(w, Seats::HotSeat);
     sim
-}
-
-/// Steps the battle, ending other order phases, until `phase` waits.
-fn go_to(w: &mut World, phase: Phase) -> usize {
-    for _ in 0..100 {
-        if let Some((p, side)) = sim::awaiting_orders(w) {
-            if p == phase {
-                return side;
-            }
-            sim::end_phase(w);
-        }
-        sim::step_phase(w);
-    }
-    panic!("never reached {phase:?}");
 }
 
 fn click(w: &mut World, group: &[usize], selected: Option<usize>, hex: Offset, shift: bool) -> Click {
@@ -188,31 +167,9 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
 /// The battle at the window: its world with the playback's systems and
 /// the orders' input, in the game's order (no window or renderer).
 fn window_app(sim: Simulation) -> App {
-    let mut app = sim.app;
-    let s = app.world().resource::<sim::Battle>().scenario.clone();
-    let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-    let layout = layout_of(&s);
-    app.configure_sets(Update, (GameSet::Build, GameSet::Input, GameSet::Playback).chain());
-    app.add_plugins(bevy::state::app::StatesPlugin).init_state::<Screen>();
-    app.init_resource::<ButtonInput<KeyCode>>()
-        .init_resource::<Seats>()
-        .init_resource::<Lines>()
-        .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
-        .insert_resource(Opened { source: Source::Bundled(0), scenario: Some(s), errors: Vec::new(), layout, ids });
-    input::plugin(&mut app);
-    playback::plugin(&mut app);
+    let mut app = battle_app(sim);
     super::plugin(&mut app);
     app
-}
-
-/// One frame with `key` down, then one with it up.
-fn press(app: &mut App, key: KeyCode) {
-    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
-    app.update();
-    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
-    keys.release(key);
-    keys.clear();
-    app.update();
 }
 
 fn click_at(app: &mut App, hex: Offset) {

@@ -3,78 +3,30 @@
 //! the board when an order changes it, and pointing at a target in a fire
 //! phase shows the target's rout.
 
-use std::sync::Arc;
-
 use bevy::prelude::*;
 
+use crate::game::testing::{battle_app, go_to, parse, press};
+
 use super::{RiskLabel, RoutMark, RoutView, Why, risk_labels};
-use crate::game::input::{self, MapButton, MapClick, MapPointer};
-use crate::game::lines::Lines;
-use crate::game::opened::{Opened, Source, layout_of};
-use crate::game::request::Request;
+use crate::game::input::{MapButton, MapClick, MapPointer};
 use crate::game::seats::{Seats, seat};
-use crate::game::state::Screen;
 use crate::game::turn::PlayerTurn;
-use crate::game::{orders, playback, sets};
+use crate::game::{orders, playback};
 use crate::hex::Offset;
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::orders::Order;
 use crate::labataille::rout_preview::{RoutPreview, preview_rout};
-use crate::scenario::Scenario;
 use crate::sim::{self, Simulation};
 use crate::turn::Phase;
-
-fn parse(text: &str, name: &str) -> Arc<Scenario> {
-    match crate::scenario::parse_bytes(text.as_bytes(), name) {
-        Ok(s) => Arc::new(s),
-        Err(e) => panic!("{e}"),
-    }
-}
-
-/// Steps the battle, ending other order phases, until `phase` waits.
-fn go_to(w: &mut World, phase: Phase) -> usize {
-    for _ in 0..100 {
-        if let Some((p, side)) = sim::awaiting_orders(w) {
-            if p == phase {
-                return side;
-            }
-            sim::end_phase(w);
-        }
-        sim::step_phase(w);
-    }
-    panic!("never reached {phase:?}");
-}
 
 /// The battle at the window with the playback, the orders and the rout
 /// preview, in the game's frame order.
 fn window_app(sim: Simulation) -> App {
-    let mut app = sim.app;
-    let s = app.world().resource::<sim::Battle>().scenario.clone();
-    let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-    let layout = layout_of(&s);
-    sets::plugin(&mut app);
-    app.add_plugins(bevy::state::app::StatesPlugin).init_state::<Screen>();
-    app.init_resource::<ButtonInput<KeyCode>>()
-        .init_resource::<Seats>()
-        .init_resource::<Lines>()
-        .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
-        .insert_resource(Opened { source: Source::Bundled(0), scenario: Some(s), errors: Vec::new(), layout, ids });
-    input::plugin(&mut app);
-    playback::plugin(&mut app);
+    let mut app = battle_app(sim);
     orders::plugin(&mut app);
     super::plugin(&mut app);
     app.update();
     app
-}
-
-/// One frame with `key` down, then one with it up.
-fn press(app: &mut App, key: KeyCode) {
-    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
-    app.update();
-    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
-    keys.release(key);
-    keys.clear();
-    app.update();
 }
 
 /// The preview straight from the rules crate, on the board the simulation

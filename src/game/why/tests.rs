@@ -6,30 +6,25 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
+
+use crate::game::testing::{battle_app, parse, press};
 use bevy::ui_widgets::Activate;
 
 use super::picture::{Link, picture};
 use super::{WhyLabel, WhyLine, WhyView};
 use crate::events::{Cause, Event, EventKind, Pos};
-use crate::game::input::{self, MapPointer};
-use crate::game::lines::Lines;
-use crate::game::opened::{Opened, Source, layout_of};
-use crate::game::request::Request;
+use crate::game::input::MapPointer;
+use crate::game::playback;
 use crate::game::seats::Seats;
 use crate::game::shown::{ScenarioNames, Shown};
-use crate::game::state::Screen;
-use crate::game::{playback, sets};
 use crate::hex::Offset;
 use crate::scenario::Scenario;
-use crate::sim::{self, Simulation};
+use crate::sim::Simulation;
 use crate::turn::Phase;
 use crate::why::{chain, fate_event};
 
 fn cascade() -> Arc<Scenario> {
-    match crate::scenario::parse_bytes(crate::game::opened::BUNDLED[0].1.as_bytes(), "cascade.ron") {
-        Ok(s) => Arc::new(s),
-        Err(e) => panic!("{e}"),
-    }
+    parse(crate::game::opened::BUNDLED[0].1, "cascade.ron")
 }
 
 /// The cascade battle after its first shocks segment (no orders given).
@@ -106,34 +101,12 @@ fn the_picture_numbers_the_chain_and_draws_contagion_from_the_passing_path() {
 /// The battle at the window with the playback and the why view, in the
 /// game's frame order, shown up to the end of its log.
 fn window_app(sim: Simulation) -> App {
-    let mut app = sim.app;
-    let s = app.world().resource::<sim::Battle>().scenario.clone();
-    let ids = s.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect();
-    let layout = layout_of(&s);
-    sets::plugin(&mut app);
-    app.add_plugins(bevy::state::app::StatesPlugin).init_state::<Screen>();
-    app.init_resource::<ButtonInput<KeyCode>>()
-        .init_resource::<Seats>()
-        .init_resource::<Lines>()
-        .init_resource::<crate::game::turn::PlayerTurn>()
-        .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
-        .insert_resource(Opened { source: Source::Bundled(0), scenario: Some(s), errors: Vec::new(), layout, ids });
-    input::plugin(&mut app);
-    playback::plugin(&mut app);
+    let mut app = battle_app(sim);
     super::plugin(&mut app);
     app.update();
     app.world_mut().resource_mut::<playback::Playback>().jump_to_present();
     app.update();
     app
-}
-
-fn press(app: &mut App, key: KeyCode) {
-    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
-    app.update();
-    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
-    keys.release(key);
-    keys.clear();
-    app.update();
 }
 
 fn count<C: Component>(app: &mut App) -> usize {

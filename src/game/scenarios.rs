@@ -181,14 +181,7 @@ pub fn restart_asked(keys: &ButtonInput<KeyCode>, screen: Screen, battle_open: b
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pressed(keys: &[KeyCode]) -> ButtonInput<KeyCode> {
-        let mut input = ButtonInput::default();
-        for k in keys {
-            input.press(*k);
-        }
-        input
-    }
+    use crate::game::testing::pressed;
 
     /// In the battle R is the rout preview's: only Shift+R starts again;
     /// on the end-of-battle card, or with no battle open, R alone does.

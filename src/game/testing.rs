@@ -53,6 +53,15 @@ pub fn press(app: &mut App, key: KeyCode) {
     app.update();
 }
 
+/// Keyboard input with `keys` held down this frame.
+pub fn pressed(keys: &[KeyCode]) -> ButtonInput<KeyCode> {
+    let mut input = ButtonInput::default();
+    for k in keys {
+        input.press(*k);
+    }
+    input
+}
+
 /// The battle at a window, in the game's frame order, with the pointer
 /// and the playback; the caller adds the features under test.
 pub fn battle_app(sim: Simulation) -> App {

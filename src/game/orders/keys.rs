@@ -93,14 +93,7 @@ pub(super) fn ready(world: &World) -> Option<(crate::turn::Phase, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pressed(keys: &[KeyCode]) -> ButtonInput<KeyCode> {
-        let mut input = ButtonInput::default();
-        for k in keys {
-            input.press(*k);
-        }
-        input
-    }
+    use crate::game::testing::pressed;
 
     #[test]
     fn keys_name_their_intents_and_the_menu_keeps_the_orders_keys() {

@@ -27,6 +27,7 @@ pub fn capture(world: &World, scenario_text: &str) -> Option<SaveGame> {
         dice: origin.dice.clone(),
         controls: world.get_resource::<Controls>()?.0.clone(),
         at: SavePoint::from(clock),
+        begun: clock.finished || world.get_resource::<PlayState>()?.begun(),
         orders: world.get_resource::<PlayState>()?.book.clone(),
     })
 }
@@ -96,5 +97,9 @@ pub fn restore(world: &mut World, save: &SaveGame, scenario: Arc<scenario::Scena
     sim::reset(world, scenario, save.seed, save.dice.clone(), Seats::Nobody);
     world.insert_resource(Controls(save.controls.clone()));
     sim::start_replay(world, save.orders.clone(), save.at);
-    sim::run_to(world, save.at);
+    if save.begun {
+        sim::run_to(world, save.at);
+    } else {
+        sim::run_to_boundary(world, save.at);
+    }
 }

@@ -162,3 +162,34 @@ fn saves_are_written_whole_and_bad_ones_name_the_file() {
     assert!(e.to_string().starts_with("cut.save.ron:1:"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game the AI plays, saved between two phases (as the window's watch
+/// mode stands after each phase): it resumes there, before the next phase
+/// begins, and plays on to the same game, rather than running past.
+#[test]
+fn a_game_saved_between_phases_resumes_there() {
+    let text = battle_text();
+    let s = common::load(&text);
+    let mut whole = Simulation::new(s.clone(), 11, vec![], Seats::Watch);
+    whole.run();
+    let mut a = Simulation::new(s.clone(), 11, vec![], Seats::Watch);
+    while a.clock().turn < 2 && a.step() {}
+    let saved = save::capture(a.app.world(), &text).expect("a battle");
+    assert!(!saved.begun, "saved between phases");
+    let ron = saved.to_ron();
+    assert!(ron.contains("begun: false"), "{ron}");
+    let (back, s2) = SaveGame::parse(&ron, "between.save.ron").expect("reads back");
+    assert_eq!(back, saved);
+    let s2 = Arc::new(s2);
+    let mut b = Simulation::new(s2.clone(), 0, vec![], Seats::Nobody);
+    save::restore(b.app.world_mut(), &back, s2);
+    assert_eq!(b.log().to_jsonl(), a.log().to_jsonl(), "resumed where it was saved");
+    assert_eq!(b.clock(), a.clock());
+    b.run();
+    assert_eq!(b.log().to_jsonl(), whole.log().to_jsonl(), "and plays on to the same game");
+    // A save taken in a phase writes no `begun` (old saves read as before).
+    let mut c = Simulation::new(s.clone(), 11, vec![], Seats::Watch);
+    c.run();
+    let done = save::capture(c.app.world(), &text).expect("a battle");
+    assert!(!done.to_ron().contains("begun"));
+}

@@ -47,6 +47,13 @@ pub struct PlayState {
     /// including the phase stamped `replay_until`.
     pub(super) replay: VecDeque<LoggedOrder>,
     pub(super) replay_until: Option<SavePoint>,
+    /// A fork's replay: only the players' orders are replayed (those
+    /// that can no longer be carried out are dropped into `dropped`); the
+    /// AI's sides decide afresh.
+    pub(super) players_only: bool,
+    /// Orders of a fork's replay that its history no longer allowed, with
+    /// why.
+    pub dropped: Vec<(LoggedOrder, String)>,
     /// The phase the clock points at has begun (its `PhaseStart` written
     /// and its automatic part run).
     pub(super) begun: bool,
@@ -64,9 +71,16 @@ impl PlayState {
             book: Vec::new(),
             replay: VecDeque::new(),
             replay_until: None,
+            players_only: false,
+            dropped: Vec::new(),
             begun: false,
             undo: Vec::new(),
         }
+    }
+
+    /// Whether the phase the clock points at has begun.
+    pub fn begun(&self) -> bool {
+        self.begun
     }
 
     pub(super) fn replaying(&self) -> bool {
@@ -97,11 +111,12 @@ pub(super) fn with_orders<R>(
     let r = view.lend(&mut q, ticks, &battle, &mut engine.0, |ctx, engine, board| {
         let (activity, search, index, tables, movement) =
             (&mut play.activity, &mut play.search, &play.index, &play.tables, &play.movement);
-        let (book, replay, replay_until, undo) =
-            (&mut play.book, &mut play.replay, &mut play.replay_until, &mut play.undo);
+        let (book, replay, replay_until, undo, dropped) =
+            (&mut play.book, &mut play.replay, &mut play.replay_until, &mut play.undo, &mut play.dropped);
+        let players_only = play.players_only;
         let bf = Battlefield { ctx, map: &battle.scenario.map, tables, movement };
         let mut orders = Orders { bf: &bf, index, search, activity };
-        let mut pb = PlayBook { book, replay, replay_until, undo };
+        let mut pb = PlayBook { book, replay, replay_until, players_only, dropped, undo };
         rule(&mut orders, engine, board, &mut dice.0, &mut log, &mut pb)
     });
     state.apply(world);
@@ -113,5 +128,7 @@ pub(super) struct PlayBook<'a> {
     pub book: &'a mut Vec<LoggedOrder>,
     pub replay: &'a mut VecDeque<LoggedOrder>,
     pub replay_until: &'a mut Option<SavePoint>,
+    pub players_only: bool,
+    pub dropped: &'a mut Vec<(LoggedOrder, String)>,
     pub undo: &'a mut Vec<Snapshot>,
 }

@@ -38,7 +38,17 @@ pub struct SaveGame {
     pub controls: Vec<Control>,
     /// Where the clock stood.
     pub at: SavePoint,
+    /// Whether the phase at `at` had begun (its `PhaseStart` written): a
+    /// game saved between two phases (as the AI plays on) resumes before
+    /// the next one begins. Written only when false, so saves taken in a
+    /// phase read as before.
+    #[serde(default = "phase_begun", skip_serializing_if = "Clone::clone")]
+    pub begun: bool,
     pub orders: Vec<LoggedOrder>,
+}
+
+fn phase_begun() -> bool {
+    true
 }
 
 impl SaveGame {

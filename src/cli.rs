@@ -1,5 +1,9 @@
 //! The command line (CONTRACT.md section 2).
 
+mod bar;
+mod batch;
+mod forecast;
+mod fork;
 mod why;
 
 use std::io::Write;
@@ -104,6 +108,22 @@ pub enum Command {
     /// shocks, orders and segment starts it follows from); or, with
     /// --cascades, the log's cascades by size.
     Why(why::WhyArgs),
+    /// What if? The break forecast: N continuations from a scenario's
+    /// opening or a save, to the end of the turn (or K turns), each with a
+    /// seed of its own and the AI on every side, played on every core:
+    /// per unit the chance to be disordered, routed, surrendered or
+    /// eliminated, per corps to break, per side to win, and the cascades
+    /// to expect.
+    Forecast(forecast::ForecastArgs),
+    /// What if that die had rolled otherwise? A save's game played again
+    /// with the roll of one event changed and the rest as they came,
+    /// written as a save of its own and compared with the original: the
+    /// units whose fate differs, the cascades that appear or vanish, the
+    /// score.
+    Fork(fork::ForkArgs),
+    /// One AI-against-AI battle per seed, one CSV row each (shards for a
+    /// cluster scheduler); `batch merge` sums shards up.
+    Batch(batch::BatchArgs),
 }
 
 /// What the binary does with a parsed command line. The window is passed in
@@ -128,6 +148,9 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
             simulate(&file, seed, turns, &ai, dice.as_deref(), events.as_deref(), save.as_deref())
         }
         Some(Command::Replay { file, events }) => replay(&file, events.as_deref()),
+        Some(Command::Forecast(args)) => forecast::run(&args),
+        Some(Command::Fork(args)) => fork::run(&args),
+        Some(Command::Batch(args)) => batch::run(&args),
         Some(Command::Why(args)) => match why::why(&args) {
             Ok(answer) => {
                 for note in &answer.notes {
@@ -221,6 +244,25 @@ fn check(files: &[PathBuf]) -> ExitCode {
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("sauve: error: {msg}");
     ExitCode::from(2)
+}
+
+/// Prints error lines (each naming its file) and fails.
+fn fail(lines: Vec<String>) -> ExitCode {
+    for line in lines {
+        eprintln!("{line}");
+    }
+    ExitCode::FAILURE
+}
+
+/// A pool of `threads` threads for the runs (default: one per core).
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    if threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("cannot start the threads: {e}"))
 }
 
 fn simulate(

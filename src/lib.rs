@@ -5,7 +5,8 @@
 //! are re-exported here under the same names ([`labataille`] for hex mode,
 //! [`belle_alliance`] for free space, [`scenario`], [`events`], ...). This
 //! crate runs them: [`sim`] as an ECS world, [`game`] as the window, [`cli`]
-//! as the command line.
+//! as the command line, [`whatif`] many times over (forecasts, forks,
+//! batches).
 
 pub use sauve_rules::{
     belle_alliance, checks, dice, events, generate, hex, labataille, map, report, rules, scenario, sentences, terrain,
@@ -17,3 +18,4 @@ pub mod cli;
 pub mod game;
 pub mod save;
 pub mod sim;
+pub mod whatif;

@@ -73,7 +73,7 @@ fn fit(
     }
 }
 
-/// The arrow keys pan (a third of the view per second); F fits the map
+/// The arrow keys pan (a third of the view per second); Home fits the map
 /// again.
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
@@ -98,7 +98,7 @@ fn keys(
         }
     }
     t.translation += (dir * 600.0 * o.scale * time.delta_secs()).extend(0.0);
-    if keys.just_pressed(KeyCode::KeyF) {
+    if keys.just_pressed(KeyCode::Home) {
         let (centre, scale) = fitted(&opened, controls.as_deref(), window);
         o.scale = scale;
         t.translation = centre.extend(t.translation.z);

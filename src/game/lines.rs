@@ -33,6 +33,12 @@ impl Lines {
         }
     }
 
+    /// The colours asked for this frame (for tests).
+    #[cfg(test)]
+    pub fn colours(&self) -> Vec<Color> {
+        self.0.iter().map(|l| l.3).collect()
+    }
+
     pub fn circle(&mut self, c: Vec2, r: f32, width: f32, colour: Color, z: f32) {
         let pts: Vec<Vec2> =
             (0..=20).map(|k| c + Vec2::from_angle(k as f32 / 20.0 * std::f32::consts::TAU) * r).collect();

@@ -29,6 +29,7 @@
 //! - `panels`: the on-screen text: turn, details, log, help;
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
 //! - `why`: the why view (W), the chain behind a unit's fall drawn on the map;
+//! - `forecast`: the break forecast (F): heat rings from many continuations;
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
 //!   feature only).
 
@@ -40,6 +41,7 @@ pub mod art;
 #[cfg(feature = "dev")]
 mod bench;
 mod camera;
+mod forecast;
 mod gameover;
 mod input;
 pub mod layout;
@@ -130,4 +132,5 @@ pub fn build(app: &mut App, req: WindowRequest) {
     shot::plugin(app);
     staff::plugin(app);
     why::plugin(app);
+    forecast::plugin(app);
 }

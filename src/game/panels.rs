@@ -101,7 +101,7 @@ Space: play or pause
 End: back to the present (the battle as it stands, the log at its newest line)
 Enter or N: show the rest of this phase (or the next one with events)
 + and -: faster, slower
-Drag or arrow keys: pan;  wheel: zoom;  F: fit the map
+Drag or arrow keys: pan;  wheel: zoom;  Home: fit the map
 Click: select a unit (again: the next one in the stack)
 1: distance to the nearest enemy (the selected unit's side)
 2: enemy zones of influence
@@ -109,6 +109,7 @@ Click: select a unit (again: the next one in the stack)
 4: this turn's rout moves as arrows
 R: where the selected unit (either side) would rout now, and each friend's chance to fail contagion
 W: why the selected unit broke: the chain of causes on the map, and in a panel (click a line to step there)
+F: forecast: 500 continuations to the end of the turn; heat rings (chance to break), corps' and sides' odds; Esc cancels
 V: log filter;  PgUp, PgDn: scroll the log
 Tab or M: scenarios;  Shift+R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
 P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it

@@ -94,6 +94,27 @@ pub fn start_replay(world: &mut World, orders: Vec<LoggedOrder>, until: SavePoin
     let mut play = world.resource_mut::<PlayState>();
     play.replay = orders.into();
     play.replay_until = Some(until);
+    play.players_only = false;
+}
+
+/// Starts a fork's replay up to `until`: only the orders of the sides a
+/// player controls are replayed, at their stamps, and one that the
+/// fork's history no longer allows is dropped (see [`dropped_orders`]);
+/// the AI's sides decide afresh, as they would have.
+pub fn start_fork_replay(world: &mut World, orders: Vec<LoggedOrder>, until: SavePoint) {
+    let controls = world.resource::<Controls>().clone();
+    let players: Vec<LoggedOrder> =
+        orders.into_iter().filter(|o| controls.of(o.at.phase.acting_side(o.at.side)) == Control::Player).collect();
+    let mut play = world.resource_mut::<PlayState>();
+    play.replay = players.into();
+    play.replay_until = Some(until);
+    play.players_only = true;
+    play.dropped.clear();
+}
+
+/// The orders a fork's replay dropped, with why, in the order met.
+pub fn dropped_orders(world: &World) -> Vec<(LoggedOrder, String)> {
+    world.get_resource::<PlayState>().map_or_else(Vec::new, |p| p.dropped.clone())
 }
 
 /// The saved orders a replay has not reached: after [`run_to`], orders
@@ -119,6 +140,28 @@ pub fn run_to(world: &mut World, until: SavePoint) {
             return;
         }
         step_phase(world);
+    }
+}
+
+/// Steps until the clock stands at `until` before that phase begins (or
+/// the battle ends): where a game saved between two phases stood. The
+/// replay is then over (no order can be stamped for a phase not yet
+/// begun), so the phase at `until` asks its AI or player as usual.
+pub fn run_to_boundary(world: &mut World, until: SavePoint) {
+    loop {
+        let clock = *world.resource::<Clock>();
+        let here = SavePoint::from(clock);
+        if clock.finished || (here == until && !world.resource::<PlayState>().begun) {
+            break;
+        }
+        if awaiting_orders(world).is_some() {
+            break;
+        }
+        step_phase(world);
+    }
+    let mut play = world.resource_mut::<PlayState>();
+    if play.replay.is_empty() {
+        play.replay_until = None;
     }
 }
 

@@ -66,35 +66,32 @@ pub(super) fn recovery_system(mut segment: Segment, clock: Res<Clock>) {
 
 /// An order phase begins: reset what units did, then take the phase's
 /// orders from the replay, or from the AI if it controls the acting side.
-/// A human side's orders come later, through [`super::issue_order`].
+/// A human side's orders come later, through [`super::issue_order`]. In a
+/// fork's replay (players' orders only) the AI's sides decide afresh.
 pub(super) fn order_phase_system(world: &mut World) {
     let clock = *world.resource::<Clock>();
     let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
     let acting = phase.acting_side(phasing);
     let control = world.resource::<Controls>().of(acting);
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
-    let goals = (control == Control::Ai).then(|| {
-        let scenario = world.resource::<Battle>().scenario.clone();
-        let v = world.resource::<Victory>();
-        AiGoals {
-            objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
-            aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
-            broken: v.broken_units(&scenario),
-            exits: scenario.exits.iter().filter(|e| e.side == acting).map(|e| (e.edge, e.points)).collect(),
-        }
-    });
+    let goals = (control == Control::Ai).then(|| ai_goals(world, acting));
     with_orders(world, |o, engine, board, dice, log, pb| {
         match phase {
             Phase::Charge => o.activity.new_turn(board, phasing),
             Phase::DefensiveFire | Phase::OffensiveFire => o.activity.new_fire_phase(),
             _ => {}
         }
-        if pb.replay_until.is_some() {
+        if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
             while pb.replay.front().is_some_and(|e| e.at == stamp) {
                 let Some(e) = pb.replay.pop_front() else { break };
                 // A save's orders were legal when given; one that is not now
-                // means the save does not belong to this scenario or build.
+                // means the save does not belong to this scenario or build,
+                // or (in a fork) that the other history no longer allows it.
                 if let Err(err) = o.apply(engine, board, dice, log, phase, acting, &e.order) {
+                    if pb.players_only {
+                        pb.dropped.push((e, err.to_string()));
+                        continue;
+                    }
                     log.push(EventKind::ReplayError {
                         order: format!("{:?}", e.order),
                         error: err.to_string(),
@@ -114,6 +111,46 @@ pub(super) fn order_phase_system(world: &mut World) {
             }
         }
     });
+}
+
+/// What the AI plays for: the objectives and who holds them, its
+/// aggression, the broken corps' units and its exits.
+fn ai_goals(world: &World, acting: usize) -> AiGoals {
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let v = world.resource::<Victory>();
+    AiGoals {
+        objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
+        aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
+        broken: v.broken_units(&scenario),
+        exits: scenario.exits.iter().filter(|e| e.side == acting).map(|e| (e.edge, e.points)).collect(),
+    }
+}
+
+/// The AI gives the rest of the orders of an order phase already begun
+/// (a player's phase handed to the AI, as a forecast from a save does):
+/// what units did so far in the phase stands. Nothing happens outside an
+/// order phase or when the acting side is not the AI's.
+pub fn ai_rest_of_phase(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
+    if clock.finished || !world.resource::<super::play::PlayState>().begun || !hex_mode_world(world) {
+        return;
+    }
+    let acting = phase.acting_side(phasing);
+    if world.resource::<Controls>().of(acting) != Control::Ai {
+        return;
+    }
+    let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = ai_goals(world, acting);
+    with_orders(world, |o, engine, board, dice, log, pb| {
+        for order in ai::play_phase(o, engine, board, dice, log, phase, acting, &goals) {
+            pb.book.push(LoggedOrder { at: stamp, order });
+        }
+    });
+}
+
+fn hex_mode_world(world: &World) -> bool {
+    world.resource::<Battle>().scenario.mode == Mode::Hex
 }
 
 pub(super) fn hex_mode(battle: Res<Battle>) -> bool {

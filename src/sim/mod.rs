@@ -41,7 +41,11 @@ pub use battle::{Battle, BattleLog, DiceBox, EngineState};
 pub use clock::{Clock, Origin, PhaseSchedule};
 pub use components::*;
 pub use control::{Controls, Seats};
-pub use driver::{end_phase, orders_not_replayed, run_to, start_replay, step_phase, write_final};
+pub use driver::{
+    dropped_orders, end_phase, orders_not_replayed, run_to, run_to_boundary, start_fork_replay, start_replay,
+    step_phase, write_final,
+};
+pub use hex_phases::ai_rest_of_phase;
 pub use order_api::{
     awaiting_orders, charge_path, fire_odds, issue_order, melee_odds, movement_range, mp_left, rout_preview, undo,
 };

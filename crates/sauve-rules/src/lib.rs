@@ -10,6 +10,8 @@
 //!   places; [`save`]: saves of a game;
 //! - [`events`]: the one record every rule writes to; [`sentences`] and
 //!   [`report`]: that record in words;
+//! - [`why`]: the cause graph read backwards; [`whatif`]: forecasts,
+//!   forks and batches as plain data;
 //! - [`hex`], [`dice`], [`terrain`], [`map`], [`rules`], [`turn`]: the
 //!   vocabulary.
 
@@ -29,4 +31,5 @@ pub mod sentences;
 pub mod terrain;
 pub mod turn;
 pub mod vocab;
+pub mod whatif;
 pub mod why;

@@ -1,0 +1,172 @@
+//! Batches merged: shards joined into one table (checked to be of the same
+//! battle, with no seed played twice), and the table summed up: win
+//! rates with 95% confidence intervals, how often each corps broke, and
+//! the distribution of the largest cascade's size.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use super::stats::wilson95;
+use super::table::{BatchRow, BatchTable};
+
+/// Joins batch tables (each with the file it came from) into one, rows in
+/// seed order. The tables must name the same sides in the same order, and
+/// no seed may appear twice (two shards overlapping, or a file given
+/// twice): either is an error naming both places.
+pub fn join(tables: Vec<(String, BatchTable)>) -> Result<BatchTable, String> {
+    let mut sides: Option<(String, Vec<String>)> = None;
+    let mut seen: BTreeMap<u64, (String, BatchRow)> = BTreeMap::new();
+    for (file, table) in tables {
+        match &sides {
+            None => sides = Some((file.clone(), table.sides.clone())),
+            Some((first, s)) if *s != table.sides => {
+                return Err(format!(
+                    "{file}: error: its sides ({}) are not those of {first} ({}): not the same battle",
+                    table.sides.join(", "),
+                    s.join(", ")
+                ));
+            }
+            Some(_) => {}
+        }
+        for row in table.rows {
+            if let Some((other, _)) = seen.get(&row.seed) {
+                return Err(format!("{file}: error: seed {} was already played in {other}", row.seed));
+            }
+            seen.insert(row.seed, (file.clone(), row));
+        }
+    }
+    let sides = sides.map(|(_, s)| s).unwrap_or_default();
+    Ok(BatchTable { sides, rows: seen.into_values().map(|(_, r)| r).collect() })
+}
+
+/// A rate with its 95% interval (Wilson).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    pub count: u64,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn of(count: u64, n: u64) -> Rate {
+        let (low, high) = wilson95(count, n);
+        Rate { count, rate: if n == 0 { 0.0 } else { count as f64 / n as f64 }, low, high }
+    }
+}
+
+impl fmt::Display for Rate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:5.1}% [{:.1}%, {:.1}%]", self.rate * 100.0, self.low * 100.0, self.high * 100.0)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideStats {
+    pub id: String,
+    pub wins: Rate,
+    pub decisive_wins: u64,
+    pub mean_points: f64,
+    pub mean_losses: f64,
+    pub mean_routs: f64,
+}
+
+/// A batch summed up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BatchSummary {
+    pub games: u64,
+    pub first_seed: Option<u64>,
+    pub last_seed: Option<u64>,
+    pub sides: Vec<SideStats>,
+    pub draws: Rate,
+    pub mean_turns: f64,
+    /// How often each corps broke (those that broke at least once).
+    pub corps_broken: Vec<(String, Rate)>,
+    /// `largest_cascade[k]`: games whose largest cascade took k units.
+    pub largest_cascade: Vec<u64>,
+    pub mean_largest_cascade: f64,
+}
+
+pub fn summarise(t: &BatchTable) -> BatchSummary {
+    let n = t.rows.len() as u64;
+    let mean = |f: &dyn Fn(&BatchRow) -> u64| {
+        if n == 0 { 0.0 } else { t.rows.iter().map(f).sum::<u64>() as f64 / n as f64 }
+    };
+    let sides = t
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(s, id)| SideStats {
+            id: id.clone(),
+            wins: Rate::of(t.rows.iter().filter(|r| r.winner == Some(s)).count() as u64, n),
+            decisive_wins: t.rows.iter().filter(|r| r.winner == Some(s) && r.decisive).count() as u64,
+            mean_points: mean(&|r| u64::from(r.points.get(s).copied().unwrap_or(0))),
+            mean_losses: mean(&|r| u64::from(r.losses.get(s).copied().unwrap_or(0))),
+            mean_routs: mean(&|r| u64::from(r.routs.get(s).copied().unwrap_or(0))),
+        })
+        .collect();
+    let mut corps: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for r in &t.rows {
+        for c in &r.corps_broken {
+            let k = corps.entry(c).or_insert_with(|| {
+                order.push(c);
+                0
+            });
+            *k += 1;
+        }
+    }
+    let mut largest = Vec::new();
+    for r in &t.rows {
+        let k = r.largest_cascade as usize;
+        if largest.len() <= k {
+            largest.resize(k + 1, 0);
+        }
+        largest[k] += 1;
+    }
+    BatchSummary {
+        games: n,
+        first_seed: t.rows.iter().map(|r| r.seed).min(),
+        last_seed: t.rows.iter().map(|r| r.seed).max(),
+        sides,
+        draws: Rate::of(t.rows.iter().filter(|r| r.winner.is_none()).count() as u64, n),
+        mean_turns: mean(&|r| u64::from(r.turns)),
+        corps_broken: order.iter().map(|c| ((*c).to_owned(), Rate::of(corps[c], n))).collect(),
+        largest_cascade: largest,
+        mean_largest_cascade: mean(&|r| u64::from(r.largest_cascade)),
+    }
+}
+
+impl fmt::Display for BatchSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seeds = match (self.first_seed, self.last_seed) {
+            (Some(a), Some(b)) => format!(", seeds {a}..={b}"),
+            _ => String::new(),
+        };
+        writeln!(f, "{} games{seeds}; each ended on turn {:.1} on average", self.games, self.mean_turns)?;
+        writeln!(f, "Wins (95% confidence interval):")?;
+        for s in &self.sides {
+            writeln!(
+                f,
+                "  {:<10} {}  ({} outright); mean points {:.1}, increments lost {:.1}, units routed {:.1}",
+                s.id, s.wins, s.decisive_wins, s.mean_points, s.mean_losses, s.mean_routs
+            )?;
+        }
+        writeln!(f, "  {:<10} {}", "draw", self.draws)?;
+        if !self.corps_broken.is_empty() {
+            writeln!(f, "Corps broken:")?;
+            for (c, r) in &self.corps_broken {
+                writeln!(f, "  {c:<14} {r}")?;
+            }
+        }
+        writeln!(f, "Largest cascade per game (mean {:.2} units):", self.mean_largest_cascade)?;
+        let most = self.largest_cascade.iter().copied().max().unwrap_or(0).max(1);
+        for (k, &g) in self.largest_cascade.iter().enumerate() {
+            let bar = "#".repeat(((g * 40).div_ceil(most)) as usize);
+            writeln!(f, "  {k:>3} units: {g:>6} {bar}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,147 @@
+//! One AI-against-AI battle's row of a batch, and a batch's table as CSV:
+//! `seed,winner,decisive,turns,largest_cascade,corps_broken`, then the
+//! points, increments lost and units routed of each side
+//! (`points_ID,...,losses_ID,...,routs_ID,...`). `winner` is a side's id
+//! or `draw`; `corps_broken` the broken corps' ids joined by `;`.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// One battle of a batch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BatchRow {
+    pub seed: u64,
+    /// A side's index, `None` for a draw.
+    pub winner: Option<usize>,
+    /// Won because the other army broke.
+    pub decisive: bool,
+    /// The turn the battle ended in.
+    pub turns: u32,
+    pub largest_cascade: u32,
+    /// The broken corps' ids, in scenario order.
+    pub corps_broken: Vec<String>,
+    /// Per side: victory points, increments lost, units routed at some point.
+    pub points: Vec<u32>,
+    pub losses: Vec<u32>,
+    pub routs: Vec<u32>,
+}
+
+/// A batch: the sides its rows name (ids), and the rows in seed order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BatchTable {
+    pub sides: Vec<String>,
+    pub rows: Vec<BatchRow>,
+}
+
+/// A batch file that cannot be read, placed at its line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvError {
+    pub file: String,
+    pub line: u64,
+    pub message: String,
+}
+
+impl fmt::Display for CsvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: error: {}", self.file, self.line, self.message)
+    }
+}
+
+const FIXED: [&str; 6] = ["seed", "winner", "decisive", "turns", "largest_cascade", "corps_broken"];
+
+impl BatchTable {
+    /// The header of a batch of `sides`.
+    pub fn header(sides: &[String]) -> Vec<String> {
+        let mut h: Vec<String> = FIXED.iter().map(|s| (*s).to_owned()).collect();
+        for what in ["points", "losses", "routs"] {
+            h.extend(sides.iter().map(|s| format!("{what}_{s}")));
+        }
+        h
+    }
+
+    /// The table as CSV text (RFC 4180: a field with a comma or quote is
+    /// quoted).
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record(Self::header(&self.sides));
+        for r in &self.rows {
+            let mut rec = vec![
+                r.seed.to_string(),
+                r.winner.and_then(|w| self.sides.get(w)).map_or_else(|| "draw".to_owned(), Clone::clone),
+                r.decisive.to_string(),
+                r.turns.to_string(),
+                r.largest_cascade.to_string(),
+                r.corps_broken.join(";"),
+            ];
+            for list in [&r.points, &r.losses, &r.routs] {
+                rec.extend(list.iter().map(u32::to_string));
+            }
+            let _ = w.write_record(rec);
+        }
+        String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
+    }
+
+    /// Reads a batch file; `file` names it in errors.
+    pub fn from_csv(text: &str, file: &str) -> Result<BatchTable, CsvError> {
+        let err = |line: u64, message: String| CsvError { file: file.to_owned(), line, message };
+        let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
+        let header = r.headers().map_err(|e| err(1, e.to_string()))?.clone();
+        let names: Vec<&str> = header.iter().collect();
+        if names.len() < FIXED.len() || names[..FIXED.len()] != FIXED {
+            return Err(err(1, format!("not a sauve batch: the header must begin {}", FIXED.join(","))));
+        }
+        let rest = &names[FIXED.len()..];
+        let n = rest.len() / 3;
+        let sides: Vec<String> =
+            rest.iter().take(n).filter_map(|c| c.strip_prefix("points_")).map(str::to_owned).collect();
+        if rest.len() % 3 != 0 || sides.len() != n || Self::header(&sides) != names {
+            return Err(err(
+                1,
+                "the side columns must be points_ID..., losses_ID..., routs_ID... for the same sides".into(),
+            ));
+        }
+        let mut table = BatchTable { sides, rows: Vec::new() };
+        for rec in r.records() {
+            let rec = rec.map_err(|e| err(e.position().map_or(0, |p| p.line()), e.to_string()))?;
+            let line = rec.position().map_or(0, |p| p.line());
+            let field = |i: usize| rec.get(i).unwrap_or("");
+            let num = |i: usize| -> Result<u64, CsvError> {
+                field(i)
+                    .trim()
+                    .parse()
+                    .map_err(|_| err(line, format!("{} {:?} is not a whole number", names[i], field(i))))
+            };
+            let small = |i: usize| -> Result<u32, CsvError> {
+                u32::try_from(num(i)?).map_err(|_| err(line, format!("{} {} is too large", names[i], field(i))))
+            };
+            let winner = match field(1) {
+                "draw" => None,
+                id => Some(table.sides.iter().position(|s| s == id).ok_or_else(|| {
+                    err(line, format!("winner {id:?} is not one of the sides ({}) or draw", table.sides.join(", ")))
+                })?),
+            };
+            let decisive = match field(2) {
+                "true" => true,
+                "false" => false,
+                other => return Err(err(line, format!("decisive {other:?} must be true or false"))),
+            };
+            let corps_broken = field(5).split(';').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+            let side_cols =
+                |k: usize| -> Result<Vec<u32>, CsvError> { (0..n).map(|s| small(FIXED.len() + k * n + s)).collect() };
+            table.rows.push(BatchRow {
+                seed: num(0)?,
+                winner,
+                decisive,
+                turns: small(3)?,
+                largest_cascade: small(4)?,
+                corps_broken,
+                points: side_cols(0)?,
+                losses: side_cols(1)?,
+                routs: side_cols(2)?,
+            });
+        }
+        Ok(table)
+    }
+}

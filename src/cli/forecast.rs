@@ -1,0 +1,73 @@
+//! `sauve forecast`: the break forecast from a scenario's opening or a
+//! save, with a progress bar on a terminal.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{bar, fail, usage_error};
+use crate::whatif::{Progress, Start, forecast};
+
+/// The arguments of `sauve forecast`.
+#[derive(Args, Debug)]
+pub struct ForecastArgs {
+    /// A scenario (forecast from its opening) or a save (from where it
+    /// was saved).
+    pub file: PathBuf,
+    /// Continuations to play.
+    #[arg(long, default_value_t = 500)]
+    pub runs: u64,
+    /// Turns to look ahead, the current one the first (1: to the end of
+    /// this turn); never past the battle's last.
+    #[arg(long, default_value_t = 1)]
+    pub turns: u32,
+    /// The game's seed for a scenario (default: the scenario's `seed`); a
+    /// save keeps its own. Run i plays with a seed derived from it and i.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Threads to play on (default: one per core); the forecast is the
+    /// same whatever the number.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write JSON for scripts instead of sentences.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: &ForecastArgs) -> ExitCode {
+    if a.runs == 0 || a.runs > 10_000_000 {
+        return usage_error("--runs must be 1..=10000000");
+    }
+    if a.turns == 0 || a.turns > 1000 {
+        return usage_error("--turns must be 1..=1000");
+    }
+    let start = match Start::load(&a.file, a.seed) {
+        Ok(s) => s,
+        Err(e) => return fail(e.lines()),
+    };
+    if let Start::Saved { save, .. } = &start
+        && save.at.finished
+    {
+        return fail(vec![format!(
+            "{}: error: the saved game is over; there is nothing to forecast",
+            a.file.display()
+        )]);
+    }
+    let progress = Progress::default();
+    let pool = match super::pool(a.threads) {
+        Ok(p) => p,
+        Err(msg) => return usage_error(&msg),
+    };
+    let result = bar::with_bar(a.runs, "runs", &progress, || {
+        pool.install(|| forecast::forecast(&start, a.runs, a.turns, &progress))
+    });
+    let Some(f) = result else { return fail(vec!["sauve: the forecast was cancelled".into()]) };
+    let report = f.report(start.scenario());
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else {
+        print!("{report}");
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,292 @@
+//! The break forecast in the window (F): from the battle as it stands,
+//! [`RUNS`] continuations to the end of the turn, played on every core
+//! by `whatif::forecast` while frames keep flowing, with a progress bar;
+//! Esc cancels. The result is a heat ring on each counter (its chance to
+//! be routed, surrender or be eliminated by the end of the turn) with a
+//! legend, and the sides' and corps' odds in the panel. Looking back in
+//! the log is not a forecast point: F then says so. F again hides it.
+
+use std::sync::{Arc, Mutex};
+
+use bevy::prelude::*;
+
+use super::layout::Layout;
+use super::lines::Lines;
+use super::map::z;
+use super::opened::Opened;
+use super::scenarios::ScenarioText;
+use super::sets::GameSet;
+use super::shown::Shown;
+use super::state::Screen;
+use super::turn::{Notice, PlayerTurn};
+use crate::events::Pos;
+use crate::sim::{self, Battle};
+use crate::whatif::odds::Forecast;
+use crate::whatif::{Progress, Start, forecast};
+
+/// Continuations a forecast plays.
+pub const RUNS: u64 = 500;
+
+/// A forecast being played on other threads.
+pub struct Job {
+    pub progress: Arc<Progress>,
+    result: Arc<Mutex<Option<Option<Forecast>>>>,
+    pub runs: u64,
+}
+
+/// The forecast: the one being played, the one shown, and how many runs
+/// the next one plays.
+#[derive(Resource)]
+pub struct ForecastView {
+    pub job: Option<Job>,
+    pub shown: Option<Showing>,
+    pub runs: u64,
+}
+
+/// A forecast shown, with the log's length when it was asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Showing {
+    pub forecast: Forecast,
+    pub at_events: usize,
+}
+
+impl Default for ForecastView {
+    fn default() -> Self {
+        ForecastView { job: None, shown: None, runs: RUNS }
+    }
+}
+
+#[derive(Component)]
+struct Legend;
+#[derive(Component)]
+struct LegendText;
+#[derive(Component)]
+struct BarFill;
+#[derive(Component)]
+struct BarBack;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ForecastView>();
+    app.add_systems(Startup, spawn_legend);
+    app.add_systems(Update, keys.in_set(GameSet::Input).run_if(in_state(Screen::Battle)));
+    app.add_systems(Update, collect.after(GameSet::Playback).before(GameSet::Draw));
+    app.add_systems(Update, (legend, rings).in_set(GameSet::Draw));
+}
+
+/// The colour of a chance: pale yellow at a few percent to deep red at
+/// certainty.
+pub fn heat(p: f64) -> Color {
+    let t = p.clamp(0.0, 1.0) as f32;
+    Color::srgb(1.0, 0.92 - 0.8 * t, 0.35 - 0.3 * t)
+}
+
+/// F: start a forecast (or hide the one shown); Esc: cancel one running.
+fn keys(world: &mut World) {
+    let (f, esc) = {
+        let k = world.resource::<ButtonInput<KeyCode>>();
+        (k.just_pressed(KeyCode::KeyF), k.just_pressed(KeyCode::Escape))
+    };
+    if esc && let Some(job) = world.resource_mut::<ForecastView>().job.take() {
+        job.progress.cancel();
+        say(world, Notice::said("Forecast cancelled."));
+        return;
+    }
+    if !f {
+        return;
+    }
+    if world.resource::<ForecastView>().job.is_some() {
+        say(world, Notice::said("A forecast is being played; Esc cancels it."));
+        return;
+    }
+    if world.resource_mut::<ForecastView>().shown.take().is_some() {
+        return;
+    }
+    let notice = match start(world) {
+        Ok(()) => return,
+        Err(n) => n,
+    };
+    say(world, notice);
+}
+
+fn say(world: &mut World, n: Notice) {
+    if let Some(mut t) = world.get_resource_mut::<PlayerTurn>() {
+        t.say(n);
+    }
+}
+
+/// Starts a forecast from the battle as it stands.
+pub fn start(world: &mut World) -> Result<(), Notice> {
+    let events = world.get_resource::<sim::BattleLog>().map_or(0, |l| l.events.len());
+    if world.get_resource::<Battle>().is_none() {
+        return Err(Notice::error("No battle to forecast."));
+    }
+    if world.resource::<Shown>().cursor != events {
+        return Err(Notice::error(
+            "Looking back in the log is not a forecast point: End returns to the present, then F.",
+        ));
+    }
+    if world.get_resource::<sim::Clock>().is_some_and(|c| c.finished) {
+        return Err(Notice::error("The battle is over: there is nothing to forecast."));
+    }
+    let text = world.get_resource::<ScenarioText>().map(|t| t.0.clone()).unwrap_or_default();
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let Some(save) = crate::save::capture(world, &text) else { return Err(Notice::error("No battle to forecast.")) };
+    let start = Start::Saved { save, scenario };
+    let runs = world.resource::<ForecastView>().runs;
+    let progress = Arc::new(Progress::default());
+    let result = Arc::new(Mutex::new(None));
+    let (p, r) = (progress.clone(), result.clone());
+    std::thread::spawn(move || {
+        let f = forecast::forecast(&start, runs, 1, &p);
+        if let Ok(mut slot) = r.lock() {
+            *slot = Some(f);
+        }
+    });
+    let mut view = world.resource_mut::<ForecastView>();
+    view.job = Some(Job { progress, result, runs });
+    view.shown = None;
+    Ok(())
+}
+
+/// Takes a finished forecast off its thread.
+fn collect(mut view: ResMut<ForecastView>, log: Option<Res<sim::BattleLog>>) {
+    let done = view.job.as_ref().and_then(|j| j.result.lock().ok().and_then(|mut r| r.take()));
+    let Some(result) = done else { return };
+    view.job = None;
+    if let Some(forecast) = result {
+        view.shown = Some(Showing { forecast, at_events: log.map_or(0, |l| l.events.len()) });
+    }
+}
+
+/// What the legend says: the progress, or the forecast's odds.
+pub fn legend_words(view: &ForecastView, opened: &Opened) -> Option<String> {
+    if let Some(job) = &view.job {
+        return Some(format!(
+            "Forecast: {} of {} continuations to the end of the turn, the AI on every side... (Esc cancels)",
+            job.progress.done(),
+            job.runs
+        ));
+    }
+    let shown = view.shown.as_ref()?;
+    let s = opened.scenario.as_ref()?;
+    let f = &shown.forecast;
+    let r = f.report(s);
+    let mut out = format!(
+        "Forecast (F hides it): {} continuations from turn {} to the end of turn {}.\n\
+         Rings: each counter's chance to be routed, surrender or be eliminated by then (pale: a few %, red: sure).",
+        f.runs, f.horizon.from.turn, f.horizon.to_turn
+    );
+    if r.decided > 0.0 {
+        let wins: Vec<String> =
+            s.sides.iter().zip(&r.sides).map(|(side, o)| format!("{} {:.0}%", side.name, o.wins * 100.0)).collect();
+        out += &format!("\nWins at the end of the turn: {}, draw {:.0}%", wins.join(", "), r.draws * 100.0);
+    }
+    let mut corps: Vec<_> = s.corps.iter().zip(&r.corps).filter(|(_, o)| o.breaks > 0.0).collect();
+    corps.sort_by(|a, b| b.1.breaks.total_cmp(&a.1.breaks));
+    for (c, o) in corps.iter().take(6) {
+        out += &format!("\n  {} breaks: {:.0}%", c.name, o.breaks * 100.0);
+    }
+    if corps.is_empty() && !s.corps.is_empty() {
+        out += "\n  No corps breaks in any run.";
+    }
+    out += &format!(
+        "\nCascades: the largest takes {:.1} units on average; {:.1} units fall in cascades per run.",
+        r.mean_largest_cascade, r.mean_cascade_units
+    );
+    Some(out)
+}
+
+/// The legend and progress bar sit at the foot of the map, left.
+fn spawn_legend(mut commands: Commands) {
+    commands
+        .spawn((
+            Legend,
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(0.0),
+                bottom: Val::Px(0.0),
+                width: Val::Px(430.0),
+                padding: UiRect::all(Val::Px(10.0)),
+                flex_direction: FlexDirection::Column,
+                row_gap: Val::Px(6.0),
+                display: Display::None,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.22, 0.08, 0.03, 0.95)),
+            GlobalZIndex(2),
+        ))
+        .with_children(|p| {
+            p.spawn((
+                LegendText,
+                Text::new(""),
+                TextFont::from_font_size(13.0),
+                TextColor(Color::srgb(1.0, 0.93, 0.85)),
+            ));
+            p.spawn((
+                BarBack,
+                Node { width: Val::Percent(100.0), height: Val::Px(10.0), ..default() },
+                BackgroundColor(Color::srgb(0.35, 0.2, 0.12)),
+            ))
+            .with_children(|b| {
+                b.spawn((
+                    BarFill,
+                    Node { width: Val::Percent(0.0), height: Val::Percent(100.0), ..default() },
+                    BackgroundColor(heat(0.6)),
+                ));
+            });
+        });
+}
+
+fn legend(
+    view: Res<ForecastView>,
+    opened: Res<Opened>,
+    mut node: Query<&mut Node, (With<Legend>, Without<BarFill>, Without<BarBack>)>,
+    mut text: Query<&mut Text, With<LegendText>>,
+    mut fill: Query<&mut Node, (With<BarFill>, Without<Legend>, Without<BarBack>)>,
+    mut back: Query<&mut Node, (With<BarBack>, Without<Legend>, Without<BarFill>)>,
+) {
+    let words = legend_words(&view, &opened);
+    if let Ok(mut n) = node.single_mut() {
+        let d = if words.is_some() { Display::Flex } else { Display::None };
+        if n.display != d {
+            n.display = d;
+        }
+    }
+    if let Ok(mut t) = text.single_mut() {
+        let w = words.unwrap_or_default();
+        if t.0 != w {
+            t.0 = w;
+        }
+    }
+    let share = view.job.as_ref().map(|j| j.progress.done() as f32 / j.runs.max(1) as f32);
+    if let Ok(mut b) = back.single_mut() {
+        let d = if share.is_some() { Display::Flex } else { Display::None };
+        if b.display != d {
+            b.display = d;
+        }
+    }
+    if let (Ok(mut f), Some(share)) = (fill.single_mut(), share) {
+        f.width = Val::Percent(100.0 * share);
+    }
+}
+
+/// The heat rings, every frame, round the counters where they are shown.
+fn rings(view: Res<ForecastView>, opened: Res<Opened>, shown: Res<Shown>, mut lines: ResMut<Lines>) {
+    let Some(f) = view.shown.as_ref().map(|s| &s.forecast) else { return };
+    let layout: Layout = opened.layout;
+    for (u, unit) in shown.units.iter().enumerate() {
+        let p = f.broken_chance(u);
+        if p <= 0.0 || unit.gone {
+            continue;
+        }
+        let at = match (unit.at, unit.cm) {
+            (Some(h), _) => layout.world(h),
+            (None, Some((x, y, _))) => layout.at(&Pos::Cm([x, y])),
+            _ => continue,
+        };
+        lines.circle(at, 30.0, 2.0 + 5.0 * p as f32, heat(p), z::FLASH - 3.0);
+    }
+}
+
+#[cfg(test)]
+mod tests;

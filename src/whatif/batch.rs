@@ -1,0 +1,95 @@
+//! Batch runs: one AI-against-AI battle per seed, played on every core,
+//! one row each ([`BatchRow`]).
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::Progress;
+use super::outcome::{ROUTED, fate_of};
+use super::table::{BatchRow, BatchTable};
+use crate::events::EventKind;
+use crate::scenario::Scenario;
+use crate::sim::{self, BattleSummary, Seats, Simulation};
+
+/// Plays the battle of `seed` in `sim` (whatever it held before), the AI
+/// on both sides: exactly `sauve simulate FILE --seed SEED`.
+pub fn play(scenario: &Arc<Scenario>, seed: u64, sim: &mut Simulation) -> BatchRow {
+    sim::reset(sim.app.world_mut(), scenario.clone(), seed, Vec::new(), Seats::Watch);
+    sim.run();
+    let n = scenario.sides.len();
+    let mut row = BatchRow {
+        seed,
+        winner: None,
+        decisive: false,
+        turns: sim.log().events.last().map_or(0, |e| e.turn),
+        largest_cascade: 0,
+        corps_broken: Vec::new(),
+        points: vec![0; n],
+        losses: vec![0; n],
+        routs: vec![0; n],
+    };
+    if let Some(EventKind::GameOver { winner, decisive, points, .. }) =
+        sim.log().events.iter().rev().map(|e| &e.kind).find(|k| matches!(k, EventKind::GameOver { .. }))
+    {
+        row.winner = winner.as_deref().and_then(|w| scenario.sides.iter().position(|s| s.id == w));
+        row.decisive = *decisive;
+        row.points = points.clone();
+    }
+    match sim::summary(sim.app.world_mut()) {
+        Some(BattleSummary::Hex(s)) => {
+            row.largest_cascade = s.largest_cascade;
+            for (i, side) in s.sides.iter().enumerate().take(n) {
+                row.losses[i] = side.increments_lost;
+                row.routs[i] = side.routed;
+            }
+            row.corps_broken = s
+                .corps
+                .iter()
+                .filter(|(_, st, _)| st.broken)
+                .filter_map(|(_, st, _)| scenario.corps.get(st.corps).map(|c| c.id.clone()))
+                .collect();
+        }
+        Some(BattleSummary::FreeSpace(s)) => {
+            row.largest_cascade = s.largest_cascade;
+            // Units that fled at some point, per side.
+            let fled = super::outcome::Outcome::read(scenario, &sim.log().events, 0, Vec::new()).fates;
+            for (u, f) in scenario.units.iter().zip(fled) {
+                if f & ROUTED != 0 || fate_of(u.state) & ROUTED != 0 {
+                    row.routs[u.side] += 1;
+                }
+            }
+        }
+        None => {}
+    }
+    row
+}
+
+/// One battle per seed of `seeds`, on rayon's threads, rows in seed
+/// order. `None` if cancelled through `progress`.
+pub fn batch(scenario: &Arc<Scenario>, seeds: Range<u64>, progress: &Progress) -> Option<BatchTable> {
+    let rows: Vec<Option<BatchRow>> = seeds
+        .into_par_iter()
+        .map_init(
+            || None::<Simulation>,
+            |slot, seed| {
+                if progress.cancelled() {
+                    return None;
+                }
+                let sim =
+                    slot.get_or_insert_with(|| Simulation::new(scenario.clone(), seed, Vec::new(), Seats::Nobody));
+                let row = play(scenario, seed, sim);
+                progress.tick();
+                Some(row)
+            },
+        )
+        .collect();
+    if progress.cancelled() {
+        return None;
+    }
+    Some(BatchTable {
+        sides: scenario.sides.iter().map(|s| s.id.clone()).collect(),
+        rows: rows.into_iter().flatten().collect(),
+    })
+}

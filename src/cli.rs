@@ -2,6 +2,7 @@
 
 mod bar;
 mod batch;
+mod exit;
 mod forecast;
 mod fork;
 mod why;
@@ -12,6 +13,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+
+use exit::usage_error;
 
 use crate::dice::parse_script;
 use crate::events::{EventKind, EventLog};
@@ -239,30 +242,6 @@ fn check(files: &[PathBuf]) -> ExitCode {
         }
     }
     if bad { ExitCode::FAILURE } else { ExitCode::SUCCESS }
-}
-
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("sauve: error: {msg}");
-    ExitCode::from(2)
-}
-
-/// Prints error lines (each naming its file) and fails.
-fn fail(lines: Vec<String>) -> ExitCode {
-    for line in lines {
-        eprintln!("{line}");
-    }
-    ExitCode::FAILURE
-}
-
-/// A pool of `threads` threads for the runs (default: one per core).
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
-    if threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| format!("cannot start the threads: {e}"))
 }
 
 fn simulate(

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
-use super::{bar, fail, usage_error};
+use super::bar;
+use super::exit::{fail, pool, usage_error};
 use crate::scenario;
 use crate::whatif::merge::{join, summarise};
 use crate::whatif::seeds::{parse_range, parse_shard, shard, shard_from_env};
@@ -96,7 +97,7 @@ pub fn run(a: &BatchArgs) -> ExitCode {
         Ok(s) => Arc::new(s),
         Err(e) => return fail(e.lines()),
     };
-    let pool = match super::pool(a.threads) {
+    let pool = match pool(a.threads) {
         Ok(p) => p,
         Err(msg) => return usage_error(&msg),
     };

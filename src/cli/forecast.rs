@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{bar, fail, usage_error};
+use super::bar;
+use super::exit::{fail, pool, usage_error};
 use crate::whatif::{Progress, Start, forecast};
 
 /// The arguments of `sauve forecast`.
@@ -55,7 +56,7 @@ pub fn run(a: &ForecastArgs) -> ExitCode {
         )]);
     }
     let progress = Progress::default();
-    let pool = match super::pool(a.threads) {
+    let pool = match pool(a.threads) {
         Ok(p) => p,
         Err(msg) => return usage_error(&msg),
     };

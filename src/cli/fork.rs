@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{fail, usage_error};
+use super::exit::{fail, usage_error};
 use crate::save::SaveGame;
 use crate::whatif::compare::Words;
 use crate::whatif::fork::fork;

@@ -87,7 +87,17 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     for e in old {
         world.despawn(e);
     }
-    let grid = Grid::new(&scenario.map, &scenario.rules);
+    // The terrain's arrays (and the rout planner's bounds, worked out on
+    // the first rout) depend on the map and rules alone: a battle on the
+    // same ground keeps them (forecasts and batches reset thousands of
+    // times).
+    let same_ground = world.get_resource::<Battle>().is_some_and(|b| {
+        Arc::ptr_eq(&b.scenario, &scenario) || (b.scenario.map == scenario.map && b.scenario.rules == scenario.rules)
+    });
+    let grid = match world.remove_resource::<Battle>() {
+        Some(b) if same_ground => b.grid,
+        _ => Grid::new(&scenario.map, &scenario.rules),
+    };
     let board = Board::from_scenario(&scenario);
     let engine = Engine::new(&grid, &board);
     world.insert_resource(Battle { scenario: scenario.clone(), grid });

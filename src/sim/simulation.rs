@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use bevy::app::App;
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 
 use super::battle::BattleLog;
@@ -28,6 +29,15 @@ impl Simulation {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
         install(&mut app, scenario, seed, dice, ai);
+        // A headless battle runs its phases on the calling thread: the
+        // systems of a phase are few and run one after another anyway, and
+        // forecasts and batches play many battles side by side on their own
+        // threads (handing each system to Bevy's task pool only made them
+        // wait on each other).
+        let mut schedules = app.world_mut().resource_mut::<Schedules>();
+        for (_, schedule) in schedules.iter_mut() {
+            schedule.set_executor(SingleThreadedExecutor::default()).set_apply_final_deferred(true);
+        }
         Self { app }
     }
 

@@ -96,7 +96,7 @@ impl BatchTable {
         let n = rest.len() / 3;
         let sides: Vec<String> =
             rest.iter().take(n).filter_map(|c| c.strip_prefix("points_")).map(str::to_owned).collect();
-        if rest.len() % 3 != 0 || sides.len() != n || Self::header(&sides) != names {
+        if !rest.len().is_multiple_of(3) || sides.len() != n || Self::header(&sides) != names {
             return Err(err(
                 1,
                 "the side columns must be points_ID..., losses_ID..., routs_ID... for the same sides".into(),

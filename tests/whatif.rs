@@ -104,9 +104,10 @@ fn a_forecast_from_a_save_continues_the_saved_game() {
     let now = sauve::whatif::outcome::states_after(&s, &before);
     assert_eq!(f.now, now, "the states where the runs begin are the save's");
     let mut by_hand = Forecast::new(&s, f.horizon.clone(), now);
+    let horizon = start.horizon(2);
     for i in 0..6 {
         let mut sim = Simulation::new(s.clone(), 0, Vec::new(), Seats::Nobody);
-        let from = start.continue_in(&mut sim, run_seed(save.seed, i), 2);
+        let from = start.continue_in(&mut sim, run_seed(save.seed, i), &horizon);
         assert_eq!(from, before.len());
         assert_eq!(&sim.log().events[..from], &before[..], "run {i} begins from the saved game");
         assert_eq!(sim.log().events.last().map(|e| e.turn), Some(2), "and plays to the end of turn 2");

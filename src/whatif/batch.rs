@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::Progress;
-use super::outcome::{ROUTED, fate_of};
+use super::outcome::{ROUTED, falls};
 use super::table::{BatchRow, BatchTable};
 use crate::events::EventKind;
 use crate::scenario::Scenario;
@@ -54,9 +54,8 @@ pub fn play(scenario: &Arc<Scenario>, seed: u64, sim: &mut Simulation) -> BatchR
         Some(BattleSummary::FreeSpace(s)) => {
             row.largest_cascade = s.largest_cascade;
             // Units that fled at some point, per side.
-            let fled = super::outcome::Outcome::read(scenario, &sim.log().events, 0, Vec::new()).fates;
-            for (u, f) in scenario.units.iter().zip(fled) {
-                if f & ROUTED != 0 || fate_of(u.state) & ROUTED != 0 {
+            for (u, f) in scenario.units.iter().zip(falls(scenario, &sim.log().events, 0)) {
+                if f & ROUTED != 0 {
                     row.routs[u.side] += 1;
                 }
             }

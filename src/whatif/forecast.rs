@@ -1,6 +1,8 @@
 //! The break forecast: N continuations from one point, each with its own
 //! seed ([`run_seed`]), played on every core (rayon), summed into odds.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use super::odds::{Forecast, Horizon};
@@ -8,13 +10,13 @@ use super::outcome::{Outcome, states_after};
 use super::seeds::run_seed;
 use super::{Progress, Start};
 use crate::labataille::victory::corps_status;
-use crate::scenario::Mode;
+use crate::scenario::{Mode, Scenario};
 use crate::sim::{Seats, Simulation};
 
 /// Plays run `index` of a forecast in `sim` and reads what it came to.
-pub fn run(start: &Start, sim: &mut Simulation, index: u64, to_turn: u32) -> Outcome {
+pub fn run(start: &Start, sim: &mut Simulation, index: u64, horizon: &Arc<Scenario>) -> Outcome {
     let seed = run_seed(start.seed(), index);
-    let from = start.continue_in(sim, seed, to_turn);
+    let from = start.continue_in(sim, seed, horizon);
     let scenario = start.scenario();
     let corps = if scenario.mode == Mode::Hex {
         let board = sim.board();
@@ -31,6 +33,7 @@ pub fn run(start: &Start, sim: &mut Simulation, index: u64, to_turn: u32) -> Out
 /// same forecast.
 pub fn forecast(start: &Start, runs: u64, turns: u32, progress: &Progress) -> Option<Forecast> {
     let to_turn = start.to_turn(turns);
+    let horizon = start.horizon(to_turn);
     let outcomes: Vec<Option<Outcome>> = (0..runs)
         .into_par_iter()
         .map_init(
@@ -42,7 +45,7 @@ pub fn forecast(start: &Start, runs: u64, turns: u32, progress: &Progress) -> Op
                 let sim = slot.get_or_insert_with(|| {
                     Simulation::new(start.scenario().clone(), start.seed(), Vec::new(), Seats::Nobody)
                 });
-                let o = run(start, sim, i, to_turn);
+                let o = run(start, sim, i, &horizon);
                 progress.tick();
                 Some(o)
             },
@@ -54,12 +57,8 @@ pub fn forecast(start: &Start, runs: u64, turns: u32, progress: &Progress) -> Op
     let scenario = start.scenario();
     let now = match start {
         Start::Opening { .. } => scenario.units.iter().map(|u| u.state).collect(),
-        Start::Saved { .. } => {
-            // The state where the runs begin: any run's log up to its start.
-            let mut sim = Simulation::new(scenario.clone(), start.seed(), Vec::new(), Seats::Nobody);
-            let from = start.continue_in(&mut sim, run_seed(start.seed(), 0), start.point().turn);
-            states_after(scenario, &sim.log().events[..from])
-        }
+        // The state where the runs begin: the saved game's.
+        Start::Saved { save, .. } => states_after(scenario, &super::fork::original(save, scenario).log().events),
     };
     let horizon = Horizon { seed: start.seed(), from: start.point(), to_turn };
     let mut f = Forecast::new(scenario, horizon, now);

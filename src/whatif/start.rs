@@ -61,14 +61,20 @@ impl Start {
         (self.point().turn + turns.max(1) - 1).min(self.scenario().turns)
     }
 
-    /// Plays continuation `seed` in `sim` (whatever it held before) to the
-    /// end of turn `to_turn`, the AI on every side, and returns the index
-    /// of the first event it wrote. From the opening it is exactly the
-    /// game `sauve simulate FILE --seed SEED --turns TO_TURN` plays.
-    pub fn continue_in(&self, sim: &mut Simulation, seed: u64, to_turn: u32) -> usize {
+    /// The battle cut to end with turn `to_turn`: what every continuation
+    /// to that horizon plays (made once, so the runs share its ground).
+    pub fn horizon(&self, to_turn: u32) -> Arc<Scenario> {
         let mut s = (**self.scenario()).clone();
         s.turns = to_turn;
-        let horizon = Arc::new(s);
+        Arc::new(s)
+    }
+
+    /// Plays continuation `seed` in `sim` (whatever it held before) to the
+    /// end of `horizon` (see [`Start::horizon`]), the AI on every side, and
+    /// returns the index of the first event it wrote. From the opening it
+    /// is exactly the game `sauve simulate FILE --seed SEED --turns TO_TURN`
+    /// plays.
+    pub fn continue_in(&self, sim: &mut Simulation, seed: u64, horizon: &Arc<Scenario>) -> usize {
         let world = sim.app.world_mut();
         let from = match self {
             Start::Opening { .. } => {
@@ -79,7 +85,7 @@ impl Start {
                 crate::save::restore(world, save, horizon.clone());
                 let players_phase = sim::awaiting_orders(world).is_some();
                 world.insert_resource(DiceBox(Dice::new(seed, Vec::new())));
-                world.insert_resource(Seats::Watch.controls(&horizon));
+                world.insert_resource(Seats::Watch.controls(horizon));
                 // A player's phase under way is finished by the AI (an AI's
                 // phase gave all its orders when it began).
                 if players_phase {

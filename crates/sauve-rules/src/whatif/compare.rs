@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::outcome::{ELIMINATED, ROUTED, SHAKEN, SURRENDERED, fate_of, states_after};
+use super::outcome::{ELIMINATED, ROUTED, SHAKEN, SURRENDERED, falls, states_after};
 use crate::events::{Event, EventKind, Seq};
 use crate::scenario::Scenario;
 use crate::sentences::{Names, ScenarioNames};
@@ -64,18 +64,7 @@ pub struct Comparison {
 }
 
 fn fate(scenario: &Scenario, events: &[Event]) -> Vec<Fate> {
-    let mut bits: Vec<u8> = scenario.units.iter().map(|u| fate_of(u.state)).collect();
-    for e in events {
-        let (unit, b) = match &e.kind {
-            EventKind::StateChange { unit, to, .. } => (unit, fate_of(*to)),
-            EventKind::Surrendered { unit } => (unit, SURRENDERED),
-            EventKind::Eliminated { unit, .. } => (unit, ELIMINATED),
-            _ => continue,
-        };
-        if let Some(u) = scenario.unit_index(unit) {
-            bits[u] |= b;
-        }
-    }
+    let bits = falls(scenario, events, 0);
     let words = [(SHAKEN, "shaken"), (ROUTED, "routed"), (SURRENDERED, "surrendered"), (ELIMINATED, "eliminated")];
     states_after(scenario, events)
         .into_iter()

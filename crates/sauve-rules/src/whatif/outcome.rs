@@ -30,23 +30,42 @@ pub fn fate_of(s: State) -> u8 {
     }
 }
 
+/// The state an event puts its unit in, if it changes one.
+pub fn new_state(e: &Event) -> Option<(&str, State)> {
+    match &e.kind {
+        EventKind::StateChange { unit, to, .. } => Some((unit, *to)),
+        EventKind::Surrendered { unit } => Some((unit, State::Surrendered)),
+        EventKind::Eliminated { unit, .. } => Some((unit, State::Eliminated)),
+        _ => None,
+    }
+}
+
 /// Every unit's state after `events` (in scenario order): each starts as
 /// its scenario gives it and takes each change the log records.
 pub fn states_after(scenario: &Scenario, events: &[Event]) -> Vec<State> {
     let index = unit_index(scenario);
     let mut states: Vec<State> = scenario.units.iter().map(|u| u.state).collect();
-    for e in events {
-        let (unit, to) = match &e.kind {
-            EventKind::StateChange { unit, to, .. } => (unit, *to),
-            EventKind::Surrendered { unit } => (unit, State::Surrendered),
-            EventKind::Eliminated { unit, .. } => (unit, State::Eliminated),
-            _ => continue,
-        };
-        if let Some(&u) = index.get(unit.as_str()) {
+    for (unit, to) in events.iter().filter_map(new_state) {
+        if let Some(&u) = index.get(unit) {
             states[u] = to;
         }
     }
     states
+}
+
+/// Per unit, the fates it is in at event `from` of `events` and those it
+/// falls into after (bits of [`SHAKEN`], [`ROUTED`], [`SURRENDERED`],
+/// [`ELIMINATED`]).
+pub fn falls(scenario: &Scenario, events: &[Event], from: usize) -> Vec<u8> {
+    let from = from.min(events.len());
+    let index = unit_index(scenario);
+    let mut fates: Vec<u8> = states_after(scenario, &events[..from]).into_iter().map(fate_of).collect();
+    for (unit, to) in events[from..].iter().filter_map(new_state) {
+        if let Some(&u) = index.get(unit) {
+            fates[u] |= fate_of(to);
+        }
+    }
+    fates
 }
 
 /// Unit ids to their index in the scenario.
@@ -80,25 +99,14 @@ impl Outcome {
     /// board: a break is written only at the next command segment).
     pub fn read(scenario: &Scenario, events: &[Event], from: usize, corps_broken: Vec<bool>) -> Outcome {
         let from = from.min(events.len());
-        let index = unit_index(scenario);
-        let mut fates: Vec<u8> = states_after(scenario, &events[..from]).into_iter().map(fate_of).collect();
-        let (mut winner, mut decided) = (None, false);
-        for e in &events[from..] {
-            let (unit, fate) = match &e.kind {
-                EventKind::StateChange { unit, to, .. } => (unit, fate_of(*to)),
-                EventKind::Surrendered { unit } => (unit, SURRENDERED),
-                EventKind::Eliminated { unit, .. } => (unit, ELIMINATED),
-                EventKind::GameOver { winner: w, .. } => {
-                    decided = true;
-                    winner = w.as_deref().and_then(|id| scenario.sides.iter().position(|s| s.id == id));
-                    continue;
-                }
-                _ => continue,
-            };
-            if let Some(&u) = index.get(unit.as_str()) {
-                fates[u] |= fate;
+        let fates = falls(scenario, events, from);
+        let verdict = events[from..].iter().rev().find_map(|e| match &e.kind {
+            EventKind::GameOver { winner, .. } => {
+                Some(winner.as_deref().and_then(|id| scenario.sides.iter().position(|s| s.id == id)))
             }
-        }
+            _ => None,
+        });
+        let (winner, decided) = (verdict.flatten(), verdict.is_some());
         let graph = Graph::from_events(events);
         let cascades =
             cascades(&graph).into_iter().filter(|c| c.start as usize >= from).map(|c| c.size() as u32).collect();

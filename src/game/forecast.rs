@@ -4,7 +4,9 @@
 //! Esc cancels. The result is a heat ring on each counter (its chance to
 //! be routed, surrender or be eliminated by the end of the turn) with a
 //! legend, and the sides' and corps' odds in the panel. Looking back in
-//! the log is not a forecast point: F then says so. F again hides it.
+//! the log is not a forecast point: F then says so; while the playback
+//! is only catching up with the battle, F shows the present and forecasts
+//! from it. F again hides it.
 
 use std::sync::{Arc, Mutex};
 
@@ -14,6 +16,7 @@ use super::layout::Layout;
 use super::lines::Lines;
 use super::map::z;
 use super::opened::Opened;
+use super::playback::Playback;
 use super::scenarios::ScenarioText;
 use super::sets::GameSet;
 use super::shown::Shown;
@@ -121,9 +124,16 @@ pub fn start(world: &mut World) -> Result<(), Notice> {
         return Err(Notice::error("No battle to forecast."));
     }
     if world.resource::<Shown>().cursor != events {
-        return Err(Notice::error(
-            "Looking back in the log is not a forecast point: End returns to the present, then F.",
-        ));
+        // Stepped back on purpose: not a forecast point. Merely behind
+        // the battle as the playback shows it: the present is.
+        if world.get_resource::<Playback>().is_some_and(|p| p.looking_back) {
+            return Err(Notice::error(
+                "Looking back in the log is not a forecast point: End returns to the present, then F.",
+            ));
+        }
+        if let Some(mut pb) = world.get_resource_mut::<Playback>() {
+            pb.jump_to_present();
+        }
     }
     if world.get_resource::<sim::Clock>().is_some_and(|c| c.finished) {
         return Err(Notice::error("The battle is over: there is nothing to forecast."));

@@ -30,6 +30,7 @@
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
 //! - `why`: the why view (W), the chain behind a unit's fall drawn on the map;
 //! - `forecast`: the break forecast (F): heat rings from many continuations;
+//! - `fork`: forking the history at a die roll (D), two branches (B) compared;
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
 //!   feature only).
 
@@ -42,6 +43,7 @@ pub mod art;
 mod bench;
 mod camera;
 mod forecast;
+mod fork;
 mod gameover;
 mod input;
 pub mod layout;
@@ -133,4 +135,5 @@ pub fn build(app: &mut App, req: WindowRequest) {
     staff::plugin(app);
     why::plugin(app);
     forecast::plugin(app);
+    fork::plugin(app);
 }

@@ -94,6 +94,8 @@ impl Playback {
         self.steps = 0;
         self.to_phase_end = None;
         self.follow = false;
+        // Not the rest of a restored log at once: the moment asked for.
+        self.instant = false;
         self.seek = Some(upto);
     }
 

@@ -23,9 +23,12 @@ use crate::cli::WindowRequest;
 #[derive(Resource, Default)]
 pub struct WatchRoot(pub Option<PathBuf>);
 
-/// The open file as the asset server holds it, for its change events.
+/// The open file as the asset server holds it, for its change events,
+/// and its bytes when it was opened: a change event that leaves them as
+/// they were (the game writing a save it opens, a fork's branch saved
+/// again) is no change.
 #[derive(Resource, Default)]
-pub struct Watched(pub Option<Handle<ScenarioAsset>>);
+pub struct Watched(pub Option<Handle<ScenarioAsset>>, pub Option<Vec<u8>>);
 
 /// The directory to watch for `req`: the command line's file's, unless
 /// the window only takes a screenshot.
@@ -84,6 +87,10 @@ pub(super) fn follow_open(
     {
         info!("{}: not in the watched directory, so it does not reload by itself (R reopens it)", p.display());
     }
+    watched.1 = match (&path, &opened.source) {
+        (Some(_), Source::File(p)) => std::fs::read(p).ok(),
+        _ => None,
+    };
     watched.0 = path.map(|p| server.load(p));
 }
 
@@ -95,8 +102,12 @@ pub(super) fn reload(
     mut pending: ResMut<Pending>,
 ) {
     let Some(handle) = &watched.0 else { return };
+    let changed = || match &opened.source {
+        Source::File(p) => watched.1.is_none() || std::fs::read(p).ok() != watched.1,
+        Source::Bundled(_) => false,
+    };
     for e in events.read() {
-        if e.is_modified(handle.id()) && pending.0.is_none() {
+        if e.is_modified(handle.id()) && pending.0.is_none() && changed() {
             info!("{} changed on disk: reloading", opened.title());
             pending.0 = Some(opened.source.clone());
         }
@@ -147,6 +158,16 @@ mod tests {
         run_until(&mut app, &loaded);
         assert!(loaded(&app), "the open file is loaded through the asset server");
         assert_eq!(app.world().resource::<Pending>().0, None, "loading is no change");
+
+        // Written again as it was (the game saving the file it opened):
+        // the watcher's event is no change.
+        assert!(std::fs::write(&file, text).is_ok());
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(1500) {
+            app.update();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(app.world().resource::<Pending>().0, None, "the same bytes are no change");
 
         // Changed on disk: the watcher's event asks for it again.
         assert!(std::fs::write(&file, format!("{text}\n// edited\n")).is_ok());

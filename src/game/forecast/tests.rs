@@ -99,3 +99,17 @@ fn esc_cancels_a_forecast_and_looking_back_is_no_forecast_point() {
     let said = app.world().resource::<PlayerTurn>().message.as_ref().map(|n| n.text.clone()).unwrap_or_default();
     assert!(said.contains("Looking back"), "{said}");
 }
+
+#[test]
+fn f_while_the_playback_catches_up_forecasts_from_the_present() {
+    let mut app = window(20);
+    let events = app.world().resource::<crate::sim::BattleLog>().events.len();
+    // Shown a few events behind the battle, not stepped back by the player.
+    app.world_mut().resource_mut::<playback::Playback>().seek_to(events - 2);
+    app.update();
+    app.world_mut().resource_mut::<playback::Playback>().looking_back = false;
+    press(&mut app, KeyCode::KeyF);
+    assert!(app.world().resource::<ForecastView>().job.is_some(), "F forecasts from the present");
+    assert_eq!(app.world().resource::<Shown>().cursor, events, "and shows it");
+    frames_until(&mut app, |a| a.world().resource::<ForecastView>().shown.is_some());
+}

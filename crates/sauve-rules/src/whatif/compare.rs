@@ -147,7 +147,10 @@ impl fmt::Display for Words<'_> {
         if c.fates.is_empty() {
             writeln!(f, "No unit's fate differs.")?;
         } else {
-            writeln!(f, "{} units' fates differ:", c.fates.len())?;
+            match c.fates.len() {
+                1 => writeln!(f, "1 unit's fate differs:")?,
+                n => writeln!(f, "{n} units' fates differ:")?,
+            }
             for d in &c.fates {
                 writeln!(
                     f,

@@ -1,0 +1,440 @@
+//! Forking the history in the window (D). The panel lists the rolled
+//! events of the log up to the moment shown (step the log with , and .
+//! to reach older ones); click one, then the roll it makes instead (each
+//! d66 result marked pass or fail for a morale check). The game as it
+//! stands and its fork (`whatif::fork`: that one roll changed, the rest
+//! of the dice as they would come, the players' orders replayed where
+//! they still apply) are written as saves of their own under `saves/`,
+//! and the fork opens at the changed roll. B switches between the two
+//! branches, each shown at the same moment of the log; the panel then
+//! holds their comparison (units whose fate differs, ringed on the map,
+//! cascades that appear or vanish, the scores).
+
+pub mod choices;
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy::ui_widgets::{Activate, Button};
+
+use super::layout::Layout;
+use super::lines::Lines;
+use super::map::z;
+use super::opened::{OnBattle, Opened, Source};
+use super::playback::Playback;
+use super::scenarios::{Pending, ScenarioText};
+use super::screen::BAR_H;
+use super::sets::GameSet;
+use super::shown::Shown;
+use super::state::{Screen, battle_keys};
+use super::turn::{Notice, PlayerTurn};
+use crate::events::{Pos, Seq};
+use crate::scenario::Scenario;
+use crate::sim::{self, Battle};
+use crate::whatif::compare::{Comparison, Words};
+use crate::whatif::reroll::roll_of;
+use choices::{Choice, Rolled, roll_choices, rolled_before};
+
+/// Rolled events the panel lists at once.
+pub const LISTED: usize = 8;
+
+/// Where forks are written, beside the quick save.
+pub const FORK_DIR: &str = "saves";
+
+/// The fork panel and the two branches of a fork made.
+#[derive(Resource)]
+pub struct ForkView {
+    /// The panel is open (D).
+    pub open: bool,
+    /// The event picked to roll otherwise.
+    pub picked: Option<Seq>,
+    /// A roll clicked for the picked event: the fork is made next frame.
+    pub asked: Option<(Seq, u32)>,
+    pub branches: Option<Branches>,
+    /// Where the saves of a fork go.
+    pub dir: PathBuf,
+    /// The moment of the log to show once the branch asked for is open.
+    seek: Option<usize>,
+}
+
+impl Default for ForkView {
+    fn default() -> Self {
+        ForkView { open: false, picked: None, asked: None, branches: None, dir: FORK_DIR.into(), seek: None }
+    }
+}
+
+/// A game and its fork, each in a save of its own.
+#[derive(Clone, Debug)]
+pub struct Branches {
+    pub original: PathBuf,
+    pub fork: PathBuf,
+    pub at: Seq,
+    pub roll: u32,
+    /// What the event rolled in the original.
+    pub was: u32,
+    pub comparison: Comparison,
+    /// The branch open now.
+    pub on_fork: bool,
+    /// Players' orders the fork no longer allowed, with why.
+    pub dropped: Vec<String>,
+}
+
+impl Branches {
+    fn path(&self, fork: bool) -> &Path {
+        if fork { &self.fork } else { &self.original }
+    }
+}
+
+#[derive(Component)]
+struct ForkPanel;
+/// A listed event: clicking it picks it.
+#[derive(Component)]
+struct EventLine(Seq);
+/// A roll of the picker: clicking it makes the fork.
+#[derive(Component)]
+struct RollButton(u32);
+/// Opens the other branch.
+#[derive(Component)]
+struct SwitchButton;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ForkView>();
+    app.add_observer(activate);
+    app.add_systems(Update, (keys, make, arrive).chain().in_set(GameSet::Input).run_if(battle_keys));
+    app.add_systems(Update, rings.in_set(GameSet::Draw));
+    app.add_systems(Update, panel.in_set(GameSet::Panels));
+}
+
+fn say(world: &mut World, n: Notice) {
+    if let Some(mut t) = world.get_resource_mut::<PlayerTurn>() {
+        t.say(n);
+    }
+}
+
+/// D: the panel opens or closes; B: the other branch; Esc closes the
+/// panel (unless it closes a card over the battle).
+fn keys(world: &mut World) {
+    let (d, b, esc) = {
+        let k = world.resource::<ButtonInput<KeyCode>>();
+        (k.just_pressed(KeyCode::KeyD), k.just_pressed(KeyCode::KeyB), k.just_pressed(KeyCode::Escape))
+    };
+    if d {
+        let has_battle = world.get_resource::<sim::BattleLog>().is_some();
+        let mut view = world.resource_mut::<ForkView>();
+        view.open = !view.open && has_battle;
+        view.picked = None;
+    } else if esc && world.resource::<ForkView>().open && *world.resource::<State<Screen>>().get() == Screen::Battle {
+        let mut view = world.resource_mut::<ForkView>();
+        view.open = false;
+        view.picked = None;
+    }
+    if b {
+        let n = switch(world);
+        say(world, n);
+    }
+}
+
+/// A listed event picks it; a roll asks for the fork; the switch button
+/// opens the other branch.
+fn activate(
+    activate: On<Activate>,
+    lines: Query<&EventLine>,
+    rolls: Query<&RollButton>,
+    switches: Query<(), With<SwitchButton>>,
+    mut view: ResMut<ForkView>,
+    mut commands: Commands,
+) {
+    if let Ok(line) = lines.get(activate.entity) {
+        view.picked = Some(line.0);
+    }
+    if let (Ok(r), Some(at)) = (rolls.get(activate.entity), view.picked) {
+        view.asked = Some((at, r.0));
+    }
+    if switches.get(activate.entity).is_ok() {
+        commands.queue(|world: &mut World| {
+            let n = switch(world);
+            say(world, n);
+        });
+    }
+}
+
+/// Makes the fork a roll button asked for.
+fn make(world: &mut World) {
+    let Some((at, roll)) = world.resource_mut::<ForkView>().asked.take() else { return };
+    let n = fork_here(world, at, roll).unwrap_or_else(|e| e);
+    say(world, n);
+}
+
+/// Forks the game as it stands at event `at`, which rolls `roll` instead:
+/// writes the game and its fork as saves and opens the fork.
+pub fn fork_here(world: &mut World, at: Seq, roll: u32) -> Result<Notice, Notice> {
+    let text = world.get_resource::<ScenarioText>().map(|t| t.0.clone()).unwrap_or_default();
+    let Some(scenario) = world.get_resource::<Battle>().map(|b| b.scenario.clone()) else {
+        return Err(Notice::error("No battle to fork."));
+    };
+    let Some(save) = crate::save::capture(world, &text) else { return Err(Notice::error("No battle to fork.")) };
+    let forked = crate::whatif::fork::fork(&save, &scenario, at, roll)
+        .map_err(|e| Notice::error(format!("Cannot fork there: {e}")))?;
+    let dir = world.resource::<ForkView>().dir.clone();
+    let fork = dir.join(format!("fork-{at}-{roll}.save.ron"));
+    let original = dir.join(format!("fork-{at}-{roll}.original.save.ron"));
+    for (path, s) in [(&original, &save), (&fork, &forked.save)] {
+        s.write(path).map_err(|e| Notice::error(format!("Cannot write {}: {e}", path.display())))?;
+    }
+    let was = forked.original.events.get(at as usize).and_then(roll_of).unwrap_or(0);
+    let dropped = forked
+        .dropped
+        .iter()
+        .map(|(o, why)| format!("turn {} {:?}: {} ({why})", o.at.turn, o.at.phase, o.order.units().join(", ")))
+        .collect();
+    let differ = match forked.comparison.fates.len() {
+        0 => "no unit's fate differs".to_owned(),
+        1 => "1 unit's fate differs".to_owned(),
+        n => format!("{n} units' fates differ"),
+    };
+    let mut view = world.resource_mut::<ForkView>();
+    view.branches = Some(Branches {
+        original,
+        fork: fork.clone(),
+        at,
+        roll,
+        was,
+        comparison: forked.comparison,
+        on_fork: true,
+        dropped,
+    });
+    view.open = false;
+    view.picked = None;
+    // The fork opens at its changed roll.
+    view.seek = Some(at as usize + 1);
+    world.resource_mut::<Pending>().0 = Some(Source::File(fork.clone()));
+    Ok(Notice::said(format!(
+        "Forked: event {at} rolls {roll} instead of {was}; {differ}. The fork is open at that roll \
+         (saved to {}); B: the original.",
+        fork.display()
+    )))
+}
+
+/// Opens the other branch at the moment shown now. The branch left is
+/// saved again first, so that what was played on it since is kept.
+fn switch(world: &mut World) -> Notice {
+    let Some(b) = world.resource::<ForkView>().branches.clone() else {
+        return Notice::error("No fork to switch to: D forks the history at a die roll.");
+    };
+    let text = world.get_resource::<ScenarioText>().map(|t| t.0.clone()).unwrap_or_default();
+    if let Some(save) = crate::save::capture(world, &text)
+        && let Err(e) = save.write(b.path(b.on_fork))
+    {
+        return Notice::error(format!("Cannot save this branch to {}: {e}", b.path(b.on_fork).display()));
+    }
+    let to = b.path(!b.on_fork).to_path_buf();
+    let cursor = world.resource::<Shown>().cursor;
+    let mut view = world.resource_mut::<ForkView>();
+    view.seek = Some(cursor);
+    if let Some(b) = view.branches.as_mut() {
+        b.on_fork = !b.on_fork;
+    }
+    world.resource_mut::<Pending>().0 = Some(Source::File(to.clone()));
+    let which = if b.on_fork { "the original" } else { "the fork" };
+    Notice::said(format!("Showing {which} ({}); B switches back.", to.display()))
+}
+
+/// A battle opened: a branch of the fork is shown at the moment asked
+/// for; any other file ends the fork.
+fn arrive(opened: Res<Opened>, mut view: ResMut<ForkView>, mut pb: ResMut<Playback>) {
+    if !opened.is_changed() {
+        return;
+    }
+    let ours = view
+        .branches
+        .as_ref()
+        .is_some_and(|b| matches!(&opened.source, Source::File(p) if *p == b.fork || *p == b.original));
+    if !ours {
+        if view.branches.is_some() || view.open || view.seek.is_some() {
+            *view = ForkView { dir: view.dir.clone(), ..default() };
+        }
+        return;
+    }
+    if let Some(at) = view.seek.take() {
+        pb.seek_to(at);
+    }
+}
+
+/// The units whose fate differs between the branches, ringed where they
+/// are shown.
+fn rings(view: Res<ForkView>, opened: Res<Opened>, shown: Res<Shown>, mut lines: ResMut<Lines>) {
+    let Some(b) = &view.branches else { return };
+    let layout: Layout = opened.layout;
+    for d in &b.comparison.fates {
+        let Some(unit) = opened.ids.get(&d.unit).and_then(|&u| shown.units.get(u)) else { continue };
+        if unit.gone {
+            continue;
+        }
+        let at = match (unit.at, unit.cm) {
+            (Some(h), _) => layout.world(h),
+            (None, Some((x, y, _))) => layout.at(&Pos::Cm([x, y])),
+            _ => continue,
+        };
+        lines.circle(at, 34.0, 3.0, DIFFER, z::FLASH - 2.0);
+    }
+}
+
+/// The ring of a unit whose fate differs between the branches.
+pub const DIFFER: Color = Color::srgb(0.2, 0.9, 1.0);
+
+/// What the panel says and offers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Content {
+    pub text: String,
+    pub events: Vec<Rolled>,
+    pub rolls: Vec<Choice>,
+    pub switch: bool,
+}
+
+/// The panel's content: the branches' comparison, then (open) the rolled
+/// events and the picked one's rolls.
+pub fn content(view: &ForkView, scenario: &Scenario, events: &[crate::events::Event], cursor: usize) -> Content {
+    let mut text = String::new();
+    if let Some(b) = &view.branches {
+        let (this, other) = if b.on_fork { ("the fork", "the original") } else { ("the original", "the fork") };
+        text += &format!(
+            "Two histories: event {} rolls {} in the fork, {} in the original. Showing {this}; B shows {other} at \
+             the same moment.\nRinged: units whose fate differs.\n{}",
+            b.at,
+            b.roll,
+            b.was,
+            Words(&b.comparison, scenario)
+        );
+        for d in &b.dropped {
+            text += &format!("The fork dropped the order of {d}\n");
+        }
+    }
+    let mut out = Content { text, events: Vec::new(), rolls: Vec::new(), switch: view.branches.is_some() };
+    if !view.open {
+        return out;
+    }
+    let listed = rolled_before(scenario, events, cursor, LISTED);
+    out.text += &match (view.picked.and_then(|s| events.get(s as usize)), listed.is_empty()) {
+        (Some(e), _) => format!(
+            "Fork at event {}: it rolled {}. What does it roll instead? (green: the check passes, red: it fails)",
+            e.seq,
+            roll_of(e).unwrap_or(0)
+        ),
+        (None, true) => "Fork the history: nothing has been rolled before the moment shown.".to_owned(),
+        (None, false) => format!(
+            "Fork the history: pick a roll to change. The {} latest rolls before the moment shown (, and . step the \
+             log); D or Esc closes.",
+            listed.len()
+        ),
+    };
+    if let Some(e) = view.picked.and_then(|s| events.get(s as usize)) {
+        out.rolls = roll_choices(scenario, e);
+    }
+    out.events = listed;
+    out
+}
+
+/// Rebuilds the panel when what it shows changes.
+fn panel(
+    mut commands: Commands,
+    view: Res<ForkView>,
+    shown: Res<Shown>,
+    opened: Res<Opened>,
+    log: Option<Res<sim::BattleLog>>,
+    old: Query<Entity, With<ForkPanel>>,
+    mut last: Local<Option<Content>>,
+) {
+    let cursor_moved = view.open && shown.is_changed();
+    if !view.is_changed() && !cursor_moved && !opened.is_changed() {
+        return;
+    }
+    let (Some(s), Some(log)) = (opened.scenario.as_deref(), log) else { return };
+    let want = (view.open || view.branches.is_some()).then(|| content(&view, s, &log.events, shown.cursor));
+    if *last == want && old.is_empty() != want.is_some() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    *last = want.clone();
+    let Some(c) = want else { return };
+    let picked = view.picked;
+    commands
+        .spawn((
+            ForkPanel,
+            OnBattle,
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(8.0),
+                top: Val::Px(BAR_H + 8.0),
+                width: Val::Px(470.0),
+                max_height: Val::Px(560.0),
+                padding: UiRect::all(Val::Px(8.0)),
+                flex_direction: FlexDirection::Column,
+                row_gap: Val::Px(2.0),
+                overflow: Overflow::clip(),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.04, 0.07, 0.09, 0.95)),
+            GlobalZIndex(3),
+        ))
+        .with_children(|p| {
+            p.spawn((Text::new(c.text.trim_end()), TextFont::from_font_size(13.0), TextColor(TEXT)));
+            if c.switch {
+                p.spawn((
+                    Button,
+                    SwitchButton,
+                    Node {
+                        padding: UiRect::axes(Val::Px(8.0), Val::Px(2.0)),
+                        margin: UiRect::top(Val::Px(4.0)),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.1, 0.35, 0.45)),
+                    children![(Text::new("Show the other branch (B)"), TextFont::from_font_size(13.0))],
+                ));
+            }
+            let per_row = if c.rolls.len() == 36 { 6 } else { 8 };
+            for row in c.rolls.chunks(per_row) {
+                p.spawn(Node { column_gap: Val::Px(4.0), margin: UiRect::top(Val::Px(3.0)), ..default() })
+                    .with_children(|r| {
+                        for ch in row {
+                            let colour = match (ch.same, ch.passes) {
+                                (true, _) => Color::srgb(0.3, 0.3, 0.3),
+                                (false, Some(true)) => Color::srgb(0.15, 0.45, 0.2),
+                                (false, Some(false)) => Color::srgb(0.55, 0.15, 0.12),
+                                (false, None) => Color::srgb(0.25, 0.3, 0.4),
+                            };
+                            let mut b = r.spawn((
+                                Node { width: Val::Px(40.0), justify_content: JustifyContent::Center, ..default() },
+                                BackgroundColor(colour),
+                                children![(Text::new(ch.roll.to_string()), TextFont::from_font_size(14.0))],
+                            ));
+                            // The roll it made is no fork: not a button.
+                            if !ch.same {
+                                b.insert((Button, RollButton(ch.roll)));
+                            }
+                        }
+                    });
+            }
+            for e in &c.events {
+                let mark = if Some(e.seq) == picked { ">" } else { " " };
+                p.spawn((
+                    Button,
+                    EventLine(e.seq),
+                    Node { padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)), ..default() },
+                    BackgroundColor(if Some(e.seq) == picked { PICKED } else { Color::NONE }),
+                    children![(
+                        Text::new(format!("{mark} #{} {}", e.seq, e.text)),
+                        TextFont::from_font_size(12.0),
+                        TextColor(TEXT),
+                    )],
+                ));
+            }
+        });
+}
+
+const TEXT: Color = Color::srgb(0.9, 0.95, 0.97);
+const PICKED: Color = Color::srgba(0.25, 0.4, 0.5, 0.9);
+
+#[cfg(test)]
+mod tests;

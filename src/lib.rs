@@ -9,8 +9,8 @@
 //! batches).
 
 pub use sauve_rules::{
-    belle_alliance, checks, dice, events, generate, hex, labataille, map, report, rules, scenario, sentences, terrain,
-    turn, vocab, why,
+    belle_alliance, checks, dice, edit, events, generate, hex, labataille, map, report, rules, scenario, sentences,
+    terrain, turn, vocab, why,
 };
 
 pub mod asset;

@@ -14,10 +14,11 @@ type Module = Vec<String>;
 /// Modules of the rules crate that the program re-exports under its own
 /// root (src/lib.rs), so `crate::labataille` in the program is the rules
 /// crate's.
-const REEXPORTED: [&str; 16] = [
+const REEXPORTED: [&str; 17] = [
     "belle_alliance",
     "checks",
     "dice",
+    "edit",
     "events",
     "generate",
     "hex",

@@ -18,6 +18,7 @@
 pub mod belle_alliance;
 pub mod checks;
 pub mod dice;
+pub mod edit;
 pub mod events;
 pub mod generate;
 pub mod hex;

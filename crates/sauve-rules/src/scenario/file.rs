@@ -15,7 +15,7 @@ use crate::vocab::{Control, Formation, Mode, Readiness};
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Scenario", deny_unknown_fields)]
 pub struct ScenarioFile {
     pub format: u32,
@@ -55,7 +55,7 @@ pub struct ScenarioFile {
 }
 
 /// A victory-point hex.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ObjectiveFile {
     pub at: (i64, i64),
@@ -70,7 +70,7 @@ pub struct ObjectiveFile {
 
 /// A map edge worth points to one side for each increment it takes off the
 /// map there without routing.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExitFile {
     pub side: String,
@@ -83,7 +83,7 @@ fn default_points() -> i64 {
     1
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CorpsFile {
     pub id: String,
@@ -96,7 +96,7 @@ pub struct CorpsFile {
     pub breaks_at: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeaderFile {
     pub id: String,
@@ -110,7 +110,7 @@ pub struct LeaderFile {
 }
 
 /// A staff figure (commander or orderly) standing on the table.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StaffFile {
     pub side: String,
@@ -123,7 +123,7 @@ fn default_turns() -> u32 {
     12
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SideFile {
     pub id: String,
@@ -138,7 +138,7 @@ pub struct SideFile {
     pub aggression: Option<f32>,
 }
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
     #[serde(default)]
@@ -153,7 +153,7 @@ pub struct MapFile {
     pub cell_cm: Option<f32>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HexsideFile {
     pub at: (i32, i32),
@@ -161,7 +161,7 @@ pub struct HexsideFile {
     pub kind: HexsideKind,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UnitFile {
     pub id: String,
@@ -216,7 +216,7 @@ pub(super) const FACING_MISMATCH: &str = "data did not match any variant of unta
 pub(super) const FACING_EXPECTED: &str =
     "facing must be degrees clockwise from north or a hexside name: N, NE, SE, S, SW, NW";
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShockFile {
     pub turn: u32,

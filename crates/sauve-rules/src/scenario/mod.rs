@@ -22,7 +22,7 @@ pub use file::{
     ShockFile, SideFile, StaffFile, UnitFile,
 };
 pub use locate::Pos;
-pub use parse::{load, locate, parse, parse_bytes, utf8};
+pub use parse::{load, locate, parse, parse_bytes, read_file, utf8};
 pub(crate) use parse::{ron_options, without_bom};
 pub(crate) use problem::About;
 pub use problem::{LoadError, Other, Problem};

@@ -44,8 +44,18 @@ pub fn utf8<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, LoadError> {
 /// The one pure function from scenario text to a validated [`Scenario`].
 /// `file` only names the source in messages.
 pub fn parse(text: &str, file: &str) -> Result<Scenario, LoadError> {
+    let raw = read_file(text, file)?;
+    validate(raw).map_err(|mut problems| {
+        locate(&mut problems, without_bom(text));
+        LoadError::Invalid { file: file.into(), problems }
+    })
+}
+
+/// Scenario text read as the file model, before validation (the editor
+/// edits this): only its syntax and field names are checked.
+pub fn read_file(text: &str, file: &str) -> Result<ScenarioFile, LoadError> {
     let text = without_bom(text);
-    let raw: ScenarioFile = ron_options().from_str(text).map_err(|e| {
+    ron_options().from_str(text).map_err(|e| {
         let mut at = Pos { line: e.span.start.line, col: e.span.start.col };
         let mut message = one_line(e.code.to_string());
         // serde's words for a bad `facing` name a type the author never
@@ -56,10 +66,6 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, LoadError> {
             at = locate::value_before(text, "facing", at).unwrap_or(at);
         }
         LoadError::Syntax { file: file.into(), line: at.line, col: at.col, message }
-    })?;
-    validate(raw).map_err(|mut problems| {
-        locate(&mut problems, text);
-        LoadError::Invalid { file: file.into(), problems }
     })
 }
 

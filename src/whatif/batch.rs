@@ -4,11 +4,9 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
-use super::Progress;
 use super::outcome::{ROUTED, falls};
 use super::table::{BatchRow, BatchTable};
+use super::{Progress, pool};
 use crate::events::EventKind;
 use crate::scenario::Scenario;
 use crate::sim::{self, BattleSummary, Seats, Simulation};
@@ -68,22 +66,16 @@ pub fn play(scenario: &Arc<Scenario>, seed: u64, sim: &mut Simulation) -> BatchR
 /// One battle per seed of `seeds`, on rayon's threads, rows in seed
 /// order. `None` if cancelled through `progress`.
 pub fn batch(scenario: &Arc<Scenario>, seeds: Range<u64>, progress: &Progress) -> Option<BatchTable> {
-    let rows: Vec<Option<BatchRow>> = seeds
-        .into_par_iter()
-        .map_init(
-            || None::<Simulation>,
-            |slot, seed| {
-                if progress.cancelled() {
-                    return None;
-                }
-                let sim =
-                    slot.get_or_insert_with(|| Simulation::new(scenario.clone(), seed, Vec::new(), Seats::Nobody));
-                let row = play(scenario, seed, sim);
-                progress.tick();
-                Some(row)
-            },
-        )
-        .collect();
+    let (start, n) = (seeds.start, seeds.end.saturating_sub(seeds.start));
+    let make = || Simulation::new(scenario.clone(), start, Vec::new(), Seats::Nobody);
+    let rows: Vec<Option<BatchRow>> = pool::each(n, make, |sim, i| {
+        if progress.cancelled() {
+            return None;
+        }
+        let row = play(scenario, start + i, sim);
+        progress.tick();
+        Some(row)
+    });
     if progress.cancelled() {
         return None;
     }

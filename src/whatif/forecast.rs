@@ -3,10 +3,9 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use super::odds::{Forecast, Horizon};
 use super::outcome::{Outcome, states_after};
+use super::pool;
 use super::seeds::run_seed;
 use super::{Progress, Start};
 use crate::labataille::victory::corps_status;
@@ -34,23 +33,15 @@ pub fn run(start: &Start, sim: &mut Simulation, index: u64, horizon: &Arc<Scenar
 pub fn forecast(start: &Start, runs: u64, turns: u32, progress: &Progress) -> Option<Forecast> {
     let to_turn = start.to_turn(turns);
     let horizon = start.horizon(to_turn);
-    let outcomes: Vec<Option<Outcome>> = (0..runs)
-        .into_par_iter()
-        .map_init(
-            || None::<Simulation>,
-            |slot, i| {
-                if progress.cancelled() {
-                    return None;
-                }
-                let sim = slot.get_or_insert_with(|| {
-                    Simulation::new(start.scenario().clone(), start.seed(), Vec::new(), Seats::Nobody)
-                });
-                let o = run(start, sim, i, &horizon);
-                progress.tick();
-                Some(o)
-            },
-        )
-        .collect();
+    let make = || Simulation::new(start.scenario().clone(), start.seed(), Vec::new(), Seats::Nobody);
+    let outcomes: Vec<Option<Outcome>> = pool::each(runs, make, |sim, i| {
+        if progress.cancelled() {
+            return None;
+        }
+        let o = run(start, sim, i, &horizon);
+        progress.tick();
+        Some(o)
+    });
     if progress.cancelled() {
         return None;
     }

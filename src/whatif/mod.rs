@@ -10,6 +10,7 @@ pub mod batch;
 pub mod forecast;
 pub mod fork;
 pub mod plot;
+pub mod pool;
 pub mod start;
 
 pub use sauve_rules::whatif::*;

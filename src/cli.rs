@@ -127,14 +127,57 @@ pub enum Command {
     /// One AI-against-AI battle per seed, one CSV row each (shards for a
     /// cluster scheduler); `batch merge` sums shards up.
     Batch(batch::BatchArgs),
+    /// The scenario editor: FILE to change, or a new map to be saved there
+    /// (default: new-scenario.ron here).
+    Edit {
+        file: Option<PathBuf>,
+        /// A new map's size, WIDTHxHEIGHT, in hexes (cells in free space).
+        #[arg(long, default_value = "30x20")]
+        size: String,
+        /// A new map is a free-space table (Belle Alliance), not hexes.
+        #[arg(long)]
+        free_space: bool,
+        /// The terrain a new map is laid with.
+        #[arg(long, default_value = "Clear")]
+        fill: String,
+    },
+}
+
+/// `--size WIDTHxHEIGHT`, each 1 to 2000.
+fn map_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--size {s:?}: expected WIDTHxHEIGHT, each 1 to 2000 (30x20)");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    if !(1..=2000).contains(&w) || !(1..=2000).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
+/// `--fill TERRAIN`, by its name in any case.
+fn terrain_named(s: &str) -> Result<crate::terrain::Terrain, String> {
+    use crate::terrain::Terrain;
+    Terrain::ALL.into_iter().find(|t| format!("{t:?}").eq_ignore_ascii_case(s)).ok_or_else(|| {
+        let names: Vec<String> = Terrain::ALL.iter().map(|t| format!("{t:?}")).collect();
+        format!("--fill {s:?}: expected one of {}", names.join(", "))
+    })
 }
 
 /// What the binary does with a parsed command line. The window is passed in
 /// by `main` so the library stays headless.
 pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode {
     match cli.command {
-        None => window(WindowRequest { file: None, shot: None }),
-        Some(Command::Play { file }) => window(WindowRequest { file, shot: None }),
+        None => window(WindowRequest { file: None, shot: None, edit: None }),
+        Some(Command::Play { file }) => window(WindowRequest { file, shot: None, edit: None }),
+        Some(Command::Edit { file, size, free_space, fill }) => {
+            let (size, fill) = match (map_size(&size), terrain_named(&fill)) {
+                (Ok(s), Ok(f)) => (s, f),
+                (Err(m), _) | (_, Err(m)) => return usage_error(&m),
+            };
+            let mode = if free_space { Mode::FreeSpace } else { Mode::Hex };
+            let file = file.unwrap_or_else(|| PathBuf::from("new-scenario.ron"));
+            window(WindowRequest { file: None, shot: None, edit: Some(EditRequest { file, mode, size, fill }) })
+        }
         Some(Command::Shot { file, out, turns, seed, ai, why }) => {
             // A side id is checked here, before a window opens, when the
             // file can be read; a file that cannot is left to the window,
@@ -144,7 +187,11 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
             {
                 return usage_error(&msg);
             }
-            window(WindowRequest { file: Some(file), shot: Some(ShotRequest { out, turns, seed, ai, why }) })
+            window(WindowRequest {
+                file: Some(file),
+                shot: Some(ShotRequest { out, turns, seed, ai, why }),
+                edit: None,
+            })
         }
         Some(Command::Check { files }) => check(&files),
         Some(Command::Simulate { file, seed, turns, ai, dice, events, save }) => {
@@ -178,6 +225,18 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
 pub struct WindowRequest {
     pub file: Option<PathBuf>,
     pub shot: Option<ShotRequest>,
+    /// `sauve edit`: the editor, on this file.
+    pub edit: Option<EditRequest>,
+}
+
+/// `sauve edit FILE`: the file, and a new map's mode, size and terrain
+/// if it does not exist yet.
+#[derive(Clone, Debug)]
+pub struct EditRequest {
+    pub file: PathBuf,
+    pub mode: Mode,
+    pub size: (u32, u32),
+    pub fill: crate::terrain::Terrain,
 }
 
 #[derive(Clone, Debug)]

@@ -72,7 +72,7 @@ pub fn maybe_run(_req: &WindowRequest, build: fn(&mut App, WindowRequest)) -> Op
             eprintln!("{}: error: {e}", path.display());
             return Some(ExitCode::FAILURE);
         }
-        build(&mut app, WindowRequest { file: Some(path), shot: None });
+        build(&mut app, WindowRequest { file: Some(path), shot: None, edit: None });
         app.insert_resource(bench);
         app.world_mut().resource_mut::<Bench>().opened_at = Some(Instant::now());
         app.add_systems(Update, no_vsync);

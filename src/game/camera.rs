@@ -295,7 +295,7 @@ mod tests {
         input::plugin(&mut app);
         app.init_resource::<PlayerTurn>()
             .insert_resource(Shown { units: initial(&s), ..default() })
-            .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
+            .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None, edit: None }))
             .insert_resource(Opened::battle(Source::Bundled(0), s));
         let mut w = Window { resolution: WindowResolution::new(1280, 720), ..default() };
         w.set_cursor_position(Some(Vec2::new(640.0, 360.0)));

@@ -101,14 +101,25 @@ pub fn stroke(a: Vec2, b: Vec2, width: f32, color: Color, z: f32) -> (Sprite, Tr
 
 fn spawn_map(mut commands: Commands, opened: Res<Opened>, hex: Res<HexAtlas>, mut images: ResMut<Assets<Image>>) {
     let Some(s) = &opened.scenario else { return };
-    let layout = opened.layout;
-    let texture = atlas_for(layout, &hex, &mut images);
-    spawn_tilemap(&mut commands, layout, texture, z::TERRAIN, |at| {
-        (s.map.terrain(at).unwrap_or(Terrain::Clear) as u32, Color::WHITE)
+    spawn_ground(&mut commands, opened.layout, &s.map, &hex, &mut images);
+}
+
+/// The terrain, roads and hexsides of `map` drawn over `layout` (the
+/// battle's, or the editor's map as it is being painted).
+pub fn spawn_ground(
+    commands: &mut Commands,
+    layout: Layout,
+    map: &crate::map::TerrainMap,
+    hex: &HexAtlas,
+    images: &mut Assets<Image>,
+) {
+    let texture = atlas_for(layout, hex, images);
+    spawn_tilemap(commands, layout, texture, z::TERRAIN, |at| {
+        (map.terrain(at).unwrap_or(Terrain::Clear) as u32, Color::WHITE)
     });
     if let Layout::Hex { .. } = layout {
-        spawn_roads(&mut commands, layout, &s.map);
-        spawn_hexsides(&mut commands, layout, &s.map);
+        spawn_roads(commands, layout, map);
+        spawn_hexsides(commands, layout, map);
     }
 }
 

@@ -6,6 +6,7 @@
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
+use super::editor::edit_open_battle;
 use super::opened::{BUNDLED, Source};
 use super::scenarios::{Dropped, Pending};
 use super::seats::{Seats, seat};
@@ -21,6 +22,10 @@ struct MenuEntry(Source);
 /// A menu line that changes who sits at the window.
 #[derive(Component)]
 struct SeatEntry(Seats);
+
+/// The menu line that opens the open battle in the editor.
+#[derive(Component)]
+struct EditEntry;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Menu), draw);
@@ -43,8 +48,17 @@ fn entries(dropped: &Dropped) -> Vec<(Source, String)> {
     out
 }
 
-/// The number keys open the first nine entries.
-fn digits(keys: Res<ButtonInput<KeyCode>>, dropped: Res<Dropped>, mut pending: ResMut<Pending>) {
+/// The number keys open the first nine entries; E the editor.
+fn digits(
+    keys: Res<ButtonInput<KeyCode>>,
+    dropped: Res<Dropped>,
+    mut pending: ResMut<Pending>,
+    mut commands: Commands,
+) {
+    if keys.just_pressed(KeyCode::KeyE) {
+        commands.queue(edit_open_battle);
+        return;
+    }
     const DIGITS: [KeyCode; 9] = [
         KeyCode::Digit1,
         KeyCode::Digit2,
@@ -70,8 +84,12 @@ fn activate(
     scenarios: Query<&MenuEntry>,
     seats: Query<&SeatEntry>,
     mut pending: ResMut<Pending>,
+    edit: Query<(), With<EditEntry>>,
     mut commands: Commands,
 ) {
+    if edit.get(activate.entity).is_ok() {
+        commands.queue(edit_open_battle);
+    }
     if let Ok(entry) = scenarios.get(activate.entity) {
         pending.0 = Some(entry.0.clone());
     }
@@ -126,6 +144,16 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>) {
             children![(Text::new(format!("{key}{label}")), TextFont::from_font_size(15.0))],
         ));
     }
+    commands.entity(root).with_child((
+        Button,
+        EditEntry,
+        Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), margin: UiRect::top(Val::Px(4.0)), ..default() },
+        BackgroundColor(Color::srgb(0.3, 0.25, 0.12)),
+        children![(
+            Text::new("E  edit the open battle in the scenario editor (sauve edit FILE opens one, or a new map)"),
+            TextFont::from_font_size(15.0)
+        )],
+    ));
     commands.entity(root).with_child((
         Text::new("Who plays  (P switches at any time)"),
         TextFont::from_font_size(15.0),

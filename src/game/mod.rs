@@ -31,6 +31,8 @@
 //! - `why`: the why view (W), the chain behind a unit's fall drawn on the map;
 //! - `forecast`: the break forecast (F): heat rings from many continuations;
 //! - `fork`: forking the history at a die roll (D), two branches (B) compared;
+//! - `editor`: the scenario editor (`sauve edit`, E in the menu), over the
+//!   rules crate's pure editing; `editor_panel`: its palette and panels;
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
 //!   feature only).
 
@@ -42,6 +44,8 @@ pub mod art;
 #[cfg(feature = "dev")]
 mod bench;
 mod camera;
+mod editor;
+mod editor_panel;
 mod forecast;
 mod fork;
 mod gameover;
@@ -136,4 +140,6 @@ pub fn build(app: &mut App, req: WindowRequest) {
     why::plugin(app);
     forecast::plugin(app);
     fork::plugin(app);
+    editor::plugin(app);
+    editor_panel::plugin(app);
 }

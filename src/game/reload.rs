@@ -130,10 +130,10 @@ mod tests {
         let file = dir.join("watched.ron");
         let text = include_str!("../../scenarios/cascade.ron");
         assert!(std::fs::write(&file, text).is_ok());
-        let req = WindowRequest { file: Some(file.clone()), shot: None };
+        let req = WindowRequest { file: Some(file.clone()), shot: None, edit: None };
         let root = watch_dir(&req);
         assert_eq!(root.as_deref(), dir.canonicalize().ok().as_deref());
-        assert!(watch_dir(&WindowRequest { shot: None, file: None }).is_none());
+        assert!(watch_dir(&WindowRequest { shot: None, file: None, edit: None }).is_none());
 
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, asset_plugin(&req)));

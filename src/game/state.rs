@@ -21,6 +21,9 @@ pub enum Screen {
     Help,
     /// The card at the end of a battle, once the log shown reaches it.
     GameOver,
+    /// The scenario editor has the window (`sauve edit`, E in the menu):
+    /// the battle's keys wait, and only the menu opens over it.
+    Editor,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -31,6 +34,10 @@ pub(super) fn plugin(app: &mut App) {
 /// The screen a key asks for from `now`, if any: Tab or M opens and closes
 /// the menu, H or F1 the help card, Esc closes whatever is open.
 pub fn next_screen(keys: &ButtonInput<KeyCode>, now: Screen) -> Option<Screen> {
+    // The editor's keys are its own.
+    if now == Screen::Editor {
+        return None;
+    }
     if keys.any_just_pressed([KeyCode::Tab, KeyCode::KeyM]) {
         return Some(if now == Screen::Menu { Screen::Battle } else { Screen::Menu });
     }
@@ -49,7 +56,7 @@ fn switch(keys: Res<ButtonInput<KeyCode>>, now: Res<State<Screen>>, mut next: Re
 /// The battle's own keys (playback, overlays, orders) count: no menu is
 /// open over it.
 pub fn battle_keys(screen: Res<State<Screen>>) -> bool {
-    *screen.get() != Screen::Menu
+    !matches!(screen.get(), Screen::Menu | Screen::Editor)
 }
 
 #[cfg(test)]

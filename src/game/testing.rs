@@ -75,7 +75,7 @@ pub fn battle_app(sim: Simulation) -> App {
         .init_resource::<Seats>()
         .init_resource::<Lines>()
         .init_resource::<PlayerTurn>()
-        .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None }))
+        .insert_resource(Request(crate::cli::WindowRequest { file: None, shot: None, edit: None }))
         .insert_resource(Opened { source: Source::Bundled(0), scenario: Some(s), errors: Vec::new(), layout, ids });
     input::plugin(&mut app);
     playback::plugin(&mut app);

@@ -145,6 +145,28 @@ pub fn set_hexside(map: &mut MapFile, at: Offset, side: Dir, kind: Option<Hexsid
     true
 }
 
+/// The map block as a terrain map to draw while it is edited: a character
+/// the legend does not know reads as clear ground (the checker names it).
+pub fn terrain_map(map: &MapFile, mode: Mode) -> crate::map::TerrainMap {
+    let (w, h) = size(map);
+    let mut t = crate::map::TerrainMap::filled(w, h, Terrain::Clear);
+    for r in 0..h {
+        for c in 0..w {
+            let at = Offset::new(c, r);
+            t.set(at, terrain_at(map, at).unwrap_or(Terrain::Clear));
+        }
+    }
+    if mode == Mode::Hex {
+        for hs in &map.hexsides {
+            let at = Offset::new(hs.at.0, hs.at.1);
+            if t.contains(at) && t.contains(at.neighbour(hs.side)) {
+                t.add_hexside(at, hs.side, hs.kind);
+            }
+        }
+    }
+    t
+}
+
 /// The edge of hex `at` nearest a point `v` (in hex widths from its
 /// centre, +x east, +y south): the side the pointer is over.
 pub fn nearest_side(dx: f32, dy: f32) -> Dir {

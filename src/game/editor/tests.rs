@@ -1,0 +1,214 @@
+//! The editor at the window, in an app without a window or renderer: a
+//! new map opens, clicks paint and place through the map's geometry, the
+//! checker's problems are ringed, the keys undo, redo and save (asking
+//! first over a file with comments of its own), edits autosave, and F8
+//! playtests and returns.
+
+use std::path::{Path, PathBuf};
+
+use bevy::asset::AssetPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+
+use super::{AUTOSAVE_EVERY, Editor, EditorCounter, PROBLEM, Tool, click_at};
+use crate::cli::{EditRequest, WindowRequest};
+use crate::edit::forces::Spot;
+use crate::edit::paint::{Brush, terrain_at};
+use crate::edit::write;
+use crate::game::input::MapPointer;
+use crate::game::layout::Layout;
+use crate::game::lines::Lines;
+use crate::game::map::HexAtlas;
+use crate::game::opened::{Opened, Source};
+use crate::game::request::Request;
+use crate::game::seats::Seats;
+use crate::game::sets;
+use crate::game::state::Screen;
+use crate::game::testing::pressed;
+use crate::hex::Offset;
+use crate::scenario::Mode;
+use crate::terrain::{Arm, Terrain};
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sauve-editor-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
+fn app_on(file: &Path, size: (u32, u32)) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin));
+    app.init_asset::<Image>();
+    app.init_state::<Screen>();
+    crate::sim::install_schedules(&mut app);
+    app.init_resource::<ButtonInput<KeyCode>>()
+        .init_resource::<MapPointer>()
+        .init_resource::<Lines>()
+        .insert_resource(Seats::Watch)
+        .insert_resource(HexAtlas(Handle::default()))
+        .insert_resource(Request(WindowRequest {
+            file: None,
+            shot: None,
+            edit: Some(EditRequest { file: file.to_path_buf(), mode: Mode::Hex, size, fill: Terrain::Clear }),
+        }))
+        .insert_resource(Opened::failed(Source::Bundled(0), Vec::new()));
+    sets::plugin(&mut app);
+    super::plugin(&mut app);
+    app.update();
+    app.update();
+    app
+}
+
+fn editor(app: &App) -> &Editor {
+    app.world().resource::<Editor>()
+}
+
+/// A frame with `keys` held, then one with none.
+fn chord(app: &mut App, keys: &[KeyCode]) {
+    *app.world_mut().resource_mut::<ButtonInput<KeyCode>>() = pressed(keys);
+    app.update();
+    *app.world_mut().resource_mut::<ButtonInput<KeyCode>>() = ButtonInput::default();
+    app.update();
+}
+
+/// A click at the centre of hex `at`, through the map's geometry.
+fn click_hex(app: &mut App, at: Offset) {
+    let layout = app.world().resource::<Opened>().layout;
+    let world = layout.world(at);
+    click_at(&mut app.world_mut().resource_mut::<Editor>(), layout, world, false);
+    app.update();
+}
+
+fn counters(app: &mut App) -> usize {
+    app.world_mut().query_filtered::<Entity, With<EditorCounter>>().iter(app.world()).count()
+}
+
+#[test]
+fn a_new_map_is_painted_and_peopled_by_clicks_undone_redone_saved_and_autosaved() {
+    let dir = temp("new");
+    let file = dir.join("new.ron");
+    let mut app = app_on(&file, (8, 6));
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor);
+    assert_eq!(app.world().resource::<Opened>().layout, Layout::Hex { width: 8, height: 6 });
+    assert_eq!(editor(&app).problems.len(), 1, "a new map lacks only units");
+
+    // Woods with a radius-1 brush: the hex clicked and its six neighbours.
+    {
+        let mut e = app.world_mut().resource_mut::<Editor>();
+        e.tool = Tool::Terrain(Terrain::Woods);
+        e.brush = Brush::Radius(1);
+    }
+    click_hex(&mut app, Offset::new(3, 3));
+    let map = &editor(&app).file().map;
+    assert_eq!(terrain_at(map, Offset::new(3, 3)), Some(Terrain::Woods));
+    assert!(Offset::new(3, 3).neighbours().iter().all(|&n| terrain_at(map, n) == Some(Terrain::Woods)));
+    assert_eq!(terrain_at(map, Offset::new(0, 0)), Some(Terrain::Clear));
+
+    // Artillery in the woods is a problem, ringed on the map; infantry of
+    // the other side is not.
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side: 0, arm: Arm::Artillery };
+    click_hex(&mut app, Offset::new(3, 3));
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side: 1, arm: Arm::Infantry };
+    click_hex(&mut app, Offset::new(6, 1));
+    assert_eq!(editor(&app).file().units.len(), 2);
+    assert_eq!(counters(&mut app), 2, "each unit drawn as a counter");
+    let problems: Vec<String> = editor(&app).problems.iter().filter_map(|p| p.path.clone()).collect();
+    assert!(problems.iter().any(|p| p.starts_with("units[0]")), "{problems:?}");
+    assert!(app.world().resource::<Lines>().colours().contains(&PROBLEM), "the problem is ringed");
+
+    // Ctrl+Z takes the infantry back, Ctrl+Y puts it back again.
+    chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+    assert_eq!(editor(&app).file().units.len(), 1);
+    chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyY]);
+    assert_eq!(editor(&app).file().units.len(), 2);
+
+    // Ctrl+S writes the file, which reads back as the same scenario.
+    chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyS]);
+    let text = std::fs::read_to_string(&file).expect("saved");
+    assert!(text.starts_with(write::HEADER));
+    assert_eq!(crate::scenario::read_file(&text, "new.ron").ok().as_ref(), Some(editor(&app).file()));
+    assert_eq!(editor(&app).editing.unsaved, 0);
+
+    // Edits autosave beside the file every few.
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Terrain(Terrain::Town);
+    app.world_mut().resource_mut::<Editor>().brush = Brush::One;
+    for c in 0..AUTOSAVE_EVERY as i32 {
+        click_hex(&mut app, Offset::new(c, 5));
+    }
+    chord(&mut app, &[KeyCode::ShiftLeft]);
+    let auto = write::autosave_path(&file);
+    let saved = std::fs::read_to_string(&auto).expect("autosaved");
+    assert_eq!(crate::scenario::read_file(&saved, "auto").ok().as_ref(), Some(editor(&app).file()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn saving_over_a_file_with_comments_of_its_own_asks_first() {
+    let dir = temp("comments");
+    let file = dir.join("cascade.ron");
+    let original = crate::game::opened::BUNDLED[0].1;
+    assert!(std::fs::write(&file, original).is_ok());
+    let mut app = app_on(&file, (8, 6));
+    assert_eq!(editor(&app).file().name, "Cascade");
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Objective;
+    click_hex(&mut app, Offset::new(1, 1));
+    chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyS]);
+    assert_eq!(std::fs::read_to_string(&file).ok().as_deref(), Some(original), "not overwritten yet");
+    assert!(editor(&app).message.contains("comments"), "{}", editor(&app).message);
+    // Ctrl+Shift+S writes a new name; Ctrl+S again overwrites.
+    chord(&mut app, &[KeyCode::ControlLeft, KeyCode::ShiftLeft, KeyCode::KeyS]);
+    assert!(dir.join("cascade.edited.ron").exists());
+    chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyS]);
+    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    let objectives = |t: &str| crate::scenario::parse(t, "cascade.ron").map_or(usize::MAX, |s| s.objectives.len());
+    assert_eq!(objectives(&text), objectives(original) + 1, "overwritten with the objective added");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn f8_playtests_a_valid_scenario_and_returns_to_the_editor_as_it_was() {
+    let dir = temp("playtest");
+    let mut app = app_on(&dir.join("p.ron"), (10, 8));
+    // With problems, F8 refuses.
+    chord(&mut app, &[KeyCode::F8]);
+    assert!(!editor(&app).playtest && editor(&app).message.contains("Not playable"));
+    for (side, at) in [(0, Offset::new(4, 6)), (1, Offset::new(4, 1))] {
+        app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side, arm: Arm::Infantry };
+        click_hex(&mut app, at);
+    }
+    assert!(editor(&app).problems.is_empty(), "{:?}", editor(&app).problems);
+    let before = editor(&app).file().clone();
+    chord(&mut app, &[KeyCode::F8]);
+    assert!(editor(&app).playtest);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
+    let s = app.world().resource::<Opened>().scenario.clone().expect("the battle");
+    assert_eq!(s.units.len(), 2);
+    assert!(app.world().get_resource::<crate::sim::BattleLog>().is_some());
+    chord(&mut app, &[KeyCode::F8]);
+    assert!(!editor(&app).playtest);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor);
+    assert!(app.world().resource::<Opened>().scenario.is_none());
+    assert_eq!(editor(&app).file(), &before, "the editor as it was left");
+    assert_eq!(counters(&mut app), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_free_space_click_lands_in_centimetres() {
+    let dir = temp("free");
+    let mut app = app_on(&dir.join("f.ron"), (6, 4));
+    let free = crate::edit::blank::blank(Mode::FreeSpace, 6, 4, Terrain::Clear);
+    app.insert_resource(Editor::new(free, dir.join("f.ron")));
+    app.update();
+    app.update();
+    let layout = app.world().resource::<Opened>().layout;
+    assert!(matches!(layout, Layout::Table { width: 6, height: 4, .. }), "{layout:?}");
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side: 0, arm: Arm::Infantry };
+    let world = layout.table_world(25.0, 15.0);
+    click_at(&mut app.world_mut().resource_mut::<Editor>(), layout, world, false);
+    let u = &editor(&app).file().units[0];
+    let Some(Spot::Cm(x, y)) = crate::edit::forces::spot(u) else { panic!("a free-space unit") };
+    assert!((x - 25.0).abs() < 0.01 && (y - 15.0).abs() < 0.01, "({x}, {y})");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,292 @@
+//! The editor's panels: the palette on the left (terrains, brush sizes,
+//! hexside features, units of each side and arm, objectives, select, and
+//! undo, redo, save, playtest), and on the right the file's state, the
+//! selected unit's fields, and the checker's problems, each a line that
+//! goes to its place on the map when clicked.
+
+use bevy::prelude::*;
+use bevy::ui_widgets::{Activate, Button};
+
+use super::editor::{Editor, Tool, toggle_playtest};
+use super::screen::{BAR_H, MainCamera, PANEL_W};
+use super::sets::GameSet;
+use super::state::Screen;
+use crate::edit::forces::Spot;
+use crate::edit::paint::Brush;
+use crate::edit::places;
+use crate::scenario::Mode;
+use crate::terrain::{Arm, HexsideKind, Terrain};
+
+/// What a palette button does.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum Pick {
+    Tool(Tool),
+    Brush(Brush),
+    Undo,
+    Redo,
+    Save,
+    Playtest,
+}
+
+/// A problem's line: clicking it goes to its place.
+#[derive(Component)]
+struct ProblemLine(usize);
+
+#[derive(Component)]
+struct Palette;
+#[derive(Component)]
+struct Side;
+#[derive(Component)]
+struct SideText;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Editor), spawn);
+    app.add_systems(Update, (side_panel, palette_marks).in_set(GameSet::Panels).run_if(in_state(Screen::Editor)));
+    app.add_observer(activate);
+}
+
+/// The palette's buttons, in order, with their labels; what the file's
+/// mode offers.
+pub fn palette(mode: Mode) -> Vec<(Pick, String)> {
+    let mut out: Vec<(Pick, String)> =
+        Terrain::ALL.iter().map(|&t| (Pick::Tool(Tool::Terrain(t)), format!("{t:?}"))).collect();
+    out.extend([
+        (Pick::Brush(Brush::One), "brush: 1".to_owned()),
+        (Pick::Brush(Brush::Radius(1)), "brush: r1".to_owned()),
+        (Pick::Brush(Brush::Radius(2)), "brush: r2".to_owned()),
+        (Pick::Brush(Brush::Radius(3)), "brush: r3".to_owned()),
+        (Pick::Brush(Brush::Fill), "brush: fill".to_owned()),
+    ]);
+    if mode == Mode::Hex {
+        out.extend([
+            (Pick::Tool(Tool::Hexside(Some(HexsideKind::Stream))), "stream (edge)".to_owned()),
+            (Pick::Tool(Tool::Hexside(Some(HexsideKind::Slope))), "slope (edge)".to_owned()),
+            (Pick::Tool(Tool::Hexside(None)), "clear edge".to_owned()),
+        ]);
+    }
+    for side in 0..2 {
+        for arm in [Arm::Infantry, Arm::Cavalry, Arm::Artillery] {
+            out.push((Pick::Tool(Tool::Unit { side, arm }), format!("side {} {arm:?}", side + 1)));
+        }
+    }
+    if mode == Mode::Hex {
+        out.push((Pick::Tool(Tool::Objective), "objective".to_owned()));
+    }
+    out.extend([
+        (Pick::Tool(Tool::Select), "select unit".to_owned()),
+        (Pick::Undo, "undo (Ctrl+Z)".to_owned()),
+        (Pick::Redo, "redo (Ctrl+Y)".to_owned()),
+        (Pick::Save, "save (Ctrl+S)".to_owned()),
+        (Pick::Playtest, "playtest (F8)".to_owned()),
+    ]);
+    out
+}
+
+fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
+    let Some(e) = editor else { return };
+    commands
+        .spawn((
+            Palette,
+            DespawnOnExit(Screen::Editor),
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(0.0),
+                top: Val::Px(BAR_H),
+                width: Val::Px(118.0),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(4.0)),
+                row_gap: Val::Px(2.0),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.07, 0.07, 0.08, 0.95)),
+            GlobalZIndex(4),
+        ))
+        .with_children(|p| {
+            for (pick, label) in palette(e.file().mode) {
+                p.spawn((
+                    Button,
+                    pick,
+                    Node { padding: UiRect::axes(Val::Px(5.0), Val::Px(1.0)), ..default() },
+                    BackgroundColor(Color::srgb(0.18, 0.2, 0.24)),
+                    children![(Text::new(label), TextFont::from_font_size(12.0))],
+                ));
+            }
+        });
+    commands
+        .spawn((
+            Side,
+            DespawnOnExit(Screen::Editor),
+            Node {
+                position_type: PositionType::Absolute,
+                right: Val::Px(0.0),
+                top: Val::Px(BAR_H),
+                bottom: Val::Px(0.0),
+                width: Val::Px(PANEL_W),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(8.0)),
+                row_gap: Val::Px(2.0),
+                overflow: Overflow::clip(),
+                ..default()
+            },
+            BackgroundColor(Color::srgb(0.07, 0.07, 0.08)),
+            GlobalZIndex(4),
+        ))
+        .with_children(|p| {
+            p.spawn((SideText, Text::new(""), TextFont::from_font_size(13.0)));
+        });
+}
+
+/// What the right-hand panel says: the file, the tool, the last message,
+/// the selected unit's fields, and how many problems there are.
+pub fn side_words(e: &Editor) -> String {
+    let f = e.file();
+    let tool = match e.tool {
+        Tool::Terrain(t) => format!("paint {t:?}, brush {:?}", e.brush),
+        Tool::Hexside(k) => format!("hexside {}", k.map_or("cleared".into(), |k| format!("{k:?}"))),
+        Tool::Unit { side, arm } => {
+            format!("place {arm:?} of {}", f.sides.get(side).map_or("?", |s| s.name.as_deref().unwrap_or(&s.id)))
+        }
+        Tool::Objective => "objectives".into(),
+        Tool::Select => "select".into(),
+    };
+    let saved = match e.editing.unsaved {
+        0 => "saved".to_owned(),
+        n => format!("{n} edits unsaved"),
+    };
+    let mut out = format!(
+        "Editor: {} ({saved})\n{}, {} mode, {} units\nTool: {tool}\n{}\n",
+        e.path.display(),
+        f.name,
+        if f.mode == Mode::Hex { "hex" } else { "free-space" },
+        f.units.len(),
+        e.message
+    );
+    if let Some(u) = e.selected.as_ref().and_then(|id| f.units.iter().find(|u| u.id == *id)) {
+        out += &format!("\nSelected: {} ({}), {:?}", u.id, u.side, u.arm);
+        if let Some(m) = u.morale {
+            out += &format!(", morale {m} (+/-)");
+        }
+        if let Some(s) = u.strength {
+            out += &format!(", strength {s}");
+        }
+        if let Some(v) = u.valour {
+            out += &format!(", valour {v:+} (+/-)");
+        }
+        if let Some(n) = u.figures {
+            out += &format!(", {n} figures");
+        }
+        if let Some(fc) = u.facing {
+            out += &format!(", facing {fc:?}");
+        }
+        out += "\nT / Shift+T turn, M+click moves, Ctrl+D copies to the hex pointed at, Delete deletes.\n";
+    }
+    out += &match e.problems.len() {
+        0 => "\nNo problems: F8 plays it.".to_owned(),
+        n => format!("\n{n} problems (it can be saved, not played); click one to go there:"),
+    };
+    out
+}
+
+/// Rewrites the right-hand panel when the editor changes.
+fn side_panel(
+    mut commands: Commands,
+    editor: Option<Res<Editor>>,
+    side: Query<Entity, With<Side>>,
+    mut text: Query<&mut Text, With<SideText>>,
+    lines: Query<Entity, With<ProblemLine>>,
+) {
+    let Some(e) = editor.filter(|e| e.is_changed()) else { return };
+    if let Ok(mut t) = text.single_mut() {
+        t.0 = side_words(&e);
+    }
+    for l in &lines {
+        commands.entity(l).despawn();
+    }
+    let Ok(side) = side.single() else { return };
+    for (i, p) in e.problems.iter().enumerate().take(20) {
+        let at = p.at.map_or_else(String::new, |at| format!("line {at}: "));
+        commands.entity(side).with_child((
+            Button,
+            ProblemLine(i),
+            Node { padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)), ..default() },
+            BackgroundColor(Color::srgba(0.3, 0.05, 0.05, 0.6)),
+            children![(
+                Text::new(format!("{at}{p}")),
+                TextFont::from_font_size(12.0),
+                TextColor(Color::srgb(1.0, 0.8, 0.8))
+            )],
+        ));
+    }
+}
+
+/// The palette's chosen tool and brush stand out.
+fn palette_marks(editor: Option<Res<Editor>>, mut buttons: Query<(&Pick, &mut BackgroundColor)>) {
+    let Some(e) = editor.filter(|e| e.is_changed()) else { return };
+    for (pick, mut bg) in &mut buttons {
+        let on = match pick {
+            Pick::Tool(t) => *t == e.tool,
+            Pick::Brush(b) => *b == e.brush,
+            _ => false,
+        };
+        bg.0 = if on { Color::srgb(0.55, 0.42, 0.12) } else { Color::srgb(0.18, 0.2, 0.24) };
+    }
+}
+
+/// A palette button or a problem's line clicked.
+fn activate(
+    activate: On<Activate>,
+    picks: Query<&Pick>,
+    problems: Query<&ProblemLine>,
+    editor: Option<ResMut<Editor>>,
+    opened: Res<super::opened::Opened>,
+    mut cam: Query<&mut Transform, With<MainCamera>>,
+    mut commands: Commands,
+) {
+    let Some(mut e) = editor else { return };
+    if let Ok(pick) = picks.get(activate.entity) {
+        match *pick {
+            Pick::Tool(t) => e.tool = t,
+            Pick::Brush(b) => e.brush = b,
+            Pick::Undo => {
+                e.message = if e.undo() { "Undone." } else { "Nothing to undo." }.into();
+            }
+            Pick::Redo => {
+                e.message = if e.redo() { "Redone." } else { "Nothing to redo." }.into();
+            }
+            Pick::Save => {
+                e.message = match e.save(false) {
+                    Ok(p) => format!("Saved to {}.", p.display()),
+                    Err(m) => m,
+                };
+            }
+            Pick::Playtest => {
+                // The same as F8.
+                commands.queue(toggle_playtest);
+            }
+        }
+    }
+    if let Ok(line) = problems.get(activate.entity) {
+        let Some(p) = e.problems.get(line.0).cloned() else { return };
+        let spot = p.path.as_deref().and_then(|path| places::spot_of(e.file(), path));
+        let Some(spot) = spot else {
+            e.message = format!("{p} (not about a place on the map)");
+            return;
+        };
+        if p.path.as_deref().is_some_and(|x| x.starts_with("units[")) {
+            e.selected = p
+                .path
+                .as_deref()
+                .and_then(|x| x.strip_prefix("units[")?.split(']').next()?.parse::<usize>().ok())
+                .and_then(|i| e.file().units.get(i).map(|u| u.id.clone()));
+        }
+        let layout = opened.layout;
+        let at = match spot {
+            Spot::Hex(o) => layout.world(o),
+            Spot::Cm(x, y) => layout.table_world(x, y),
+        };
+        if let Ok(mut t) = cam.single_mut() {
+            t.translation = at.extend(t.translation.z);
+        }
+        e.message = format!("{p}");
+    }
+}

@@ -140,6 +140,10 @@ pub enum Command {
         /// The terrain a new map is laid with.
         #[arg(long, default_value = "Clear")]
         fill: String,
+        /// Take a picture of the editor's screen once drawn, save it as
+        /// this PNG, and exit (for tests and docs).
+        #[arg(long, value_name = "PNG")]
+        shot: Option<PathBuf>,
     },
 }
 
@@ -169,14 +173,14 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
     match cli.command {
         None => window(WindowRequest { file: None, shot: None, edit: None }),
         Some(Command::Play { file }) => window(WindowRequest { file, shot: None, edit: None }),
-        Some(Command::Edit { file, size, free_space, fill }) => {
+        Some(Command::Edit { file, size, free_space, fill, shot }) => {
             let (size, fill) = match (map_size(&size), terrain_named(&fill)) {
                 (Ok(s), Ok(f)) => (s, f),
                 (Err(m), _) | (_, Err(m)) => return usage_error(&m),
             };
             let mode = if free_space { Mode::FreeSpace } else { Mode::Hex };
             let file = file.unwrap_or_else(|| PathBuf::from("new-scenario.ron"));
-            window(WindowRequest { file: None, shot: None, edit: Some(EditRequest { file, mode, size, fill }) })
+            window(WindowRequest { file: None, shot: None, edit: Some(EditRequest { file, mode, size, fill, shot }) })
         }
         Some(Command::Shot { file, out, turns, seed, ai, why }) => {
             // A side id is checked here, before a window opens, when the
@@ -237,6 +241,8 @@ pub struct EditRequest {
     pub mode: Mode,
     pub size: (u32, u32),
     pub fill: crate::terrain::Terrain,
+    /// `--shot PNG`: a picture of the editor, then exit.
+    pub shot: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug)]

@@ -230,3 +230,55 @@ fn shot_why_dims_the_map_and_rings_the_root_and_the_unit() {
     assert!(!bad.status.success(), "an unknown unit fails");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no-such-unit"), "and says which");
 }
+
+/// The editor's screen (`sauve edit FILE --shot PNG`) on a copy of a
+/// bundled battle: its map and counters drawn, the palette and panels up,
+/// a real picture of the window's size.
+#[test]
+fn the_editor_renders_its_map_and_panels() {
+    if !have_xvfb() {
+        assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing on CI");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sauve-render-editor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.join("dennewitz.ron");
+    let text = include_str!("../scenarios/dennewitz-1813.ron");
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.join("editor.png");
+    let run = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_sauve"))
+        .arg("edit")
+        .arg(&file)
+        .arg("--shot")
+        .arg(&out)
+        .env("WGPU_BACKEND", "vulkan")
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xvfb-run: {e}"));
+    assert!(
+        run.status.success() && out.exists(),
+        "exit {:?}\n{}",
+        run.status.code(),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let (w, h, px) = decode(&out);
+    assert_eq!((w, h), (1280, 720));
+    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
+    for p in px.chunks_exact(4) {
+        *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
+    }
+    let total = (w * h) as usize;
+    let top = counts.values().copied().max().unwrap_or(total);
+    assert!(counts.len() > 500, "only {} colours", counts.len());
+    assert!(top * 2 <= total, "one colour covers {}% of the picture", top * 100 / total);
+    // The palette's column on the left is the editor's dark panel, not map.
+    let dark = (40..560).step_by(40).filter(|&y| {
+        let i = ((y * w + 50) * 4) as usize;
+        px[i] < 60 && px[i + 1] < 60 && px[i + 2] < 70
+    });
+    assert!(dark.count() >= 6, "the palette is drawn on the left");
+    assert_eq!(std::fs::read_to_string(&file).ok().as_deref(), Some(text), "a picture saves nothing");
+    let _ = std::fs::remove_dir_all(&dir);
+}

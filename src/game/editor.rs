@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
+use bevy_ecs_tilemap::prelude::TileStorage;
 
 use super::input::MapPointer;
 use super::layout::Layout;
@@ -74,6 +75,9 @@ pub struct Editor {
     /// The checker's problems with the file as it stands, located in the
     /// text a save would write.
     pub problems: Vec<Problem>,
+    /// The checker's warnings about a valid file (what `sauve check`
+    /// warns of): it plays, but perhaps not as meant.
+    pub warnings: Vec<Problem>,
     /// What the last action said.
     pub message: String,
     /// A playtest is open (F8 returns).
@@ -97,6 +101,7 @@ impl Editor {
             brush: Brush::One,
             selected: None,
             problems: Vec::new(),
+            warnings: Vec::new(),
             message: String::new(),
             playtest: false,
             confirm_overwrite: false,
@@ -132,11 +137,16 @@ impl Editor {
 
     /// The checker's problems with the file as it stands.
     fn check(&mut self) {
-        self.problems = match crate::scenario::validate(self.editing.file.clone()) {
-            Ok(_) => Vec::new(),
+        let text = write::to_ron(&self.editing.file);
+        (self.problems, self.warnings) = match crate::scenario::validate(self.editing.file.clone()) {
+            Ok(s) => {
+                let mut w = crate::checks::warnings(&s);
+                crate::scenario::locate(&mut w, &text);
+                (Vec::new(), w)
+            }
             Err(mut p) => {
-                crate::scenario::locate(&mut p, &write::to_ron(&self.editing.file));
-                p
+                crate::scenario::locate(&mut p, &text);
+                (p, Vec::new())
             }
         };
         self.redraw = true;
@@ -332,6 +342,25 @@ pub fn edited_path(path: &Path) -> PathBuf {
     path.with_file_name(format!("{stem}.edited.ron"))
 }
 
+/// Removes what was drawn for the battle (or the editor's map): its
+/// entities, and the tiles of its tilemaps, which are entities of their
+/// own that the renderer would otherwise find without their map.
+pub fn clear_battle(world: &mut World) {
+    let mut q = world.query_filtered::<(Entity, Option<&TileStorage>), With<OnBattle>>();
+    let mut gone: Vec<Entity> = Vec::new();
+    for (e, storage) in q.iter(world) {
+        gone.push(e);
+        if let Some(s) = storage {
+            gone.extend(s.iter().flatten());
+        }
+    }
+    for e in gone {
+        if let Ok(em) = world.get_entity_mut(e) {
+            em.despawn();
+        }
+    }
+}
+
 /// The counter of a unit in the editor.
 #[derive(Component)]
 struct EditorCounter;
@@ -349,6 +378,47 @@ pub(super) fn plugin(app: &mut App) {
     });
     app.insert_resource(editor);
     app.add_systems(Startup, |mut next: ResMut<NextState<Screen>>| next.set(Screen::Editor));
+    if let Some(out) = req.shot {
+        app.insert_resource(Picture { out, frames: 0, done: None });
+        app.add_systems(Update, picture.in_set(GameSet::Panels));
+    }
+}
+
+/// `sauve edit --shot PNG`: frames waited, and whether the picture was
+/// written.
+#[derive(Resource)]
+struct Picture {
+    out: PathBuf,
+    frames: u32,
+    done: Option<bool>,
+}
+
+/// Takes the picture once the editor has been drawn for a while, then
+/// exits (with an error status if it could not be written).
+fn picture(mut commands: Commands, mut pic: ResMut<Picture>, mut exit: MessageWriter<AppExit>) {
+    if let Some(ok) = pic.done {
+        exit.write(if ok { AppExit::Success } else { AppExit::error() });
+        return;
+    }
+    pic.frames += 1;
+    if pic.frames != 30 {
+        return;
+    }
+    let out = pic.out.clone();
+    commands.spawn(bevy::render::view::screenshot::Screenshot::primary_window()).observe(
+        move |cap: On<bevy::render::view::screenshot::ScreenshotCaptured>, mut pic: ResMut<Picture>| {
+            let saved = cap
+                .image
+                .clone()
+                .try_into_dynamic()
+                .map_err(|e| e.to_string())
+                .and_then(|img| img.to_rgb8().save(&out).map_err(|e| e.to_string()));
+            if let Err(e) = &saved {
+                eprintln!("{}: error: cannot write the picture: {e}", out.display());
+            }
+            pic.done = Some(saved.is_ok());
+        },
+    );
 }
 
 /// E in the menu: the open scenario in the editor. A file on disk is
@@ -377,10 +447,7 @@ pub fn edit_open_battle(world: &mut World) {
     };
     match editor {
         Ok(e) => {
-            let old: Vec<Entity> = world.query_filtered::<Entity, With<OnBattle>>().iter(world).collect();
-            for entity in old {
-                world.despawn(entity);
-            }
+            clear_battle(world);
             world.insert_resource(e);
             world.resource_mut::<NextState<Screen>>().set(Screen::Editor);
         }
@@ -526,7 +593,7 @@ fn redraw(
     mut commands: Commands,
     editor: Option<ResMut<Editor>>,
     opened: Res<Opened>,
-    old: Query<Entity, With<OnBattle>>,
+    old: Query<(Entity, Option<&TileStorage>), With<OnBattle>>,
     hex: Res<HexAtlas>,
     mut images: ResMut<Assets<Image>>,
 ) {
@@ -535,8 +602,11 @@ fn redraw(
         return;
     }
     e.redraw = false;
-    for entity in &old {
+    for (entity, storage) in &old {
         commands.entity(entity).despawn();
+        for tile in storage.into_iter().flat_map(|s| s.iter().flatten()) {
+            commands.entity(*tile).despawn();
+        }
     }
     let f = e.file();
     let layout = opened.layout;
@@ -625,10 +695,7 @@ fn playtest_now(world: &mut World) {
             return;
         }
     };
-    let old: Vec<Entity> = world.query_filtered::<Entity, With<OnBattle>>().iter(world).collect();
-    for entity in old {
-        world.despawn(entity);
-    }
+    clear_battle(world);
     let seats = *world.resource::<Seats>();
     crate::sim::reset(world, scenario.clone(), scenario.seed, Vec::new(), seats);
     seat(world, seats);
@@ -642,10 +709,7 @@ fn playtest_now(world: &mut World) {
 
 /// F8 in a playtest: back to the editor as it was left.
 fn back_to_editor(world: &mut World) {
-    let old: Vec<Entity> = world.query_filtered::<Entity, With<OnBattle>>().iter(world).collect();
-    for entity in old {
-        world.despawn(entity);
-    }
+    clear_battle(world);
     let mut e = world.resource_mut::<Editor>();
     e.playtest = false;
     e.redraw = true;

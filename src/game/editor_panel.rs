@@ -32,8 +32,16 @@ pub enum Pick {
 #[derive(Component)]
 struct ProblemLine(usize);
 
+/// How many problem and warning lines the panel shows (for the tests).
+#[cfg(test)]
+pub fn problem_lines(world: &mut World) -> usize {
+    world.query_filtered::<(), With<ProblemLine>>().iter(world).count()
+}
+
 #[derive(Component)]
 struct Palette;
+#[derive(Component)]
+struct TopText;
 #[derive(Component)]
 struct Side;
 #[derive(Component)]
@@ -84,6 +92,22 @@ pub fn palette(mode: Mode) -> Vec<(Pick, String)> {
 
 fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
     let Some(e) = editor else { return };
+    // Over the battle's bar, which has no battle to tell of.
+    commands.spawn((
+        DespawnOnExit(Screen::Editor),
+        Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(0.0),
+            top: Val::Px(0.0),
+            width: Val::Percent(100.0),
+            height: Val::Px(BAR_H),
+            padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.07, 0.07, 0.08)),
+        GlobalZIndex(4),
+        children![(TopText, Text::new(""), TextFont::from_font_size(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],
+    ));
     commands
         .spawn((
             Palette,
@@ -150,7 +174,9 @@ pub fn side_words(e: &Editor) -> String {
         Tool::Select => "select".into(),
     };
     let saved = match e.editing.unsaved {
+        _ if !e.path.exists() => "not saved yet".to_owned(),
         0 => "saved".to_owned(),
+        1 => "1 edit unsaved".to_owned(),
         n => format!("{n} edits unsaved"),
     };
     let mut out = format!(
@@ -180,9 +206,13 @@ pub fn side_words(e: &Editor) -> String {
         }
         out += "\nT / Shift+T turn, M+click moves, Ctrl+D copies to the hex pointed at, Delete deletes.\n";
     }
-    out += &match e.problems.len() {
-        0 => "\nNo problems: F8 plays it.".to_owned(),
-        n => format!("\n{n} problems (it can be saved, not played); click one to go there:"),
+    out += &match (e.problems.len(), e.warnings.len()) {
+        (0, 0) => "\nNo problems: F8 plays it.".to_owned(),
+        (0, n) => {
+            format!("\nNo problems: F8 plays it. {n} warnings (as sauve check gives them); click one to go there:")
+        }
+        (1, _) => "\n1 problem (it can be saved, not played); click it to go there:".to_owned(),
+        (n, _) => format!("\n{n} problems (it can be saved, not played); click one to go there:"),
     };
     out
 }
@@ -192,10 +222,19 @@ fn side_panel(
     mut commands: Commands,
     editor: Option<Res<Editor>>,
     side: Query<Entity, With<Side>>,
-    mut text: Query<&mut Text, With<SideText>>,
+    mut text: Query<&mut Text, (With<SideText>, Without<TopText>)>,
+    mut top: Query<&mut Text, (With<TopText>, Without<SideText>)>,
     lines: Query<Entity, With<ProblemLine>>,
+    fresh: Query<(), Added<Side>>,
 ) {
-    let Some(e) = editor.filter(|e| e.is_changed()) else { return };
+    // After every edit, and when the panel has just been spawned.
+    let Some(e) = editor.filter(|e| e.is_changed() || !fresh.is_empty()) else { return };
+    if let Ok(mut t) = top.single_mut() {
+        t.0 = format!(
+            "Scenario editor: {}    Ctrl+Z undo, Ctrl+Y redo, Ctrl+S save, F8 playtest, Home fits the map",
+            e.file().name
+        );
+    }
     if let Ok(mut t) = text.single_mut() {
         t.0 = side_words(&e);
     }
@@ -203,25 +242,30 @@ fn side_panel(
         commands.entity(l).despawn();
     }
     let Ok(side) = side.single() else { return };
-    for (i, p) in e.problems.iter().enumerate().take(20) {
+    for (i, p) in e.problems.iter().chain(&e.warnings).enumerate().take(20) {
         let at = p.at.map_or_else(String::new, |at| format!("line {at}: "));
+        let (back, ink) = if i < e.problems.len() {
+            (Color::srgba(0.3, 0.05, 0.05, 0.6), Color::srgb(1.0, 0.8, 0.8))
+        } else {
+            (Color::srgba(0.3, 0.25, 0.05, 0.6), Color::srgb(1.0, 0.95, 0.7))
+        };
         commands.entity(side).with_child((
             Button,
             ProblemLine(i),
             Node { padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)), ..default() },
-            BackgroundColor(Color::srgba(0.3, 0.05, 0.05, 0.6)),
-            children![(
-                Text::new(format!("{at}{p}")),
-                TextFont::from_font_size(12.0),
-                TextColor(Color::srgb(1.0, 0.8, 0.8))
-            )],
+            BackgroundColor(back),
+            children![(Text::new(format!("{at}{p}")), TextFont::from_font_size(12.0), TextColor(ink))],
         ));
     }
 }
 
 /// The palette's chosen tool and brush stand out.
-fn palette_marks(editor: Option<Res<Editor>>, mut buttons: Query<(&Pick, &mut BackgroundColor)>) {
-    let Some(e) = editor.filter(|e| e.is_changed()) else { return };
+fn palette_marks(
+    editor: Option<Res<Editor>>,
+    mut buttons: Query<(&Pick, &mut BackgroundColor)>,
+    fresh: Query<(), Added<Pick>>,
+) {
+    let Some(e) = editor.filter(|e| e.is_changed() || !fresh.is_empty()) else { return };
     for (pick, mut bg) in &mut buttons {
         let on = match pick {
             Pick::Tool(t) => *t == e.tool,
@@ -266,7 +310,7 @@ fn activate(
         }
     }
     if let Ok(line) = problems.get(activate.entity) {
-        let Some(p) = e.problems.get(line.0).cloned() else { return };
+        let Some(p) = e.problems.iter().chain(&e.warnings).nth(line.0).cloned() else { return };
         let spot = p.path.as_deref().and_then(|path| places::spot_of(e.file(), path));
         let Some(spot) = spot else {
             e.message = format!("{p} (not about a place on the map)");

@@ -26,11 +26,14 @@ pub struct Pending(pub Option<Source>);
 pub struct Dropped(pub Vec<PathBuf>);
 
 pub(super) fn plugin(app: &mut App) {
-    let first = match &app.world().resource::<Request>().0.file {
-        Some(p) => Source::File(p.clone()),
-        None => Source::Bundled(0),
+    // The editor (`sauve edit`) opens no battle of its own.
+    let req = &app.world().resource::<Request>().0;
+    let first = match (&req.file, &req.edit) {
+        (_, Some(_)) => None,
+        (Some(p), None) => Some(Source::File(p.clone())),
+        (None, None) => Some(Source::Bundled(0)),
     };
-    app.insert_resource(Pending(Some(first)))
+    app.insert_resource(Pending(first))
         .init_resource::<Dropped>()
         .init_resource::<ScenarioText>()
         .insert_resource(Opened::failed(Source::Bundled(0), Vec::new()));

@@ -50,7 +50,13 @@ fn app_on(file: &Path, size: (u32, u32)) -> App {
         .insert_resource(Request(WindowRequest {
             file: None,
             shot: None,
-            edit: Some(EditRequest { file: file.to_path_buf(), mode: Mode::Hex, size, fill: Terrain::Clear }),
+            edit: Some(EditRequest {
+                file: file.to_path_buf(),
+                mode: Mode::Hex,
+                size,
+                fill: Terrain::Clear,
+                shot: None,
+            }),
         }))
         .insert_resource(Opened::failed(Source::Bundled(0), Vec::new()));
     sets::plugin(&mut app);
@@ -178,6 +184,9 @@ fn f8_playtests_a_valid_scenario_and_returns_to_the_editor_as_it_was() {
         click_hex(&mut app, at);
     }
     assert!(editor(&app).problems.is_empty(), "{:?}", editor(&app).problems);
+    // One hex from its rear edge, a rout would run off the map: the
+    // checker's warning, as `sauve check` gives it.
+    assert!(editor(&app).warnings.iter().any(|w| w.message.contains("rear edge")), "{:?}", editor(&app).warnings);
     let before = editor(&app).file().clone();
     chord(&mut app, &[KeyCode::F8]);
     assert!(editor(&app).playtest);
@@ -210,5 +219,29 @@ fn a_free_space_click_lands_in_centimetres() {
     let u = &editor(&app).file().units[0];
     let Some(Spot::Cm(x, y)) = crate::edit::forces::spot(u) else { panic!("a free-space unit") };
     assert!((x - 25.0).abs() < 0.01 && (y - 15.0).abs() < 0.01, "({x}, {y})");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_side_panel_lists_each_problem_and_warning_as_a_line() {
+    let dir = temp("panel");
+    let mut app = app_on(&dir.join("p.ron"), (10, 8));
+    crate::game::editor_panel::plugin(&mut app);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
+    app.update();
+    app.update();
+    let lines = |app: &mut App| crate::game::editor_panel::problem_lines(app.world_mut());
+    assert_eq!(lines(&mut app), 1, "a new map: one problem");
+    for (side, at) in [(0, Offset::new(4, 6)), (1, Offset::new(4, 1))] {
+        app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side, arm: Arm::Infantry };
+        click_hex(&mut app, at);
+    }
+    app.update();
+    let e = editor(&app);
+    let want = e.problems.len() + e.warnings.len();
+    assert!(want > 0);
+    assert_eq!(lines(&mut app), want, "every problem and warning listed");
     let _ = std::fs::remove_dir_all(&dir);
 }

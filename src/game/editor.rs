@@ -7,9 +7,12 @@
 //! - Click the map with the tool chosen in the palette (left): a terrain
 //!   under the brush (one hex, radius 1-3, fill), a stream or slope on
 //!   the hexside nearest the pointer (or none), a unit of a side and arm,
-//!   an objective (again: none), or select a unit (then: drag-free moves
-//!   by clicking a hex with M held, T / Shift+T turn it, Delete deletes,
-//!   Ctrl+D copies it to the hex under the pointer, + and - its morale).
+//!   an objective (again: none), a unit into a corps, an exit by the
+//!   nearest edge, a staff figure, or select a unit (then: M+click moves
+//!   it, T / Shift+T turn it, Delete deletes, Ctrl+D copies it to the hex
+//!   under the pointer, + and - its morale, [ and ] its strength, S its
+//!   state, F its formation, L and H limbered and horse artillery, K a
+//!   turn-1 shock, J a leader riding with it).
 //! - Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, Ctrl+S save (a file with
 //!   comments of its own asks first: Ctrl+S again overwrites, Ctrl+Shift+S
 //!   writes `NAME.edited.ron`); every few edits an autosave goes to
@@ -60,6 +63,18 @@ pub enum Tool {
     },
     Objective,
     Select,
+    /// Clicking a unit puts it into its side's corps being built, or
+    /// takes it out (hex mode).
+    Corps,
+    /// Clicking near a map edge gives the side an exit there, or takes it
+    /// away (hex mode).
+    Exit {
+        side: usize,
+    },
+    /// A staff figure of the side (free space).
+    Staff {
+        side: usize,
+    },
 }
 
 /// The scenario being edited.
@@ -72,6 +87,8 @@ pub struct Editor {
     pub brush: Brush,
     /// The unit selected (its id).
     pub selected: Option<String>,
+    /// The corps the corps tool adds to (its id).
+    pub corps: Option<String>,
     /// The checker's problems with the file as it stands, located in the
     /// text a save would write.
     pub problems: Vec<Problem>,
@@ -100,6 +117,7 @@ impl Editor {
             tool: Tool::Terrain(Terrain::Woods),
             brush: Brush::One,
             selected: None,
+            corps: None,
             problems: Vec::new(),
             warnings: Vec::new(),
             message: String::new(),
@@ -229,6 +247,62 @@ impl Editor {
                 let Some(at) = hex else { return };
                 let on = self.edit(|f| forces::toggle_objective(f, at, 1));
                 self.message = format!("{} at {at}.", if on { "An objective" } else { "No objective" });
+            }
+            Tool::Corps => {
+                let Some(id) = self.unit_at(spot) else {
+                    self.message = "The corps tool puts the unit clicked into a corps: no unit there.".into();
+                    return;
+                };
+                let side = self.file().units.iter().find(|u| u.id == id).map(|u| u.side.clone()).unwrap_or_default();
+                let active =
+                    self.corps.clone().filter(|c| self.file().corps.iter().any(|x| x.id == *c && x.side == side));
+                let corps =
+                    match active.or_else(|| self.file().corps.iter().find(|c| c.side == side).map(|c| c.id.clone())) {
+                        Some(c) => c,
+                        None => match self.edit(|f| forces::add_corps(f, &side)) {
+                            Ok(c) => c,
+                            Err(e) => {
+                                self.message = format!("Cannot make a corps: {e}");
+                                return;
+                            }
+                        },
+                    };
+                self.corps = Some(corps.clone());
+                let r = self.edit(|f| forces::toggle_in_corps(f, &corps, &id));
+                self.message = match r {
+                    Ok(true) => format!("{id} joins {corps}."),
+                    Ok(false) => format!("{id} leaves {corps}."),
+                    Err(e) => format!("Cannot: {e}"),
+                };
+            }
+            Tool::Exit { side } => {
+                let Some(at) = hex else { return };
+                let (w, h) = paint::size(&self.file().map);
+                let edges = [
+                    (at.r, crate::hex::Edge::North),
+                    (h - 1 - at.r, crate::hex::Edge::South),
+                    (at.c, crate::hex::Edge::West),
+                    (w - 1 - at.c, crate::hex::Edge::East),
+                ];
+                let Some(&(_, edge)) = edges.iter().min_by_key(|(d, _)| *d) else { return };
+                let on = self.edit(|f| crate::edit::sides::toggle_exit(f, side, edge));
+                self.message = match on {
+                    Some(true) => format!("Side {} scores for leaving by the {edge:?} edge.", side + 1),
+                    Some(false) => format!("No exit by the {edge:?} edge for side {}.", side + 1),
+                    None => "No such side.".into(),
+                };
+            }
+            Tool::Staff { side } => {
+                let Spot::Cm(x, y) = spot else {
+                    self.message = "Staff figures stand on free-space tables.".into();
+                    return;
+                };
+                let Some(side_id) = self.file().sides.get(side).map(|s| s.id.clone()) else { return };
+                let r = self.edit(|f| forces::add_staff(f, &side_id, (x, y)));
+                self.message = match r {
+                    Ok(_) => format!("A staff figure of {side_id} at ({x:.0}, {y:.0}) cm."),
+                    Err(e) => format!("Cannot: {e}"),
+                };
             }
             Tool::Select => {
                 self.selected = self.unit_at(spot);
@@ -504,6 +578,33 @@ fn keys(world: &mut World) {
         e.nudge_morale(true);
     } else if k.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]) {
         e.nudge_morale(false);
+    } else if let Some(id) = e.selected.clone() {
+        // The selected unit's other fields, one key each.
+        let said = if k.just_pressed(KeyCode::BracketRight) || k.just_pressed(KeyCode::BracketLeft) {
+            let up = k.just_pressed(KeyCode::BracketRight);
+            e.edit(|f| forces::nudge_strength(f, &id, up)).map(|n| format!("{id}: strength {n}."))
+        } else if k.just_pressed(KeyCode::KeyS) {
+            e.edit(|f| forces::cycle_state(f, &id)).map(|st| format!("{id} starts {st:?}."))
+        } else if k.just_pressed(KeyCode::KeyF) {
+            e.edit(|f| forces::cycle_formation(f, &id)).map(|fm| format!("{id} starts in {fm:?}."))
+        } else if k.just_pressed(KeyCode::KeyL) {
+            e.edit(|f| forces::toggle_limbered(f, &id)).map(|on| format!("{id}: limbered {on}."))
+        } else if k.just_pressed(KeyCode::KeyH) {
+            e.edit(|f| forces::toggle_horse(f, &id)).map(|on| format!("{id}: horse artillery {on}."))
+        } else if k.just_pressed(KeyCode::KeyK) {
+            e.edit(|f| forces::toggle_shock(f, &id, 1))
+                .map(|on| format!("{id}: {} on turn 1.", if on { "a scripted shock routs it" } else { "no shock" }))
+        } else if k.just_pressed(KeyCode::KeyJ) {
+            e.edit(|f| forces::toggle_leader(f, &id))
+                .map(|on| format!("{id}: {}.", if on { "a leader rides with it" } else { "no leader" }))
+        } else {
+            Ok(String::new())
+        };
+        match said {
+            Ok(m) if m.is_empty() => {}
+            Ok(m) => e.message = m,
+            Err(err) => e.message = format!("Cannot: {err}"),
+        }
     }
     if let Some(p) = e.autosave() {
         e.message = format!("{} (autosaved to {})", e.message, p.display());

@@ -26,6 +26,9 @@ pub enum Pick {
     Redo,
     Save,
     Playtest,
+    /// A side's rear edge, or who plays it, turned to the next.
+    Rear(usize),
+    Control(usize),
 }
 
 /// A problem's line: clicking it goes to its place.
@@ -78,7 +81,21 @@ pub fn palette(mode: Mode) -> Vec<(Pick, String)> {
         }
     }
     if mode == Mode::Hex {
-        out.push((Pick::Tool(Tool::Objective), "objective".to_owned()));
+        out.extend([
+            (Pick::Tool(Tool::Objective), "objective".to_owned()),
+            (Pick::Tool(Tool::Corps), "corps member".to_owned()),
+            (Pick::Tool(Tool::Exit { side: 0 }), "side 1 exit".to_owned()),
+            (Pick::Tool(Tool::Exit { side: 1 }), "side 2 exit".to_owned()),
+        ]);
+    } else {
+        out.extend([
+            (Pick::Tool(Tool::Staff { side: 0 }), "side 1 staff".to_owned()),
+            (Pick::Tool(Tool::Staff { side: 1 }), "side 2 staff".to_owned()),
+        ]);
+    }
+    for side in 0..2 {
+        out.push((Pick::Rear(side), format!("side {} rear", side + 1)));
+        out.push((Pick::Control(side), format!("side {} plays", side + 1)));
     }
     out.extend([
         (Pick::Tool(Tool::Select), "select unit".to_owned()),
@@ -172,6 +189,9 @@ pub fn side_words(e: &Editor) -> String {
         }
         Tool::Objective => "objectives".into(),
         Tool::Select => "select".into(),
+        Tool::Corps => format!("corps members ({})", e.corps.as_deref().unwrap_or("a new corps")),
+        Tool::Exit { side } => format!("exits of side {} (click near an edge)", side + 1),
+        Tool::Staff { side } => format!("staff figures of side {}", side + 1),
     };
     let saved = match e.editing.unsaved {
         _ if !e.path.exists() => "not saved yet".to_owned(),
@@ -187,6 +207,22 @@ pub fn side_words(e: &Editor) -> String {
         f.units.len(),
         e.message
     );
+    for (i, sd) in f.sides.iter().enumerate() {
+        let exits: Vec<String> = f.exits.iter().filter(|x| x.side == sd.id).map(|x| format!("{:?}", x.edge)).collect();
+        out += &format!(
+            "Side {} {}: rear {}, {:?}{}{}\n",
+            i + 1,
+            sd.name.as_deref().unwrap_or(&sd.id),
+            sd.rear.map_or("default".into(), |r| format!("{r:?}")),
+            sd.control,
+            sd.aggression.map_or(String::new(), |a| format!(", aggression {a:.1}")),
+            if exits.is_empty() { String::new() } else { format!(", exits {}", exits.join(" ")) }
+        );
+    }
+    if !f.corps.is_empty() {
+        let corps: Vec<String> = f.corps.iter().map(|c| format!("{} ({})", c.id, c.units.len())).collect();
+        out += &format!("Corps: {}\n", corps.join(", "));
+    }
     if let Some(u) = e.selected.as_ref().and_then(|id| f.units.iter().find(|u| u.id == *id)) {
         out += &format!("\nSelected: {} ({}), {:?}", u.id, u.side, u.arm);
         if let Some(m) = u.morale {
@@ -204,7 +240,28 @@ pub fn side_words(e: &Editor) -> String {
         if let Some(fc) = u.facing {
             out += &format!(", facing {fc:?}");
         }
-        out += "\nT / Shift+T turn, M+click moves, Ctrl+D copies to the hex pointed at, Delete deletes.\n";
+        if let Some(st) = u.state {
+            out += &format!(", starts {st:?}");
+        }
+        if let Some(fm) = u.formation {
+            out += &format!(", {fm:?}");
+        }
+        if u.limbered == Some(true) {
+            out += ", limbered";
+        }
+        if u.horse == Some(true) {
+            out += ", horse";
+        }
+        let shocks: Vec<String> =
+            f.shocks.iter().filter(|s| s.unit == u.id).map(|s| format!("turn {}", s.turn)).collect();
+        if !shocks.is_empty() {
+            out += &format!(", shocked {}", shocks.join(", "));
+        }
+        if f.leaders.iter().any(|l| l.with == u.id) {
+            out += ", a leader with it";
+        }
+        out += "\nT / Shift+T turn, M+click moves, Ctrl+D copies to the hex pointed at, Delete deletes; [ ] strength, \
+                S state, F formation, L limbered, H horse, K a turn-1 shock, J a leader.\n";
     }
     out += &match (e.problems.len(), e.warnings.len()) {
         (0, 0) => "\nNo problems: F8 plays it.".to_owned(),
@@ -306,6 +363,14 @@ fn activate(
             Pick::Playtest => {
                 // The same as F8.
                 commands.queue(toggle_playtest);
+            }
+            Pick::Rear(side) => {
+                let r = e.edit(|f| crate::edit::sides::cycle_rear(f, side));
+                e.message = r.map_or("No other edge is free.".into(), |r| format!("Side {}'s rear: {r:?}.", side + 1));
+            }
+            Pick::Control(side) => {
+                let c = e.edit(|f| crate::edit::sides::cycle_control(f, side));
+                e.message = c.map_or("No such side.".into(), |c| format!("Side {} is played by: {c:?}.", side + 1));
             }
         }
     }

@@ -245,3 +245,35 @@ fn the_side_panel_lists_each_problem_and_warning_as_a_line() {
     assert_eq!(lines(&mut app), want, "every problem and warning listed");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_corps_and_exit_tools_and_the_unit_keys_edit_what_they_say() {
+    let dir = temp("tools");
+    let mut app = app_on(&dir.join("t.ron"), (10, 8));
+    for (side, at) in [(0, Offset::new(4, 5)), (1, Offset::new(4, 1))] {
+        app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side, arm: Arm::Infantry };
+        click_hex(&mut app, at);
+    }
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Select;
+    click_hex(&mut app, Offset::new(4, 5));
+    assert_eq!(editor(&app).selected.as_deref(), Some("blue-1"));
+    chord(&mut app, &[KeyCode::KeyS]);
+    chord(&mut app, &[KeyCode::KeyF]);
+    chord(&mut app, &[KeyCode::BracketRight]);
+    chord(&mut app, &[KeyCode::KeyK]);
+    let u = editor(&app).file().units[0].clone();
+    assert_eq!(
+        (u.state, u.formation, u.strength),
+        (Some(crate::vocab::State::Disordered), Some(crate::vocab::Formation::Column), Some(5))
+    );
+    assert_eq!(editor(&app).file().shocks.len(), 1);
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Corps;
+    click_hex(&mut app, Offset::new(4, 5));
+    assert_eq!(editor(&app).file().corps[0].units, ["blue-1"]);
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Exit { side: 0 };
+    click_hex(&mut app, Offset::new(5, 0));
+    let exits = &editor(&app).file().exits;
+    assert_eq!((exits.len(), exits[0].side.as_str(), exits[0].edge), (1, "blue", crate::hex::Edge::North));
+    assert!(editor(&app).problems.is_empty(), "{:?}", editor(&app).problems);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,8 +6,11 @@
 use std::fmt;
 
 use crate::hex::{Dir, Offset};
-use crate::scenario::{CorpsFile, FacingFile, Mode, ObjectiveFile, ScenarioFile, StaffFile, UnitFile};
+use crate::scenario::{
+    CorpsFile, FacingFile, LeaderFile, Mode, ObjectiveFile, ScenarioFile, ShockFile, StaffFile, UnitFile,
+};
 use crate::terrain::Arm;
+use crate::vocab::{Formation, State};
 
 /// Where a unit stands: a hex (hex mode) or a point in cm (free space).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -199,6 +202,103 @@ pub fn update(file: &mut ScenarioFile, id: &str, unit: UnitFile) -> Result<(), E
     Ok(())
 }
 
+fn unit_mut<'f>(file: &'f mut ScenarioFile, id: &str) -> Result<&'f mut UnitFile, EditError> {
+    let i = index(file, id)?;
+    Ok(&mut file.units[i])
+}
+
+/// The next state a unit may start in (docs/scenario-format.md, Units):
+/// hex mode good order, disordered (never for cavalry), routed; free
+/// space order, LU, U, FU. Good order is written as no state at all.
+pub fn cycle_state(file: &mut ScenarioFile, id: &str) -> Result<State, EditError> {
+    let hex = file.mode == Mode::Hex;
+    let u = unit_mut(file, id)?;
+    let order: &[State] = match (hex, u.arm) {
+        (true, Arm::Cavalry) => &[State::GoodOrder, State::Routed],
+        (true, _) => &[State::GoodOrder, State::Disordered, State::Routed],
+        (false, _) => &[State::Order, State::LU, State::U, State::FU],
+    };
+    let now = u.state.unwrap_or(order[0]);
+    let next = order[(order.iter().position(|&s| s == now).map_or(0, |k| k + 1)) % order.len()];
+    u.state = (next != order[0]).then_some(next);
+    Ok(next)
+}
+
+/// The next formation a unit may start in: hex mode line, column,
+/// square, general order, skirmish; free space line, column, square.
+/// Line is written as no formation at all.
+pub fn cycle_formation(file: &mut ScenarioFile, id: &str) -> Result<Formation, EditError> {
+    let hex = file.mode == Mode::Hex;
+    let u = unit_mut(file, id)?;
+    let order: &[Formation] = if hex {
+        &[Formation::Line, Formation::Column, Formation::Square, Formation::GeneralOrder, Formation::Skirmish]
+    } else {
+        &[Formation::Line, Formation::Column, Formation::Square]
+    };
+    let now = u.formation.unwrap_or(Formation::Line);
+    let next = order[(order.iter().position(|&f| f == now).map_or(0, |k| k + 1)) % order.len()];
+    u.formation = (next != Formation::Line).then_some(next);
+    Ok(next)
+}
+
+/// A unit's strength (hex mode, increments) or figures (free space) one
+/// up or down, kept within 1 to 1000.
+pub fn nudge_strength(file: &mut ScenarioFile, id: &str, up: bool) -> Result<i64, EditError> {
+    let hex = file.mode == Mode::Hex;
+    let u = unit_mut(file, id)?;
+    let field = if hex { &mut u.strength } else { &mut u.figures };
+    let next = (field.unwrap_or(1) + if up { 1 } else { -1 }).clamp(1, 1000);
+    *field = Some(next);
+    Ok(next)
+}
+
+/// Free-space artillery: limbered or not; whether it is now.
+pub fn toggle_limbered(file: &mut ScenarioFile, id: &str) -> Result<bool, EditError> {
+    let u = unit_mut(file, id)?;
+    let on = !u.limbered.unwrap_or(false);
+    u.limbered = on.then_some(true);
+    Ok(on)
+}
+
+/// Free-space artillery: horse artillery or foot; whether it is horse now.
+pub fn toggle_horse(file: &mut ScenarioFile, id: &str) -> Result<bool, EditError> {
+    let u = unit_mut(file, id)?;
+    let on = !u.horse.unwrap_or(false);
+    u.horse = on.then_some(true);
+    Ok(on)
+}
+
+/// A scripted shock (docs/scenario-format.md, Shocks) routing the unit on
+/// `turn` (fleeing, FU, in free space), or none if it has one that turn;
+/// whether it has one now.
+pub fn toggle_shock(file: &mut ScenarioFile, id: &str, turn: u32) -> Result<bool, EditError> {
+    index(file, id)?;
+    if let Some(k) = file.shocks.iter().position(|s| s.unit == id && s.turn == turn) {
+        file.shocks.remove(k);
+        return Ok(false);
+    }
+    let to = if file.mode == Mode::Hex { State::Routed } else { State::FU };
+    file.shocks.push(ShockFile { turn, unit: id.to_owned(), to, cause: None });
+    Ok(true)
+}
+
+/// A leader of the unit's side riding with it (hex mode, bonus 1), or
+/// none if one rides with it; whether one does now.
+pub fn toggle_leader(file: &mut ScenarioFile, id: &str) -> Result<bool, EditError> {
+    let i = index(file, id)?;
+    if let Some(k) = file.leaders.iter().position(|l| l.with == id) {
+        file.leaders.remove(k);
+        return Ok(false);
+    }
+    let side = file.units[i].side.clone();
+    let lid = (1..)
+        .map(|n| format!("{side}-leader-{n}"))
+        .find(|l| file.leaders.iter().all(|x| x.id != *l))
+        .unwrap_or_default();
+    file.leaders.push(LeaderFile { id: lid, side, with: id.to_owned(), bonus: 1, name: None });
+    Ok(true)
+}
+
 /// A new, empty corps of `side`; its id.
 pub fn add_corps(file: &mut ScenarioFile, side: &str) -> Result<String, EditError> {
     if !file.sides.iter().any(|s| s.id == side) {
@@ -261,7 +361,6 @@ mod tests {
     use crate::edit::blank::blank;
     use crate::scenario::{LeaderFile, ShockFile};
     use crate::terrain::Terrain;
-    use crate::vocab::State;
 
     fn two_units() -> ScenarioFile {
         let mut f = blank(Mode::Hex, 8, 6, Terrain::Clear);
@@ -357,5 +456,49 @@ mod tests {
         assert_eq!(f.objectives[0].at, (3, 3));
         assert!(!toggle_objective(&mut f, Offset::new(3, 3), 2));
         assert!(f.objectives.is_empty());
+    }
+
+    #[test]
+    fn the_fields_of_a_unit_cycle_through_what_its_mode_and_arm_allow() {
+        let mut f = two_units();
+        // Infantry: good order, disordered, routed; cavalry is never disordered.
+        assert_eq!(cycle_state(&mut f, "blue-1"), Ok(State::Disordered));
+        assert_eq!(cycle_state(&mut f, "blue-1"), Ok(State::Routed));
+        assert_eq!(cycle_state(&mut f, "blue-1"), Ok(State::GoodOrder));
+        assert_eq!(f.units[0].state, None, "good order is the default, written as nothing");
+        assert_eq!(cycle_state(&mut f, "red-1"), Ok(State::Routed));
+        let seen: Vec<Formation> = (0..5).map(|_| cycle_formation(&mut f, "blue-1").expect("a unit")).collect();
+        assert_eq!(
+            seen,
+            [Formation::Column, Formation::Square, Formation::GeneralOrder, Formation::Skirmish, Formation::Line]
+        );
+        assert_eq!(nudge_strength(&mut f, "blue-1", true), Ok(5));
+        for _ in 0..10 {
+            let _ = nudge_strength(&mut f, "blue-1", false);
+        }
+        assert_eq!(f.units[0].strength, Some(1), "never below 1");
+        assert!(crate::scenario::validate(f.clone()).is_ok(), "every value the cycles give is valid");
+        let mut free = blank(Mode::FreeSpace, 10, 8, Terrain::Clear);
+        let gun = new_unit(&free, "blue", Arm::Artillery, Spot::Cm(30.0, 30.0));
+        place(&mut free, gun).expect("placed");
+        assert_eq!(cycle_state(&mut free, "blue-1"), Ok(State::LU));
+        assert_eq!(cycle_formation(&mut free, "blue-1"), Ok(Formation::Column));
+        assert_eq!(toggle_limbered(&mut free, "blue-1"), Ok(true));
+        assert_eq!(toggle_horse(&mut free, "blue-1"), Ok(true));
+        assert_eq!(nudge_strength(&mut free, "blue-1", true), Ok(25), "figures in free space");
+        assert!(crate::scenario::validate(free).is_ok());
+    }
+
+    #[test]
+    fn shocks_and_leaders_toggle_on_a_unit() {
+        let mut f = two_units();
+        assert_eq!(toggle_shock(&mut f, "blue-1", 1), Ok(true));
+        assert_eq!((f.shocks[0].turn, f.shocks[0].to), (1, State::Routed));
+        assert_eq!(toggle_leader(&mut f, "blue-1"), Ok(true));
+        assert_eq!(f.leaders[0].id, "blue-leader-1");
+        assert!(crate::scenario::validate(f.clone()).is_ok(), "a shock and a leader as the checker wants them");
+        assert_eq!(toggle_shock(&mut f, "blue-1", 1), Ok(false));
+        assert_eq!(toggle_leader(&mut f, "blue-1"), Ok(false));
+        assert!(f.shocks.is_empty() && f.leaders.is_empty());
     }
 }

@@ -546,6 +546,11 @@ fn keys(world: &mut World) {
     if playtest || *world.resource::<State<Screen>>().get() != Screen::Editor {
         return;
     }
+    // Keys typed into a text field are the field's.
+    let focused = world.get_resource::<bevy::input_focus::InputFocus>().and_then(|f| f.get());
+    if focused.is_some_and(|e| world.get::<bevy::text::EditableText>(e).is_some()) {
+        return;
+    }
     let hex = world.resource::<MapPointer>().hex;
     let mut e = world.resource_mut::<Editor>();
     if ctrl && (k.just_pressed(KeyCode::KeyY) || (shift && k.just_pressed(KeyCode::KeyZ))) {

@@ -47,12 +47,22 @@ struct Palette;
 struct TopText;
 #[derive(Component)]
 struct Side;
+/// The name field: the selected unit's name, or the scenario's with no
+/// unit selected; Enter keeps what was typed.
+#[derive(Component)]
+pub struct NameField;
+/// Whose name the field shows: a unit's id, or `None` for the scenario.
+#[derive(Component, Default, PartialEq)]
+struct NameOf(Option<String>);
 #[derive(Component)]
 struct SideText;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Editor), spawn);
-    app.add_systems(Update, (side_panel, palette_marks).in_set(GameSet::Panels).run_if(in_state(Screen::Editor)));
+    app.add_systems(
+        Update,
+        (name_field, side_panel, palette_marks).chain().in_set(GameSet::Panels).run_if(in_state(Screen::Editor)),
+    );
     app.add_observer(activate);
 }
 
@@ -173,8 +183,69 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
             GlobalZIndex(4),
         ))
         .with_children(|p| {
+            p.spawn((Text::new("Name (click, type, Enter):"), TextFont::from_font_size(12.0)));
+            p.spawn((
+                NameField,
+                NameOf::default(),
+                Node {
+                    padding: UiRect::axes(Val::Px(4.0), Val::Px(2.0)),
+                    border: UiRect::all(Val::Px(1.0)),
+                    ..default()
+                },
+                BorderColor::all(Color::srgb(0.5, 0.5, 0.55)),
+                BackgroundColor(Color::srgb(0.15, 0.15, 0.18)),
+                bevy::text::EditableText { allow_newlines: false, ..default() },
+                TextLayout::no_wrap(),
+                TextFont::from_font_size(14.0),
+                bevy::text::TextCursorStyle::default(),
+            ));
             p.spawn((SideText, Text::new(""), TextFont::from_font_size(13.0)));
         });
+}
+
+/// The name field follows the selection (unless it is being typed in),
+/// and Enter gives the unit, or the scenario, the name typed.
+fn name_field(
+    editor: Option<ResMut<Editor>>,
+    focus: Option<Res<bevy::input_focus::InputFocus>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut field: Query<(Entity, &mut bevy::text::EditableText, &mut NameOf), With<NameField>>,
+) {
+    let (Some(mut e), Ok((entity, mut text, mut of))) = (editor, field.single_mut()) else { return };
+    let typing = focus.as_ref().and_then(|f| f.get()) == Some(entity);
+    if typing && keys.just_pressed(KeyCode::Enter) {
+        let typed = text.value().to_string().trim().to_owned();
+        match &of.0 {
+            Some(id) => {
+                let id = id.clone();
+                if let Some(mut u) = e.file().units.iter().find(|u| u.id == id).cloned() {
+                    u.name = (!typed.is_empty()).then(|| typed.clone());
+                    let r = e.edit(|f| crate::edit::forces::update(f, &id, u));
+                    e.message = match r {
+                        Ok(()) => format!("{id} is named {typed:?}."),
+                        Err(err) => format!("Cannot rename: {err}"),
+                    };
+                }
+            }
+            None => {
+                e.edit(|f| f.name.clone_from(&typed));
+                e.message = format!("The scenario is named {typed:?}.");
+            }
+        }
+        return;
+    }
+    if typing || !e.is_changed() {
+        return;
+    }
+    let want = NameOf(e.selected.clone());
+    let name = match &want.0 {
+        Some(id) => e.file().units.iter().find(|u| u.id == *id).and_then(|u| u.name.clone()).unwrap_or_default(),
+        None => e.file().name.clone(),
+    };
+    if *of != want || text.value() != name.as_str() {
+        text.editor_mut().set_text(&name);
+        *of = want;
+    }
 }
 
 /// What the right-hand panel says: the file, the tool, the last message,
@@ -224,7 +295,8 @@ pub fn side_words(e: &Editor) -> String {
         out += &format!("Corps: {}\n", corps.join(", "));
     }
     if let Some(u) = e.selected.as_ref().and_then(|id| f.units.iter().find(|u| u.id == *id)) {
-        out += &format!("\nSelected: {} ({}), {:?}", u.id, u.side, u.arm);
+        let named = u.name.as_deref().map_or_else(String::new, |n| format!(" \"{n}\""));
+        out += &format!("\nSelected: {}{named} ({}), {:?}", u.id, u.side, u.arm);
         if let Some(m) = u.morale {
             out += &format!(", morale {m} (+/-)");
         }

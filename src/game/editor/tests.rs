@@ -277,3 +277,34 @@ fn the_corps_and_exit_tools_and_the_unit_keys_edit_what_they_say() {
     assert!(editor(&app).problems.is_empty(), "{:?}", editor(&app).problems);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_name_field_names_the_selected_unit_and_keeps_its_keys_from_the_editor() {
+    let dir = temp("name");
+    let mut app = app_on(&dir.join("n.ron"), (10, 8));
+    app.init_resource::<bevy::input_focus::InputFocus>();
+    crate::game::editor_panel::plugin(&mut app);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
+    app.update();
+    let field = {
+        let mut q = app.world_mut().query_filtered::<Entity, With<crate::game::editor_panel::NameField>>();
+        q.single(app.world()).expect("the name field")
+    };
+    let value = |app: &App| app.world().get::<bevy::text::EditableText>(field).map(|t| t.value().to_string());
+    assert_eq!(value(&app).as_deref(), Some("A new battle"), "with no unit selected: the scenario's name");
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side: 0, arm: Arm::Infantry };
+    click_hex(&mut app, Offset::new(4, 5));
+    app.update();
+    assert_eq!(value(&app).as_deref(), Some(""), "the placed unit is selected and has no name");
+    // Typed into (the field focused): S is a letter of the name, not the
+    // state key; Enter names the unit.
+    app.world_mut().entity_mut(field).insert(bevy::text::EditableText::new("1st Bn Saxon Guard"));
+    app.world_mut().resource_mut::<bevy::input_focus::InputFocus>().set(field, bevy::input_focus::FocusCause::Pressed);
+    chord(&mut app, &[KeyCode::KeyS]);
+    assert_eq!(editor(&app).file().units[0].state, None);
+    chord(&mut app, &[KeyCode::Enter]);
+    assert_eq!(editor(&app).file().units[0].name.as_deref(), Some("1st Bn Saxon Guard"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,9 +10,10 @@
 //!   an objective (again: none), a unit into a corps, an exit by the
 //!   nearest edge, a staff figure, or select a unit (then: M+click moves
 //!   it, T / Shift+T turn it, Delete deletes, Ctrl+D copies it to the hex
-//!   under the pointer, + and - its morale, [ and ] its strength, S its
-//!   state, F its formation, L and H limbered and horse artillery, K a
-//!   turn-1 shock, J a leader riding with it).
+//!   under the pointer, + and - or the d66 grid its morale, [ and ] its
+//!   strength, S its state, F its formation, A its arm, O its side, L and
+//!   H limbered and horse artillery, K a turn-1 shock (Shift+K a turn
+//!   later), J a leader riding with it).
 //! - Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, Ctrl+S save (a file with
 //!   comments of its own asks first: Ctrl+S again overwrites, Ctrl+Shift+S
 //!   writes `NAME.edited.ron`); every few edits an autosave goes to
@@ -398,6 +399,20 @@ impl Editor {
         Ok(path)
     }
 
+    /// Saves (see [`Editor::save`]) and says how it went; a file saved
+    /// with problems is said to be one that will not play yet.
+    pub fn save_words(&mut self, as_new: bool) -> String {
+        match self.save(as_new) {
+            Ok(p) if self.problems.is_empty() => format!("Saved to {}.", p.display()),
+            Ok(p) => format!(
+                "Saved to {}, with {} problems: it will not play until they are mended.",
+                p.display(),
+                self.problems.len()
+            ),
+            Err(m) => m,
+        }
+    }
+
     /// Writes the autosave when enough edits were made since the last.
     pub fn autosave(&mut self) -> Option<PathBuf> {
         if self.editing.unsaved < self.autosaved + AUTOSAVE_EVERY {
@@ -407,6 +422,68 @@ impl Editor {
         crate::save::write_atomically(&path, &write::to_ron(self.file())).ok()?;
         self.autosaved = self.editing.unsaved;
         Some(path)
+    }
+}
+
+/// A change to the selected unit's fields: a key, or a button of the
+/// panel's form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitAct {
+    Stronger,
+    Weaker,
+    State,
+    Formation,
+    Limbered,
+    Horse,
+    Shock,
+    LaterShock,
+    Arm,
+    Side,
+    Leader,
+    TurnRight,
+    TurnLeft,
+    Delete,
+}
+
+impl Editor {
+    /// Changes the selected unit as `act` says, and says so.
+    pub fn unit_act(&mut self, act: UnitAct) {
+        let Some(id) = self.selected.clone() else { return };
+        let said = match act {
+            UnitAct::Stronger | UnitAct::Weaker => self
+                .edit(|f| forces::nudge_strength(f, &id, act == UnitAct::Stronger))
+                .map(|n| format!("{id}: strength {n}.")),
+            UnitAct::State => self.edit(|f| forces::cycle_state(f, &id)).map(|st| format!("{id} starts {st:?}.")),
+            UnitAct::Formation => {
+                self.edit(|f| forces::cycle_formation(f, &id)).map(|fm| format!("{id} starts in {fm:?}."))
+            }
+            UnitAct::Limbered => {
+                self.edit(|f| forces::toggle_limbered(f, &id)).map(|on| format!("{id}: limbered {on}."))
+            }
+            UnitAct::Horse => {
+                self.edit(|f| forces::toggle_horse(f, &id)).map(|on| format!("{id}: horse artillery {on}."))
+            }
+            UnitAct::LaterShock => self.edit(|f| forces::later_shock(f, &id)).map(|t| match t {
+                Some(t) => format!("{id}: its shock comes on turn {t}."),
+                None => format!("{id} has no shock (K gives it one)."),
+            }),
+            UnitAct::Shock => self
+                .edit(|f| forces::toggle_shock(f, &id, 1))
+                .map(|on| format!("{id}: {} on turn 1.", if on { "a scripted shock routs it" } else { "no shock" })),
+            UnitAct::Arm => self.edit(|f| forces::cycle_arm(f, &id)).map(|a| format!("{id} is {a:?} now.")),
+            UnitAct::Side => self.edit(|f| forces::switch_side(f, &id)).map(|s| format!("{id} goes over to {s}.")),
+            UnitAct::Leader => self
+                .edit(|f| forces::toggle_leader(f, &id))
+                .map(|on| format!("{id}: {}.", if on { "a leader rides with it" } else { "no leader" })),
+            UnitAct::TurnRight | UnitAct::TurnLeft => {
+                self.edit(|f| forces::rotate(f, &id, act == UnitAct::TurnRight)).map(|()| format!("{id} turned."))
+            }
+            UnitAct::Delete => {
+                self.selected = None;
+                self.edit(|f| forces::delete(f, &id)).map(|_| format!("{id} deleted (Ctrl+Z brings it back)."))
+            }
+        };
+        self.message = said.unwrap_or_else(|err| format!("Cannot: {err}"));
     }
 }
 
@@ -495,6 +572,22 @@ fn picture(mut commands: Commands, mut pic: ResMut<Picture>, mut exit: MessageWr
     );
 }
 
+/// N in the menu: a new 30x20 hex map in the editor, to be saved as
+/// `new-scenario.ron` here (or the first free `new-scenario-N.ron`).
+pub fn new_map_in_editor(world: &mut World) {
+    let path = (1..)
+        .map(
+            |n| if n == 1 { PathBuf::from("new-scenario.ron") } else { PathBuf::from(format!("new-scenario-{n}.ron")) },
+        )
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| PathBuf::from("new-scenario.ron"));
+    let mut e = Editor::new(blank::blank(Mode::Hex, 30, 20, Terrain::Clear), path.clone());
+    e.message = format!("A new 30x20 map; Ctrl+S saves it to {}.", path.display());
+    clear_battle(world);
+    world.insert_resource(e);
+    world.resource_mut::<NextState<Screen>>().set(Screen::Editor);
+}
+
 /// E in the menu: the open scenario in the editor. A file on disk is
 /// edited in place; a bundled battle or a save's scenario is saved as a
 /// copy under its own name in this directory.
@@ -558,10 +651,7 @@ fn keys(world: &mut World) {
     } else if ctrl && k.just_pressed(KeyCode::KeyZ) {
         e.message = if e.undo() { "Undone." } else { "Nothing to undo." }.into();
     } else if ctrl && k.just_pressed(KeyCode::KeyS) {
-        e.message = match e.save(shift) {
-            Ok(p) => format!("Saved to {}.", p.display()),
-            Err(m) => m,
-        };
+        e.message = e.save_words(shift);
     } else if ctrl && k.just_pressed(KeyCode::KeyD) {
         let (Some(id), Some(at)) = (e.selected.clone(), hex) else { return };
         let r = e.edit(|f| forces::duplicate(f, &id, Spot::Hex(at)));
@@ -570,45 +660,31 @@ fn keys(world: &mut World) {
             Err(err) => format!("Cannot copy: {err}"),
         };
     } else if k.just_pressed(KeyCode::Delete) || k.just_pressed(KeyCode::Backspace) {
-        let Some(id) = e.selected.take() else { return };
-        let r = e.edit(|f| forces::delete(f, &id));
-        e.message = match r {
-            Ok(_) => format!("{id} deleted (Ctrl+Z brings it back)."),
-            Err(err) => format!("Cannot delete: {err}"),
-        };
+        e.unit_act(UnitAct::Delete);
     } else if k.just_pressed(KeyCode::KeyT) {
-        let Some(id) = e.selected.clone() else { return };
-        let _ = e.edit(|f| forces::rotate(f, &id, !shift));
+        e.unit_act(if shift { UnitAct::TurnLeft } else { UnitAct::TurnRight });
     } else if k.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]) {
         e.nudge_morale(true);
     } else if k.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]) {
         e.nudge_morale(false);
-    } else if let Some(id) = e.selected.clone() {
+    } else if e.selected.is_some() {
         // The selected unit's other fields, one key each.
-        let said = if k.just_pressed(KeyCode::BracketRight) || k.just_pressed(KeyCode::BracketLeft) {
-            let up = k.just_pressed(KeyCode::BracketRight);
-            e.edit(|f| forces::nudge_strength(f, &id, up)).map(|n| format!("{id}: strength {n}."))
-        } else if k.just_pressed(KeyCode::KeyS) {
-            e.edit(|f| forces::cycle_state(f, &id)).map(|st| format!("{id} starts {st:?}."))
-        } else if k.just_pressed(KeyCode::KeyF) {
-            e.edit(|f| forces::cycle_formation(f, &id)).map(|fm| format!("{id} starts in {fm:?}."))
-        } else if k.just_pressed(KeyCode::KeyL) {
-            e.edit(|f| forces::toggle_limbered(f, &id)).map(|on| format!("{id}: limbered {on}."))
-        } else if k.just_pressed(KeyCode::KeyH) {
-            e.edit(|f| forces::toggle_horse(f, &id)).map(|on| format!("{id}: horse artillery {on}."))
-        } else if k.just_pressed(KeyCode::KeyK) {
-            e.edit(|f| forces::toggle_shock(f, &id, 1))
-                .map(|on| format!("{id}: {} on turn 1.", if on { "a scripted shock routs it" } else { "no shock" }))
-        } else if k.just_pressed(KeyCode::KeyJ) {
-            e.edit(|f| forces::toggle_leader(f, &id))
-                .map(|on| format!("{id}: {}.", if on { "a leader rides with it" } else { "no leader" }))
-        } else {
-            Ok(String::new())
-        };
-        match said {
-            Ok(m) if m.is_empty() => {}
-            Ok(m) => e.message = m,
-            Err(err) => e.message = format!("Cannot: {err}"),
+        let act = [
+            (KeyCode::BracketRight, UnitAct::Stronger),
+            (KeyCode::BracketLeft, UnitAct::Weaker),
+            (KeyCode::KeyS, UnitAct::State),
+            (KeyCode::KeyF, UnitAct::Formation),
+            (KeyCode::KeyL, UnitAct::Limbered),
+            (KeyCode::KeyH, UnitAct::Horse),
+            (KeyCode::KeyK, if shift { UnitAct::LaterShock } else { UnitAct::Shock }),
+            (KeyCode::KeyA, UnitAct::Arm),
+            (KeyCode::KeyO, UnitAct::Side),
+            (KeyCode::KeyJ, UnitAct::Leader),
+        ]
+        .into_iter()
+        .find(|(key, _)| k.just_pressed(*key));
+        if let Some((_, act)) = act {
+            e.unit_act(act);
         }
     }
     if let Some(p) = e.autosave() {

@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
-use super::editor::{Editor, Tool, toggle_playtest};
+use super::editor::{Editor, Tool, UnitAct, toggle_playtest};
 use super::screen::{BAR_H, MainCamera, PANEL_W};
 use super::sets::GameSet;
 use super::state::Screen;
@@ -29,6 +29,46 @@ pub enum Pick {
     /// A side's rear edge, or who plays it, turned to the next.
     Rear(usize),
     Control(usize),
+    /// The free-space cell one cm larger or smaller.
+    Cell(bool),
+    /// Who sits at the window for a playtest, the next seats.
+    Seats,
+}
+
+/// A morale of the d66 grid: clicking it gives the selected unit that
+/// morale.
+#[derive(Component)]
+pub struct MoralePick(pub i64);
+
+/// The d66 grid of the selected unit's morale.
+#[derive(Component)]
+struct MoraleGrid;
+
+/// A button of the selected unit's form.
+#[derive(Component)]
+pub struct FieldButton(pub UnitAct);
+
+/// The form's buttons for a unit of `mode`, with their labels.
+pub fn form(mode: Mode, arm: crate::terrain::Arm) -> Vec<(UnitAct, &'static str)> {
+    let mut out = vec![
+        (UnitAct::Side, "side"),
+        (UnitAct::Arm, "arm"),
+        (UnitAct::State, "state"),
+        (UnitAct::Formation, "formation"),
+        (UnitAct::Weaker, if mode == Mode::Hex { "strength -" } else { "figures -" }),
+        (UnitAct::Stronger, if mode == Mode::Hex { "strength +" } else { "figures +" }),
+        (UnitAct::TurnLeft, "turn left"),
+        (UnitAct::TurnRight, "turn right"),
+        (UnitAct::Shock, "shock"),
+        (UnitAct::LaterShock, "shock later"),
+    ];
+    if mode == Mode::Hex {
+        out.push((UnitAct::Leader, "leader"));
+    } else if arm == crate::terrain::Arm::Artillery {
+        out.extend([(UnitAct::Limbered, "limbered"), (UnitAct::Horse, "horse")]);
+    }
+    out.push((UnitAct::Delete, "delete"));
+    out
 }
 
 /// A problem's line: clicking it goes to its place.
@@ -101,6 +141,8 @@ pub fn palette(mode: Mode) -> Vec<(Pick, String)> {
         out.extend([
             (Pick::Tool(Tool::Staff { side: 0 }), "side 1 staff".to_owned()),
             (Pick::Tool(Tool::Staff { side: 1 }), "side 2 staff".to_owned()),
+            (Pick::Cell(true), "cell +1 cm".to_owned()),
+            (Pick::Cell(false), "cell -1 cm".to_owned()),
         ]);
     }
     for side in 0..2 {
@@ -112,6 +154,7 @@ pub fn palette(mode: Mode) -> Vec<(Pick, String)> {
         (Pick::Undo, "undo (Ctrl+Z)".to_owned()),
         (Pick::Redo, "redo (Ctrl+Y)".to_owned()),
         (Pick::Save, "save (Ctrl+S)".to_owned()),
+        (Pick::Seats, "seats for F8".to_owned()),
         (Pick::Playtest, "playtest (F8)".to_owned()),
     ]);
     out
@@ -354,6 +397,7 @@ fn side_panel(
     mut text: Query<&mut Text, (With<SideText>, Without<TopText>)>,
     mut top: Query<&mut Text, (With<TopText>, Without<SideText>)>,
     lines: Query<Entity, With<ProblemLine>>,
+    grids: Query<Entity, With<MoraleGrid>>,
     fresh: Query<(), Added<Side>>,
 ) {
     // After every edit, and when the panel has just been spawned.
@@ -371,6 +415,55 @@ fn side_panel(
         commands.entity(l).despawn();
     }
     let Ok(side) = side.single() else { return };
+    for g in &grids {
+        commands.entity(g).despawn();
+    }
+    let unit = e.selected.as_ref().and_then(|id| e.file().units.iter().find(|u| u.id == *id));
+    if let Some(u) = unit {
+        let row = commands
+            .spawn((
+                MoraleGrid,
+                Node { flex_wrap: FlexWrap::Wrap, column_gap: Val::Px(3.0), row_gap: Val::Px(3.0), ..default() },
+                ChildOf(side),
+            ))
+            .id();
+        for (act, label) in form(e.file().mode, u.arm) {
+            commands.entity(row).with_child((
+                Button,
+                FieldButton(act),
+                Node { padding: UiRect::axes(Val::Px(5.0), Val::Px(1.0)), ..default() },
+                BackgroundColor(Color::srgb(0.2, 0.22, 0.28)),
+                children![(Text::new(label), TextFont::from_font_size(12.0))],
+            ));
+        }
+    }
+    let morale = unit.and_then(|u| u.morale);
+    if let Some(now) = morale.filter(|_| e.file().mode == Mode::Hex) {
+        let grid = commands
+            .spawn((
+                MoraleGrid,
+                Node { flex_direction: FlexDirection::Column, row_gap: Val::Px(2.0), ..default() },
+                ChildOf(side),
+            ))
+            .id();
+        commands
+            .entity(grid)
+            .with_child((Text::new("Morale (d66; a check passes above it):"), TextFont::from_font_size(12.0)));
+        for t in 1..=6 {
+            let row = commands.spawn((Node { column_gap: Val::Px(3.0), ..default() }, ChildOf(grid))).id();
+            for u in 1..=6 {
+                let v = t * 10 + u;
+                let colour = if v == now { Color::srgb(0.6, 0.45, 0.1) } else { Color::srgb(0.2, 0.22, 0.28) };
+                commands.entity(row).with_child((
+                    Button,
+                    MoralePick(v),
+                    Node { width: Val::Px(34.0), justify_content: JustifyContent::Center, ..default() },
+                    BackgroundColor(colour),
+                    children![(Text::new(v.to_string()), TextFont::from_font_size(12.0))],
+                ));
+            }
+        }
+    }
     for (i, p) in e.problems.iter().chain(&e.warnings).enumerate().take(20) {
         let at = p.at.map_or_else(String::new, |at| format!("line {at}: "));
         let (back, ink) = if i < e.problems.len() {
@@ -413,9 +506,25 @@ fn activate(
     editor: Option<ResMut<Editor>>,
     opened: Res<super::opened::Opened>,
     mut cam: Query<&mut Transform, With<MainCamera>>,
+    morale: Query<&MoralePick>,
+    mut seats: ResMut<super::seats::Seats>,
+    fields: Query<&FieldButton>,
     mut commands: Commands,
 ) {
     let Some(mut e) = editor else { return };
+    if let Ok(b) = fields.get(activate.entity) {
+        e.unit_act(b.0);
+        return;
+    }
+    if let (Ok(m), Some(id)) = (morale.get(activate.entity), e.selected.clone()) {
+        let v = m.0;
+        let r = e.edit(|f| crate::edit::forces::set_morale(f, &id, v));
+        e.message = match r {
+            Ok(()) => format!("{id}: morale {v}."),
+            Err(err) => format!("Cannot: {err}"),
+        };
+        return;
+    }
     if let Ok(pick) = picks.get(activate.entity) {
         match *pick {
             Pick::Tool(t) => e.tool = t,
@@ -427,10 +536,16 @@ fn activate(
                 e.message = if e.redo() { "Redone." } else { "Nothing to redo." }.into();
             }
             Pick::Save => {
-                e.message = match e.save(false) {
-                    Ok(p) => format!("Saved to {}.", p.display()),
-                    Err(m) => m,
-                };
+                e.message = e.save_words(false);
+            }
+            Pick::Cell(up) => {
+                let cm = e.edit(|f| crate::edit::paint::step_cell_cm(&mut f.map, up));
+                e.message = format!("Cells of {cm} cm.");
+            }
+            Pick::Seats => {
+                let next = seats.next();
+                *seats = next;
+                e.message = format!("A playtest seats: {}.", next.words());
             }
             Pick::Playtest => {
                 // The same as F8.

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
-use super::editor::edit_open_battle;
+use super::editor::{edit_open_battle, new_map_in_editor};
 use super::opened::{BUNDLED, Source};
 use super::scenarios::{Dropped, Pending};
 use super::seats::{Seats, seat};
@@ -26,6 +26,10 @@ struct SeatEntry(Seats);
 /// The menu line that opens the open battle in the editor.
 #[derive(Component)]
 struct EditEntry;
+
+/// The menu line that opens a new map in the editor.
+#[derive(Component)]
+struct NewMapEntry;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Menu), draw);
@@ -59,6 +63,10 @@ fn digits(
         commands.queue(edit_open_battle);
         return;
     }
+    if keys.just_pressed(KeyCode::KeyN) {
+        commands.queue(new_map_in_editor);
+        return;
+    }
     const DIGITS: [KeyCode; 9] = [
         KeyCode::Digit1,
         KeyCode::Digit2,
@@ -85,10 +93,14 @@ fn activate(
     seats: Query<&SeatEntry>,
     mut pending: ResMut<Pending>,
     edit: Query<(), With<EditEntry>>,
+    new_map: Query<(), With<NewMapEntry>>,
     mut commands: Commands,
 ) {
     if edit.get(activate.entity).is_ok() {
         commands.queue(edit_open_battle);
+    }
+    if new_map.get(activate.entity).is_ok() {
+        commands.queue(new_map_in_editor);
     }
     if let Ok(entry) = scenarios.get(activate.entity) {
         pending.0 = Some(entry.0.clone());
@@ -153,6 +165,13 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>) {
             Text::new("E  edit the open battle in the scenario editor (sauve edit FILE opens one, or a new map)"),
             TextFont::from_font_size(15.0)
         )],
+    ));
+    commands.entity(root).with_child((
+        Button,
+        NewMapEntry,
+        Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
+        BackgroundColor(Color::srgb(0.3, 0.25, 0.12)),
+        children![(Text::new("N  a new 30x20 hex map in the scenario editor"), TextFont::from_font_size(15.0))],
     ));
     commands.entity(root).with_child((
         Text::new("Who plays  (P switches at any time)"),

@@ -308,3 +308,52 @@ fn the_name_field_names_the_selected_unit_and_keeps_its_keys_from_the_editor() {
     assert_eq!(editor(&app).file().units[0].name.as_deref(), Some("1st Bn Saxon Guard"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_d66_grid_sets_morale_and_the_keys_change_arm_side_and_shock_turn() {
+    let dir = temp("grid");
+    let mut app = app_on(&dir.join("g.ron"), (10, 8));
+    crate::game::editor_panel::plugin(&mut app);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    app.update();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
+    app.update();
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side: 0, arm: Arm::Infantry };
+    click_hex(&mut app, Offset::new(4, 5));
+    app.update();
+    let pick = {
+        let mut q = app.world_mut().query::<(Entity, &crate::game::editor_panel::MoralePick)>();
+        let all: Vec<(Entity, i64)> = q.iter(app.world()).map(|(e, m)| (e, m.0)).collect();
+        assert_eq!(all.len(), 36, "the 36 d66 results");
+        all.into_iter().find(|&(_, v)| v == 36).map(|(e, _)| e).expect("36")
+    };
+    app.world_mut().trigger(bevy::ui_widgets::Activate { entity: pick });
+    app.update();
+    assert_eq!(editor(&app).file().units[0].morale, Some(36));
+    // The form's buttons do what the keys do.
+    let state = {
+        let mut q = app.world_mut().query::<(Entity, &crate::game::editor_panel::FieldButton)>();
+        q.iter(app.world()).find(|(_, b)| b.0 == super::UnitAct::State).map(|(e, _)| e).expect("a state button")
+    };
+    app.world_mut().trigger(bevy::ui_widgets::Activate { entity: state });
+    app.update();
+    assert_eq!(editor(&app).file().units[0].state, Some(crate::vocab::State::Disordered));
+    chord(&mut app, &[KeyCode::KeyS]);
+    chord(&mut app, &[KeyCode::KeyS]);
+    assert_eq!(editor(&app).file().units[0].state, None, "back to good order");
+    chord(&mut app, &[KeyCode::KeyA]);
+    chord(&mut app, &[KeyCode::KeyO]);
+    chord(&mut app, &[KeyCode::KeyK]);
+    chord(&mut app, &[KeyCode::ShiftLeft, KeyCode::KeyK]);
+    let f = editor(&app).file();
+    assert_eq!((f.units[0].arm, f.units[0].side.as_str()), (Arm::Cavalry, "red"));
+    assert_eq!(f.shocks[0].turn, 2);
+    // Saving with problems saves, and says the file will not play yet.
+    app.world_mut().resource_mut::<Editor>().edit(|f| f.units[0].morale = Some(77));
+    chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyS]);
+    let e = editor(&app);
+    assert!(!e.problems.is_empty());
+    assert!(e.message.starts_with("Saved") && e.message.contains("will not play"), "{}", e.message);
+    assert!(dir.join("g.ron").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

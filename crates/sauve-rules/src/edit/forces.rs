@@ -299,6 +299,53 @@ pub fn toggle_leader(file: &mut ScenarioFile, id: &str) -> Result<bool, EditErro
     Ok(true)
 }
 
+/// A unit's morale (hex mode): a d66 value; the checker says if not.
+pub fn set_morale(file: &mut ScenarioFile, id: &str, morale: i64) -> Result<(), EditError> {
+    unit_mut(file, id)?.morale = Some(morale);
+    Ok(())
+}
+
+/// The unit's arm, the next of infantry, cavalry, artillery. A cavalry
+/// unit cannot start disordered, so that state goes with the change.
+pub fn cycle_arm(file: &mut ScenarioFile, id: &str) -> Result<Arm, EditError> {
+    let u = unit_mut(file, id)?;
+    u.arm = match u.arm {
+        Arm::Infantry => Arm::Cavalry,
+        Arm::Cavalry => Arm::Artillery,
+        Arm::Artillery => Arm::Infantry,
+    };
+    if u.arm == Arm::Cavalry && u.state == Some(State::Disordered) {
+        u.state = None;
+    }
+    Ok(u.arm)
+}
+
+/// The unit goes over to the other side (of two): out of its corps, and
+/// without the leader who rode with it.
+pub fn switch_side(file: &mut ScenarioFile, id: &str) -> Result<String, EditError> {
+    let i = index(file, id)?;
+    let now = file.units[i].side.clone();
+    let Some(other) = file.sides.iter().find(|s| s.id != now).map(|s| s.id.clone()) else {
+        return Err(EditError::NoSide(now));
+    };
+    file.units[i].side.clone_from(&other);
+    for c in &mut file.corps {
+        c.units.retain(|u| u != id);
+    }
+    file.leaders.retain(|l| l.with != id);
+    Ok(other)
+}
+
+/// The unit's shock one turn later, back to turn 1 after the last turn;
+/// its turn (`None` if it has none).
+pub fn later_shock(file: &mut ScenarioFile, id: &str) -> Result<Option<u32>, EditError> {
+    index(file, id)?;
+    let last = file.turns.max(1);
+    let Some(s) = file.shocks.iter_mut().find(|s| s.unit == id) else { return Ok(None) };
+    s.turn = if s.turn >= last { 1 } else { s.turn + 1 };
+    Ok(Some(s.turn))
+}
+
 /// A new, empty corps of `side`; its id.
 pub fn add_corps(file: &mut ScenarioFile, side: &str) -> Result<String, EditError> {
     if !file.sides.iter().any(|s| s.id == side) {
@@ -500,5 +547,25 @@ mod tests {
         assert_eq!(toggle_shock(&mut f, "blue-1", 1), Ok(false));
         assert_eq!(toggle_leader(&mut f, "blue-1"), Ok(false));
         assert!(f.shocks.is_empty() && f.leaders.is_empty());
+    }
+
+    #[test]
+    fn morale_arm_side_and_a_shock_turn_change_as_asked() {
+        let mut f = two_units();
+        set_morale(&mut f, "blue-1", 36).expect("a unit");
+        assert_eq!(f.units[0].morale, Some(36));
+        let c = add_corps(&mut f, "blue").expect("a corps");
+        toggle_in_corps(&mut f, &c, "blue-1").expect("joined");
+        toggle_leader(&mut f, "blue-1").expect("a leader");
+        assert_eq!(switch_side(&mut f, "blue-1"), Ok("red".to_owned()));
+        assert!(f.corps[0].units.is_empty() && f.leaders.is_empty(), "out of its old side's corps, no leader");
+        cycle_state(&mut f, "blue-1").expect("disordered");
+        assert_eq!(cycle_arm(&mut f, "blue-1"), Ok(Arm::Cavalry));
+        assert_eq!(f.units[0].state, None, "cavalry is never disordered");
+        f.turns = 3;
+        toggle_shock(&mut f, "red-1", 1).expect("a shock");
+        let turns: Vec<Option<u32>> = (0..3).map(|_| later_shock(&mut f, "red-1").expect("a unit")).collect();
+        assert_eq!(turns, [Some(2), Some(3), Some(1)]);
+        assert_eq!(later_shock(&mut f, "blue-1"), Ok(None));
     }
 }

@@ -145,6 +145,15 @@ pub fn set_hexside(map: &mut MapFile, at: Offset, side: Dir, kind: Option<Hexsid
     true
 }
 
+/// The free-space cell size, in cm, one step up or down (1 to 100): the
+/// table grows or shrinks with it; the new size.
+pub fn step_cell_cm(map: &mut MapFile, up: bool) -> f32 {
+    let now = map.cell_cm.unwrap_or(crate::edit::blank::NEW_CELL_CM);
+    let next = (now.round() + if up { 1.0 } else { -1.0 }).clamp(1.0, 100.0);
+    map.cell_cm = Some(next);
+    next
+}
+
 /// The map block as a terrain map to draw while it is edited: a character
 /// the legend does not know reads as clear ground (the checker names it).
 pub fn terrain_map(map: &MapFile, mode: Mode) -> crate::map::TerrainMap {
@@ -239,6 +248,14 @@ mod tests {
         assert!(!set_hexside(&mut m, a, side, Some(HexsideKind::Slope)), "no change");
         assert!(set_hexside(&mut m, a, side, None));
         assert!(m.hexsides.is_empty());
+    }
+
+    #[test]
+    fn the_cell_size_steps_within_its_bounds() {
+        let mut m = map(&["..", ".."]);
+        assert_eq!(step_cell_cm(&mut m, true), 11.0);
+        m.cell_cm = Some(1.0);
+        assert_eq!(step_cell_cm(&mut m, false), 1.0, "never below 1 cm");
     }
 
     #[test]

@@ -413,9 +413,14 @@ impl Editor {
         }
     }
 
+    /// Whether enough edits were made since the last autosave.
+    pub fn autosave_due(&self) -> bool {
+        self.editing.unsaved >= self.autosaved + AUTOSAVE_EVERY
+    }
+
     /// Writes the autosave when enough edits were made since the last.
     pub fn autosave(&mut self) -> Option<PathBuf> {
-        if self.editing.unsaved < self.autosaved + AUTOSAVE_EVERY {
+        if !self.autosave_due() {
             return None;
         }
         let path = write::autosave_path(&self.path);
@@ -687,7 +692,11 @@ fn keys(world: &mut World) {
             e.unit_act(act);
         }
     }
-    if let Some(p) = e.autosave() {
+    // Asked without touching the editor, which would count as a change
+    // every frame (and rebuild the panels under the pointer).
+    if e.autosave_due()
+        && let Some(p) = e.autosave()
+    {
         e.message = format!("{} (autosaved to {})", e.message, p.display());
     }
 }
@@ -702,9 +711,14 @@ fn click(
     keys: Res<ButtonInput<KeyCode>>,
     screen: Res<State<Screen>>,
     editor: Option<ResMut<Editor>>,
+    focus: Option<ResMut<bevy::input_focus::InputFocus>>,
 ) {
     let Some(mut editor) = editor else { return };
     let on_map = ev.original_event_target() == ev.entity && windows.contains(ev.entity);
+    // A click on the map leaves a text field: the keys are the editor's again.
+    if on_map && let Some(mut f) = focus {
+        f.clear();
+    }
     if !on_map || pointer.dragged || editor.playtest || *screen.get() != Screen::Editor {
         return;
     }

@@ -189,7 +189,7 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
                 width: Val::Px(118.0),
                 flex_direction: FlexDirection::Column,
                 padding: UiRect::all(Val::Px(4.0)),
-                row_gap: Val::Px(2.0),
+                row_gap: Val::Px(1.0),
                 ..default()
             },
             BackgroundColor(Color::srgba(0.07, 0.07, 0.08, 0.95)),
@@ -200,9 +200,9 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
                 p.spawn((
                     Button,
                     pick,
-                    Node { padding: UiRect::axes(Val::Px(5.0), Val::Px(1.0)), ..default() },
+                    Node { padding: UiRect::axes(Val::Px(5.0), Val::Px(0.0)), ..default() },
                     BackgroundColor(Color::srgb(0.18, 0.2, 0.24)),
-                    children![(Text::new(label), TextFont::from_font_size(12.0))],
+                    children![(Text::new(label), TextFont::from_font_size(11.0))],
                 ));
             }
         });
@@ -250,12 +250,23 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
 /// and Enter gives the unit, or the scenario, the name typed.
 fn name_field(
     editor: Option<ResMut<Editor>>,
-    focus: Option<Res<bevy::input_focus::InputFocus>>,
+    mut focus: Option<ResMut<bevy::input_focus::InputFocus>>,
     keys: Res<ButtonInput<KeyCode>>,
     mut field: Query<(Entity, &mut bevy::text::EditableText, &mut NameOf), With<NameField>>,
 ) {
     let (Some(mut e), Ok((entity, mut text, mut of))) = (editor, field.single_mut()) else { return };
     let typing = focus.as_ref().and_then(|f| f.get()) == Some(entity);
+    // Enter keeps the name, Esc leaves it as it was; either gives the
+    // keys back to the editor.
+    if typing && (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::Escape)) {
+        if let Some(f) = focus.as_mut() {
+            f.clear();
+        }
+    }
+    if typing && keys.just_pressed(KeyCode::Escape) {
+        e.set_changed();
+        return;
+    }
     if typing && keys.just_pressed(KeyCode::Enter) {
         let typed = text.value().to_string().trim().to_owned();
         match &of.0 {
@@ -277,7 +288,7 @@ fn name_field(
         }
         return;
     }
-    if typing || !e.is_changed() {
+    if (typing && !keys.just_pressed(KeyCode::Escape)) || !e.is_changed() {
         return;
     }
     let want = NameOf(e.selected.clone());

@@ -243,6 +243,19 @@ fn the_side_panel_lists_each_problem_and_warning_as_a_line() {
     let want = e.problems.len() + e.warnings.len();
     assert!(want > 0);
     assert_eq!(lines(&mut app), want, "every problem and warning listed");
+    // Frames without an edit leave the panel as it is: a button under the
+    // pointer stays the same entity from its press to its release.
+    let ids = |app: &mut App| -> Vec<Entity> {
+        let mut q = app.world_mut().query_filtered::<Entity, With<crate::game::editor_panel::FieldButton>>();
+        let mut v: Vec<Entity> = q.iter(app.world()).collect();
+        v.sort();
+        v
+    };
+    let before = ids(&mut app);
+    assert!(!before.is_empty(), "the placed unit is selected: its form is up");
+    app.update();
+    app.update();
+    assert_eq!(ids(&mut app), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -306,6 +319,10 @@ fn the_name_field_names_the_selected_unit_and_keeps_its_keys_from_the_editor() {
     assert_eq!(editor(&app).file().units[0].state, None);
     chord(&mut app, &[KeyCode::Enter]);
     assert_eq!(editor(&app).file().units[0].name.as_deref(), Some("1st Bn Saxon Guard"));
+    // Enter leaves the field: the keys are the editor's again.
+    assert_eq!(app.world().resource::<bevy::input_focus::InputFocus>().get(), None);
+    chord(&mut app, &[KeyCode::KeyS]);
+    assert_eq!(editor(&app).file().units[0].state, Some(crate::vocab::State::Disordered));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -258,10 +258,11 @@ fn name_field(
     let typing = focus.as_ref().and_then(|f| f.get()) == Some(entity);
     // Enter keeps the name, Esc leaves it as it was; either gives the
     // keys back to the editor.
-    if typing && (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::Escape)) {
-        if let Some(f) = focus.as_mut() {
-            f.clear();
-        }
+    if typing
+        && (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::Escape))
+        && let Some(f) = focus.as_mut()
+    {
+        f.clear();
     }
     if typing && keys.just_pressed(KeyCode::Escape) {
         e.set_changed();

@@ -447,6 +447,9 @@ pub enum UnitAct {
     Leader,
     TurnRight,
     TurnLeft,
+    /// Morale one d66 step up or down (valour one point in free space).
+    MoraleUp,
+    MoraleDown,
     Delete,
 }
 
@@ -483,6 +486,10 @@ impl Editor {
             UnitAct::TurnRight | UnitAct::TurnLeft => {
                 self.edit(|f| forces::rotate(f, &id, act == UnitAct::TurnRight)).map(|()| format!("{id} turned."))
             }
+            UnitAct::MoraleUp | UnitAct::MoraleDown => {
+                self.nudge_morale(act == UnitAct::MoraleUp);
+                return;
+            }
             UnitAct::Delete => {
                 self.selected = None;
                 self.edit(|f| forces::delete(f, &id)).map(|_| format!("{id} deleted (Ctrl+Z brings it back)."))
@@ -517,6 +524,33 @@ pub fn clear_battle(world: &mut World) {
     }
 }
 
+/// Width of the editor's palette on the left, which the map is fitted
+/// beside.
+pub const PALETTE_W: f32 = 118.0;
+
+/// The map, just fitted into the window beside the side panel, fitted
+/// beside the palette too.
+fn beside_palette(
+    editor: Option<Res<Editor>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut cam: Query<(&mut Transform, &mut Projection), With<MainCamera>>,
+) {
+    if editor.is_none_or(|e| e.playtest) {
+        return;
+    }
+    let (Ok(window), Ok((mut t, mut p))) = (windows.single(), cam.single_mut()) else { return };
+    let Projection::Orthographic(o) = p.as_mut() else { return };
+    use super::screen::{BAR_H, PANEL_W};
+    let free = (window.width() - PANEL_W).max(PALETTE_W + 100.0);
+    let old = o.scale;
+    o.scale *= free / (free - PALETTE_W);
+    // The map's centre, which the fit put in the middle of the part of the
+    // window right of nothing and left of the side panel, goes in the
+    // middle of the part between the palette and the side panel.
+    t.translation.x += (PANEL_W - PALETTE_W) / 2.0 * o.scale - PANEL_W / 2.0 * old;
+    t.translation.y += BAR_H / 2.0 * (o.scale - old);
+}
+
 /// The counter of a unit in the editor.
 #[derive(Component)]
 struct EditorCounter;
@@ -524,6 +558,10 @@ struct EditorCounter;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (keys, show_editor).chain().in_set(GameSet::Input));
     app.add_systems(Update, (redraw, marks).in_set(GameSet::Draw).run_if(in_state(Screen::Editor)));
+    app.add_systems(
+        Update,
+        beside_palette.after(GameSet::Build).before(GameSet::Input).run_if(resource_changed::<Opened>),
+    );
     app.add_observer(click);
     let Some(req) = app.world().resource::<Request>().0.edit.clone() else { return };
     let editor = Editor::open(&req.file, req.mode, req.size, req.fill).unwrap_or_else(|err| {

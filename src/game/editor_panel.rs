@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
-use super::editor::{Editor, Tool, UnitAct, toggle_playtest};
+use super::editor::{Editor, PALETTE_W, Tool, UnitAct, toggle_playtest};
 use super::screen::{BAR_H, MainCamera, PANEL_W};
 use super::sets::GameSet;
 use super::state::Screen;
@@ -64,8 +64,11 @@ pub fn form(mode: Mode, arm: crate::terrain::Arm) -> Vec<(UnitAct, &'static str)
     ];
     if mode == Mode::Hex {
         out.push((UnitAct::Leader, "leader"));
-    } else if arm == crate::terrain::Arm::Artillery {
-        out.extend([(UnitAct::Limbered, "limbered"), (UnitAct::Horse, "horse")]);
+    } else {
+        out.extend([(UnitAct::MoraleDown, "valour -"), (UnitAct::MoraleUp, "valour +")]);
+        if arm == crate::terrain::Arm::Artillery {
+            out.extend([(UnitAct::Limbered, "limbered"), (UnitAct::Horse, "horse")]);
+        }
     }
     out.push((UnitAct::Delete, "delete"));
     out
@@ -186,7 +189,7 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
                 position_type: PositionType::Absolute,
                 left: Val::Px(0.0),
                 top: Val::Px(BAR_H),
-                width: Val::Px(118.0),
+                width: Val::Px(PALETTE_W),
                 flex_direction: FlexDirection::Column,
                 padding: UiRect::all(Val::Px(4.0)),
                 row_gap: Val::Px(1.0),

@@ -374,3 +374,30 @@ fn the_d66_grid_sets_morale_and_the_keys_change_arm_side_and_shock_turn() {
     assert!(dir.join("g.ron").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_free_space_units_form_offers_valour_and_the_guns_limbers() {
+    let hex = crate::game::editor_panel::form(Mode::Hex, Arm::Infantry);
+    assert!(hex.iter().any(|(a, _)| *a == super::UnitAct::Leader));
+    assert!(!hex.iter().any(|(a, _)| *a == super::UnitAct::MoraleUp), "hex morale has its d66 grid");
+    let gun = crate::game::editor_panel::form(Mode::FreeSpace, Arm::Artillery);
+    for want in [super::UnitAct::MoraleUp, super::UnitAct::MoraleDown, super::UnitAct::Limbered, super::UnitAct::Horse]
+    {
+        assert!(gun.iter().any(|(a, _)| *a == want), "{want:?}");
+    }
+    let dir = temp("valour");
+    let mut app = app_on(&dir.join("v.ron"), (6, 4));
+    app.insert_resource(Editor::new(
+        crate::edit::blank::blank(Mode::FreeSpace, 6, 4, Terrain::Clear),
+        dir.join("v.ron"),
+    ));
+    app.update();
+    let layout = app.world().resource::<Opened>().layout;
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side: 0, arm: Arm::Artillery };
+    click_at(&mut app.world_mut().resource_mut::<Editor>(), layout, layout.table_world(20.0, 20.0), false);
+    app.world_mut().resource_mut::<Editor>().unit_act(super::UnitAct::MoraleUp);
+    app.world_mut().resource_mut::<Editor>().unit_act(super::UnitAct::Limbered);
+    let u = &editor(&app).file().units[0];
+    assert_eq!((u.valour, u.limbered), (Some(1), Some(true)));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -42,6 +42,29 @@ fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
     (rgba.width(), rgba.height(), rgba.data.unwrap_or_default())
 }
 
+/// What is wrong with a picture that should show a real scene: not the
+/// window's size, too few colours, or one colour over most of it (a black,
+/// blank or broken frame).
+fn real_scene((w, h, px): &(u32, u32, Vec<u8>)) -> Vec<String> {
+    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
+    for p in px.chunks_exact(4) {
+        *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
+    }
+    let total = (w * h) as usize;
+    let top = counts.values().copied().max().unwrap_or(total);
+    let mut out = Vec::new();
+    if (*w, *h) != (1280, 720) {
+        out.push(format!("{w}x{h}, expected 1280x720"));
+    }
+    if counts.len() <= 500 {
+        out.push(format!("only {} colours", counts.len()));
+    }
+    if top * 2 > total {
+        out.push(format!("one colour covers {}% of the picture", top * 100 / total));
+    }
+    out
+}
+
 #[test]
 fn every_bundled_scenario_renders_a_real_scene() {
     if !have_xvfb() {
@@ -73,22 +96,7 @@ fn every_bundled_scenario_renders_a_real_scene() {
             failures.push(format!("{name}: exit {:?}\n{}", run.status.code(), String::from_utf8_lossy(&run.stderr)));
             continue;
         }
-        let (w, h, px) = decode(&out);
-        let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
-        for p in px.chunks_exact(4) {
-            *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
-        }
-        let total = (w * h) as usize;
-        let top = counts.values().copied().max().unwrap_or(total);
-        if (w, h) != (1280, 720) {
-            failures.push(format!("{name}: {w}x{h}, expected 1280x720"));
-        }
-        if counts.len() <= 500 {
-            failures.push(format!("{name}: only {} colours", counts.len()));
-        }
-        if top * 2 > total {
-            failures.push(format!("{name}: one colour covers {}% of the picture", top * 100 / total));
-        }
+        failures.extend(real_scene(&decode(&out)).into_iter().map(|f| format!("{name}: {f}")));
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -263,16 +271,10 @@ fn the_editor_renders_its_map_and_panels() {
         run.status.code(),
         String::from_utf8_lossy(&run.stderr)
     );
-    let (w, h, px) = decode(&out);
-    assert_eq!((w, h), (1280, 720));
-    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
-    for p in px.chunks_exact(4) {
-        *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
-    }
-    let total = (w * h) as usize;
-    let top = counts.values().copied().max().unwrap_or(total);
-    assert!(counts.len() > 500, "only {} colours", counts.len());
-    assert!(top * 2 <= total, "one colour covers {}% of the picture", top * 100 / total);
+    let picture = decode(&out);
+    let failures = real_scene(&picture);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let (w, _, px) = picture;
     // The palette's column on the left is the editor's dark panel, not map.
     let dark = (40..560).step_by(40).filter(|&y| {
         let i = ((y * w + 50) * 4) as usize;

@@ -278,14 +278,10 @@ impl Editor {
             }
             Tool::Exit { side } => {
                 let Some(at) = hex else { return };
+                use crate::hex::Edge;
                 let (w, h) = paint::size(&self.file().map);
-                let edges = [
-                    (at.r, crate::hex::Edge::North),
-                    (h - 1 - at.r, crate::hex::Edge::South),
-                    (at.c, crate::hex::Edge::West),
-                    (w - 1 - at.c, crate::hex::Edge::East),
-                ];
-                let Some(&(_, edge)) = edges.iter().min_by_key(|(d, _)| *d) else { return };
+                let edges = [Edge::North, Edge::South, Edge::West, Edge::East];
+                let Some(edge) = edges.into_iter().min_by_key(|e| e.distance(at, w, h)) else { return };
                 let on = self.edit(|f| crate::edit::sides::toggle_exit(f, side, edge));
                 self.message = match on {
                     Some(true) => format!("Side {} scores for leaving by the {edge:?} edge.", side + 1),
@@ -357,16 +353,7 @@ impl Editor {
     /// valour one point (free space).
     pub fn nudge_morale(&mut self, up: bool) {
         let Some(id) = self.selected.clone() else { return };
-        let Some(mut u) = self.file().units.iter().find(|u| u.id == id).cloned() else { return };
-        if let Some(m) = u.morale {
-            let d = crate::dice::D66::from_value(m.clamp(11, 66) as u32).map_or(33, |d| d.value() as i64);
-            let next = crate::dice::D66::from_value(d as u32).map(|d| d.modified(if up { 1 } else { -1 }).value());
-            u.morale = next.map(i64::from);
-        } else if let Some(v) = u.valour {
-            u.valour = Some((v + if up { 1 } else { -1 }).clamp(-5, 5));
-        }
-        let r = self.edit(|f| forces::update(f, &id, u));
-        if let Err(e) = r {
+        if let Err(e) = self.edit(|f| forces::nudge_morale(f, &id, up)) {
             self.message = format!("Cannot change {id}: {e}");
         }
     }

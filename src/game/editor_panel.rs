@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
 use super::editor::{Editor, PALETTE_W, Tool, UnitAct, toggle_playtest};
-use super::screen::{BAR_H, MainCamera, PANEL_W};
+use super::screen::{BAR_H, MainCamera, PANEL_W, bar_node};
 use super::sets::GameSet;
 use super::state::Screen;
 use crate::edit::forces::Spot;
@@ -168,15 +168,7 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
     // Over the battle's bar, which has no battle to tell of.
     commands.spawn((
         DespawnOnExit(Screen::Editor),
-        Node {
-            position_type: PositionType::Absolute,
-            left: Val::Px(0.0),
-            top: Val::Px(0.0),
-            width: Val::Percent(100.0),
-            height: Val::Px(BAR_H),
-            padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
-            ..default()
-        },
+        bar_node(),
         BackgroundColor(Color::srgb(0.07, 0.07, 0.08)),
         GlobalZIndex(4),
         children![(TopText, Text::new(""), TextFont::from_font_size(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],

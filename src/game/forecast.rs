@@ -22,7 +22,6 @@ use super::sets::GameSet;
 use super::shown::Shown;
 use super::state::Screen;
 use super::turn::{Notice, PlayerTurn};
-use crate::events::Pos;
 use crate::sim::{self, Battle};
 use crate::whatif::odds::Forecast;
 use crate::whatif::{Progress, Start, forecast};
@@ -289,11 +288,7 @@ fn rings(view: Res<ForecastView>, opened: Res<Opened>, shown: Res<Shown>, mut li
         if p <= 0.0 || unit.gone {
             continue;
         }
-        let at = match (unit.at, unit.cm) {
-            (Some(h), _) => layout.world(h),
-            (None, Some((x, y, _))) => layout.at(&Pos::Cm([x, y])),
-            _ => continue,
-        };
+        let Some(at) = unit.pos().map(|p| layout.at(&p)) else { continue };
         lines.circle(at, 30.0, 2.0 + 5.0 * p as f32, heat(p), z::FLASH - 3.0);
     }
 }

@@ -28,7 +28,7 @@ use super::sets::GameSet;
 use super::shown::Shown;
 use super::state::{Screen, battle_keys};
 use super::turn::{Notice, PlayerTurn};
-use crate::events::{Pos, Seq};
+use crate::events::Seq;
 use crate::scenario::Scenario;
 use crate::sim::{self, Battle};
 use crate::whatif::compare::{Comparison, Words};
@@ -270,11 +270,7 @@ fn rings(view: Res<ForkView>, opened: Res<Opened>, shown: Res<Shown>, mut lines:
         if unit.gone {
             continue;
         }
-        let at = match (unit.at, unit.cm) {
-            (Some(h), _) => layout.world(h),
-            (None, Some((x, y, _))) => layout.at(&Pos::Cm([x, y])),
-            _ => continue,
-        };
+        let Some(at) = unit.pos().map(|p| layout.at(&p)) else { continue };
         lines.circle(at, 34.0, 3.0, DIFFER, z::FLASH - 2.0);
     }
 }

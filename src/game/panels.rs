@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::input::MapPointer;
 use super::opened::{Opened, Source};
 use super::playback::{Playback, SPEEDS};
-use super::screen::{BAR_H, PANEL_W};
+use super::screen::{BAR_H, PANEL_W, bar_node};
 use super::sets::GameSet;
 use super::shown::{LogLine, Shown};
 use super::state::Screen;
@@ -139,15 +139,7 @@ fn font(size: f32) -> TextFont {
 fn spawn(mut commands: Commands) {
     let panel_bg = BackgroundColor(Color::srgba(0.07, 0.07, 0.08, 0.92));
     commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            left: Val::Px(0.0),
-            top: Val::Px(0.0),
-            width: Val::Percent(100.0),
-            height: Val::Px(BAR_H),
-            padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
-            ..default()
-        },
+        bar_node(),
         panel_bg,
         children![(TopBar, Text::new(""), font(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],
     ));

@@ -15,6 +15,20 @@ pub const BAR_H: f32 = 30.0;
 /// fitted below it, so the banner covers none of it.
 pub const BANNER_H: f32 = 124.0;
 
+/// The bar along the top, over the whole width: the battle's, or the
+/// editor's in its place.
+pub fn bar_node() -> Node {
+    Node {
+        position_type: PositionType::Absolute,
+        left: Val::Px(0.0),
+        top: Val::Px(0.0),
+        width: Val::Percent(100.0),
+        height: Val::Px(BAR_H),
+        padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
+        ..default()
+    }
+}
+
 /// The camera that looks at the map (the UI draws through it too).
 #[derive(Component)]
 pub struct MainCamera;

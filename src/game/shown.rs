@@ -33,6 +33,19 @@ pub struct ShownUnit {
     pub gone: bool,
 }
 
+impl ShownUnit {
+    /// Where it stands, as the event log writes a place: its hex, or its
+    /// centre on the table; `None` for a unit not on the map.
+    pub fn pos(&self) -> Option<crate::events::Pos> {
+        use crate::events::Pos;
+        match (self.at, self.cm) {
+            (Some(h), _) => Some(Pos::Hex([h.c, h.r])),
+            (None, Some((x, y, _))) => Some(Pos::Cm([x, y])),
+            _ => None,
+        }
+    }
+}
+
 /// One line of the battle log panel.
 #[derive(Clone, Debug)]
 pub struct LogLine {

@@ -5,7 +5,9 @@
 
 use std::fmt;
 
+use crate::dice::D66;
 use crate::hex::{Dir, Offset};
+use crate::scenario::VALOUR;
 use crate::scenario::{
     CorpsFile, FacingFile, LeaderFile, Mode, ObjectiveFile, ScenarioFile, ShockFile, StaffFile, UnitFile,
 };
@@ -239,6 +241,21 @@ pub fn cycle_formation(file: &mut ScenarioFile, id: &str) -> Result<Formation, E
     let next = order[(order.iter().position(|&f| f == now).map_or(0, |k| k + 1)) % order.len()];
     u.formation = (next != Formation::Line).then_some(next);
     Ok(next)
+}
+
+/// A unit's morale one d66 result up or down (hex mode: 11, 12 ... 16,
+/// 21 ...), or its valour one point within the checker's bounds (free
+/// space).
+pub fn nudge_morale(file: &mut ScenarioFile, id: &str, up: bool) -> Result<(), EditError> {
+    let u = unit_mut(file, id)?;
+    let step = if up { 1 } else { -1 };
+    if let Some(m) = u.morale {
+        let d = u32::try_from(m).ok().and_then(D66::from_value).unwrap_or(D66 { tens: 3, units: 3 });
+        u.morale = Some(i64::from(d.modified(step).value()));
+    } else if let Some(v) = u.valour {
+        u.valour = Some((v + i64::from(step)).clamp(*VALOUR.start(), *VALOUR.end()));
+    }
+    Ok(())
 }
 
 /// A unit's strength (hex mode, increments) or figures (free space) one
@@ -520,6 +537,13 @@ mod tests {
             [Formation::Column, Formation::Square, Formation::GeneralOrder, Formation::Skirmish, Formation::Line]
         );
         assert_eq!(nudge_strength(&mut f, "blue-1", true), Ok(5));
+        // Morale steps by d66 results: 44, 45, 46, then 51.
+        for _ in 0..3 {
+            nudge_morale(&mut f, "blue-1", true).expect("a unit");
+        }
+        assert_eq!(f.units[0].morale, Some(51));
+        nudge_morale(&mut f, "blue-1", false).expect("a unit");
+        assert_eq!(f.units[0].morale, Some(46));
         for _ in 0..10 {
             let _ = nudge_strength(&mut f, "blue-1", false);
         }
@@ -533,6 +557,10 @@ mod tests {
         assert_eq!(toggle_limbered(&mut free, "blue-1"), Ok(true));
         assert_eq!(toggle_horse(&mut free, "blue-1"), Ok(true));
         assert_eq!(nudge_strength(&mut free, "blue-1", true), Ok(25), "figures in free space");
+        for _ in 0..8 {
+            nudge_morale(&mut free, "blue-1", true).expect("a unit");
+        }
+        assert_eq!(free.units[0].valour, Some(5), "valour stops at the checker's bound");
         assert!(crate::scenario::validate(free).is_ok());
     }
 

@@ -27,7 +27,7 @@ pub(crate) use parse::{ron_options, without_bom};
 pub(crate) use problem::About;
 pub use problem::{LoadError, Other, Problem};
 pub use spec::{Corps, DEFAULT_AGGRESSION, Exit, Leader, Objective, Place, Scenario, Shock, Side, Staff, UnitSpec};
-pub use units::is_d66;
+pub use units::{VALOUR, is_d66};
 pub use validate::validate;
 
 pub use crate::vocab::{Control, Formation, Mode, Readiness};

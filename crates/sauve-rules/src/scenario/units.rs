@@ -14,6 +14,10 @@ use crate::terrain::{Arm, Terrain};
 use crate::vocab::Mode;
 use crate::vocab::State;
 
+/// A free-space unit's valour: -5 (worst) to +5 (best)
+/// (docs/scenario-format.md, Free-space mode).
+pub const VALOUR: std::ops::RangeInclusive<i64> = -5..=5;
+
 /// Is `v` a d66 number (both digits 1..=6)?
 pub fn is_d66(v: i64) -> bool {
     (11..=66).contains(&v) && (1..=6).contains(&(v / 10)) && (1..=6).contains(&(v % 10))
@@ -219,7 +223,7 @@ fn on_table(u: &UnitFile, map: &TerrainMap, cell_cm: f32, subject: &About, p: &m
     }
     match u.valour {
         None => {}
-        Some(v) if !(-5..=5).contains(&v) => p.add(subject.field("valour"), format!("valour {v} must be -5..=5")),
+        Some(v) if !VALOUR.contains(&v) => p.add(subject.field("valour"), format!("valour {v} must be -5..=5")),
         Some(v) => placed.valour = v as i32,
     }
     match u.figures {

@@ -49,6 +49,8 @@ fn unit_of(e: &Event) -> Option<&str> {
         | EventKind::Eliminated { unit, .. }
         | EventKind::LeftMap { unit, .. }
         | EventKind::Losses { unit, .. }
+        | EventKind::Casualties { unit, .. }
+        | EventKind::Valour { unit, .. }
         | EventKind::Readiness { unit, .. }
         | EventKind::Formation { unit, .. } => Some(unit),
         _ => None,
@@ -64,6 +66,9 @@ fn may_be_root(e: &Event) -> bool {
         EventKind::PhaseStart {}
         | EventKind::Fire { .. }
         | EventKind::Melee { .. }
+        | EventKind::Volley { .. }
+        | EventKind::Clash { .. }
+        | EventKind::Turned { .. }
         | EventKind::Surrendered { .. }
         | EventKind::Readiness { .. }
         | EventKind::Formation { .. }
@@ -81,6 +86,9 @@ fn may_be_root(e: &Event) -> bool {
         EventKind::Eliminated { .. }
         | EventKind::LeftMap { .. }
         | EventKind::Losses { .. }
+        | EventKind::Casualties { .. }
+        | EventKind::Valour { .. }
+        | EventKind::GunsCaptured { .. }
         | EventKind::CorpsBroken { .. } => false,
     }
 }
@@ -155,10 +163,21 @@ fn walk(name: &str, log: &[Event]) -> Vec<String> {
                     .then_some("a fire check not caused by a volley")
             }
             // A state change follows from the unit's own check, or from a
-            // melee result or a move of its own (a cavalry zone).
+            // melee result, a move of its own (a cavalry zone) or, in free
+            // space, a volley at it.
             EventKind::StateChange { unit, cause, .. } if *cause != Cause::Shock => {
-                let by_melee = causes.iter().any(|c| matches!(c.kind, EventKind::Melee { .. }));
-                (!about(unit) && !by_melee).then_some("a state change caused by nothing of its unit")
+                let by_melee =
+                    causes.iter().any(|c| matches!(c.kind, EventKind::Melee { .. } | EventKind::Clash { .. }));
+                let by_volley =
+                    causes.iter().any(|c| matches!(&c.kind, EventKind::Volley { target, .. } if target == unit));
+                (!about(unit) && !by_melee && !by_volley).then_some("a state change caused by nothing of its unit")
+            }
+            EventKind::Casualties { .. } => {
+                (!causes.iter().all(|c| matches!(c.kind, EventKind::Volley { .. } | EventKind::Clash { .. })))
+                    .then_some("casualties not caused by a volley or a melee")
+            }
+            EventKind::Valour { unit, .. } => {
+                (!about(unit)).then_some("a fall of valour caused by nothing of its unit")
             }
             // A forced move follows from its unit's state change or check.
             EventKind::Move { unit, reason, .. } if forced(reason) => {

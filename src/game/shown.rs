@@ -124,6 +124,12 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
         }
         EventKind::LeftMap { .. } | EventKind::Exited { .. } => u.gone = true,
         EventKind::Losses { strength, .. } => u.strength = *strength,
+        EventKind::Casualties { left, .. } => u.strength = *left,
+        EventKind::Turned { to, .. } => {
+            if let Some(c) = u.cm.as_mut() {
+                c.2 = *to;
+            }
+        }
         EventKind::Formation { to, .. } => {
             if let Some(limbered) = to.limbered() {
                 u.limbered = limbered;
@@ -136,6 +142,10 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
         | EventKind::MoraleCheck { .. }
         | EventKind::Fire { .. }
         | EventKind::Melee { .. }
+        | EventKind::Volley { .. }
+        | EventKind::Clash { .. }
+        | EventKind::Valour { .. }
+        | EventKind::GunsCaptured { .. }
         | EventKind::ReplayError { .. }
         | EventKind::CorpsBroken { .. }
         | EventKind::LeaderJoined { .. }

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use crate::scenario::{Mode, Scenario};
+use crate::scenario::Scenario;
 use crate::vocab::Control;
 
 /// Who gives the orders in a game.
@@ -48,26 +48,24 @@ impl Seats {
         }
     }
 
-    /// Control of each side of `s`. Orders are given in hex mode only: a
-    /// free-space battle has nobody at the window (the computer plays the
-    /// sides a player would).
+    /// Control of each side of `s`, in either mode.
     pub fn controls(self, s: &Scenario) -> Controls {
         Controls(
             s.sides
                 .iter()
                 .enumerate()
-                .map(|(i, side)| match (self, s.mode) {
-                    (Seats::Nobody, _) => Control::Idle,
-                    (Seats::AiOnly(k), _) => {
+                .map(|(i, side)| match self {
+                    Seats::Nobody => Control::Idle,
+                    Seats::AiOnly(k) => {
                         if k == i {
                             Control::Ai
                         } else {
                             Control::Idle
                         }
                     }
-                    (Seats::Watch, _) | (_, Mode::FreeSpace) => Control::Ai,
-                    (Seats::HotSeat, Mode::Hex) => Control::Player,
-                    (Seats::Player, Mode::Hex) => side.control,
+                    Seats::Watch => Control::Ai,
+                    Seats::HotSeat => Control::Player,
+                    Seats::Player => side.control,
                 })
                 .collect(),
         )
@@ -106,12 +104,12 @@ mod tests {
     }
 
     #[test]
-    fn nobody_sits_at_a_free_space_table() {
+    fn players_sit_at_a_free_space_table_too() {
         let s = scenario("ligny-1815.ron", include_str!("../../scenarios/ligny-1815.ron"));
-        let (a, i) = (Control::Ai, Control::Idle);
-        for seats in Seats::ALL {
-            assert_eq!(seats.controls(&s).0, vec![a, a], "{seats:?}");
-        }
+        let (p, a, i) = (Control::Player, Control::Ai, Control::Idle);
+        assert_eq!(Seats::Player.controls(&s).0, vec![a, p], "the French are the player at Ligny");
+        assert_eq!(Seats::HotSeat.controls(&s).0, vec![p, p]);
+        assert_eq!(Seats::Watch.controls(&s).0, vec![a, a]);
         assert_eq!(Seats::Nobody.controls(&s).0, vec![i, i]);
         assert_eq!(Seats::AiOnly(0).controls(&s).0, vec![a, i]);
     }

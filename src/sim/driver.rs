@@ -42,7 +42,10 @@ pub fn step_phase(world: &mut World) -> bool {
         // morale alone and runs all its turns; a played battle ends here.
         let played = world.resource::<Controls>().0.iter().any(|&c| c != Control::Idle);
         let first = world.resource::<Battle>().scenario.rules.first_command_turn;
-        if clock.phase == Phase::Shocks && clock.turn >= first && command_segment(world) && played {
+        let broken = clock.phase == Phase::Shocks
+            && clock.turn >= first
+            && (command_segment(world) | super::free_space::fs_command_segment(world, played));
+        if broken && played {
             // An army has broken: the battle is over.
             world.resource_mut::<PlayState>().begun = false;
             write_final(world);
@@ -78,6 +81,7 @@ pub fn end_phase(world: &mut World) {
         play.begun = false;
         play.undo.clear();
     }
+    super::free_space::fs_close_phase(world);
     tally(world);
     match clock.next(sides, turns) {
         Some(next) => *world.resource_mut::<Clock>() = next,
@@ -180,6 +184,15 @@ pub fn write_final(world: &mut World) {
             points: score.points.clone(),
             detail: score.detail.clone(),
         });
+    }
+    let played = world.resource::<Controls>().0.iter().any(|&c| c != Control::Idle);
+    if played && let Some(score) = super::free_space::fs_score(world) {
+        let sides = &world.resource::<Battle>().scenario.sides;
+        let winner = score.winner.and_then(|w| sides.get(w)).map(|s| s.id.clone());
+        let mut log = world.resource_mut::<BattleLog>();
+        let turn = log.stamp.turn;
+        log.set_stamp(turn, None, Phase::End);
+        log.push(EventKind::GameOver { winner, decisive: score.decisive, points: score.points, detail: score.detail });
     }
     let scenario = world.resource::<Battle>().scenario.clone();
     let mut rows: Vec<(usize, FinalUnit)> = Vec::new();

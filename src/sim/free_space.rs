@@ -1,16 +1,60 @@
 //! The free-space (Belle Alliance) systems: shocks with the flights,
-//! carry-alongs and retreats they cause, and reorganisation.
+//! carry-alongs and retreats they cause; each side's bound as order phases
+//! (announcement with reorganisation and charges, movement, fire, melee)
+//! given by the replay, the AI or a player; the close of each phase
+//! (forced moves, captured guns, objectives); and army morale.
 
-use bevy::ecs::system::{SystemChangeTick, SystemParam};
+use bevy::ecs::system::{SystemChangeTick, SystemParam, SystemState};
 use bevy::prelude::*;
 
 use super::battle::{Battle, BattleLog, DiceBox};
 use super::clock::Clock;
+use super::control::Controls;
+use super::play::PlayState;
 use super::view::{FsQuery, TableView};
+use crate::belle_alliance::ai::{self, FsGoals};
 use crate::belle_alliance::engine::FsEngine;
+use crate::belle_alliance::play::{At, Bound, FsPlay, close_phase};
+use crate::belle_alliance::victory::{self as fs_victory, FsScore};
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
-use crate::events::EventLog;
+use crate::events::{EventKind, EventLog};
+use crate::labataille::orders::{LoggedOrder, Order, OrderError};
+use crate::scenario::{DEFAULT_AGGRESSION, Mode, Scenario};
+use crate::turn::{OrderStamp, Phase};
+use crate::vocab::Control;
+
+/// The free-space game between phases: what units did this bound, guns
+/// taken, who holds each objective, whose army has broken, and the undo
+/// snapshots of the phase.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct FsState {
+    pub play: FsPlay,
+    pub holders: Vec<Option<usize>>,
+    pub broken: Vec<bool>,
+    pub(super) undo: Vec<FsSnapshot>,
+}
+
+impl FsState {
+    pub(super) fn new(s: &Scenario) -> Self {
+        Self {
+            play: FsPlay::new(s.units.len()),
+            holders: s.objectives.iter().map(|o| o.held_by).collect(),
+            broken: vec![false; s.sides.len()],
+            undo: Vec::new(),
+        }
+    }
+}
+
+/// The table as it stood before an order, to undo it.
+#[derive(Clone, Debug)]
+pub(super) struct FsSnapshot {
+    table: Table,
+    play: FsPlay,
+    log_len: usize,
+    dice: Dice,
+    book_len: usize,
+}
 
 /// Everything a free-space segment needs: the units, the table view, the
 /// battle, its dice and log.
@@ -48,10 +92,215 @@ pub(super) fn fs_shocks_system(mut segment: Segment, clock: Res<Clock>) {
     });
 }
 
-/// The phasing side's announcement phase (the `Charge` slot): reorganisation
-/// of its FU units (Belle Alliance 2.4).
-pub(super) fn fs_announcement_system(mut segment: Segment, clock: Res<Clock>) {
-    let Some(side) = clock.side else { return };
-    let turn = clock.turn;
-    segment.run(|ctx, engine, table, dice, log| engine.reorganisation_segment(ctx, table, dice, log, turn, side));
+/// Lends `rule` the bound: the table brought up to date with a fresh engine
+/// on it, the game state, the dice, the log and the play state (order book
+/// and replay); then writes the table back.
+pub(super) fn with_bound<R>(world: &mut World, rule: impl FnOnce(&mut Bound, &mut PlayState, &mut FsState) -> R) -> R {
+    let mut state = SystemState::<(
+        FsQuery,
+        SystemChangeTick,
+        ResMut<TableView>,
+        Res<Battle>,
+        ResMut<DiceBox>,
+        ResMut<BattleLog>,
+        ResMut<PlayState>,
+        ResMut<FsState>,
+    )>::new(world);
+    // `reset` always installs these resources before any phase or order.
+    let (mut q, ticks, mut view, battle, mut dice, mut log, mut play, mut fs) =
+        state.get_mut(world).expect("the battle's resources are installed by `reset`");
+    let mut out = None;
+    view.with_table(&mut q, ticks, &battle, &mut dice.0, &mut log, |ctx, engine, table, dice, log| {
+        let mut game = std::mem::take(&mut fs.play);
+        let mut b = Bound { ctx, engine, table, play: &mut game, dice, log };
+        out = Some(rule(&mut b, &mut play, &mut fs));
+        fs.play = game;
+    });
+    state.apply(world);
+    out.expect("with_table always runs its rule")
+}
+
+/// What the AI of `side` plays for.
+fn goals(world: &World, side: usize) -> FsGoals {
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let fs = world.resource::<FsState>();
+    let ctx = FsCtx::new(&scenario);
+    FsGoals {
+        aggression: scenario.sides.get(side).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
+        objectives: fs_victory::objective_centres(&ctx)
+            .into_iter()
+            .zip(&scenario.objectives)
+            .zip(&fs.holders)
+            .map(|((c, o), h)| (c, o.points, *h))
+            .collect(),
+        broken: fs.broken.get(side) == Some(&true),
+    }
+}
+
+/// A free-space order phase begins: the phasing side's bound starts in its
+/// announcement phase (`Charge` slot) with reorganisation (2.4); each fire
+/// phase lets every unit fire again. Then the phase's orders come from the
+/// replay, or the AI if it controls the acting side; a player's come
+/// through [`fs_issue_order`].
+pub(super) fn fs_order_phase_system(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
+    let acting = phase.acting_side(phasing);
+    let control = world.resource::<Controls>().of(acting);
+    let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = (control == Control::Ai).then(|| goals(world, acting));
+    let at = At { turn: clock.turn, phase, side: acting };
+    with_bound(world, |b, pb, _| {
+        match phase {
+            Phase::Charge => {
+                b.play.new_bound(b.table, phasing);
+                b.engine.reorganisation_segment(b.ctx, b.table, b.dice, b.log, clock.turn, phasing);
+            }
+            Phase::DefensiveFire | Phase::OffensiveFire => b.play.new_fire_phase(),
+            _ => {}
+        }
+        if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
+            while pb.replay.front().is_some_and(|e| e.at == stamp) {
+                let Some(e) = pb.replay.pop_front() else { break };
+                if let Err(err) = b.apply(at, &e.order) {
+                    if pb.players_only {
+                        pb.dropped.push((e, err.to_string()));
+                        continue;
+                    }
+                    b.log.push(EventKind::ReplayError {
+                        order: format!("{:?}", e.order),
+                        error: err.to_string(),
+                        index: pb.book.len(),
+                        units: e.order.units().into_iter().map(str::to_owned).collect(),
+                    });
+                }
+                pb.book.push(e);
+            }
+            return;
+        }
+        if let Some(goals) = goals {
+            for order in ai::play_phase(b, at, &goals) {
+                pb.book.push(LoggedOrder { at: stamp, order });
+            }
+        }
+    });
+}
+
+/// The AI gives the rest of the orders of a free-space phase already begun
+/// (a player's phase handed to the AI).
+pub(super) fn fs_ai_rest_of_phase(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
+    let acting = phase.acting_side(phasing);
+    let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = goals(world, acting);
+    let at = At { turn: clock.turn, phase, side: acting };
+    with_bound(world, |b, pb, _| {
+        for order in ai::play_phase(b, at, &goals) {
+            pb.book.push(LoggedOrder { at: stamp, order });
+        }
+    });
+}
+
+/// A player's order in a free-space phase (see [`super::issue_order`]).
+pub(super) fn fs_issue_order(world: &mut World, phase: Phase, acting: usize, order: &Order) -> Result<(), OrderError> {
+    let clock = *world.resource::<Clock>();
+    let stamp = OrderStamp { turn: clock.turn, side: clock.side.unwrap_or(0), phase };
+    let at = At { turn: clock.turn, phase, side: acting };
+    with_bound(world, |b, pb, fs| {
+        let before = FsSnapshot {
+            table: b.table.clone(),
+            play: b.play.clone(),
+            log_len: b.log.events.len(),
+            dice: b.dice.clone(),
+            book_len: pb.book.len(),
+        };
+        match b.apply(at, order) {
+            Ok(()) => {
+                pb.book.push(LoggedOrder { at: stamp, order: order.clone() });
+                if order.rolls_dice() {
+                    fs.undo.clear();
+                } else {
+                    fs.undo.push(before);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                // Nothing of a refused order may stay behind.
+                *b.table = before.table;
+                *b.play = before.play;
+                b.log.truncate(before.log_len);
+                *b.dice = before.dice;
+                Err(e)
+            }
+        }
+    })
+}
+
+/// Takes back the last free-space order of this phase if no dice were
+/// rolled since.
+pub(super) fn fs_undo(world: &mut World) -> bool {
+    with_bound(world, |b, pb, fs| {
+        let Some(s) = fs.undo.pop() else { return false };
+        *b.table = s.table;
+        *b.play = s.play;
+        b.log.truncate(s.log_len);
+        *b.dice = s.dice;
+        pb.book.truncate(s.book_len);
+        true
+    })
+}
+
+pub(super) fn fs_can_undo(world: &World) -> bool {
+    world.get_resource::<FsState>().is_some_and(|f| !f.undo.is_empty())
+}
+
+fn is_free_space(world: &World) -> bool {
+    world.get_resource::<Battle>().is_some_and(|b| b.scenario.mode == Mode::FreeSpace)
+}
+
+/// The end of a free-space order phase (2.5): forced moves waiting are made,
+/// guns are taken, objectives change hands.
+pub(super) fn fs_close_phase(world: &mut World) {
+    if !is_free_space(world) || !world.resource::<Clock>().phase.takes_orders() {
+        return;
+    }
+    let turn = world.resource::<Clock>().turn;
+    with_bound(world, |b, _, fs| {
+        close_phase(b.ctx, b.engine, b.table, b.play, b.dice, b.log, turn);
+        fs_victory::update_holders(b.ctx, b.table, &mut fs.holders);
+        fs.undo.clear();
+    });
+}
+
+/// Army morale at the start of a turn (docs/rules.md 2.11): an army with
+/// half its units in FU breaks, written once as a `CorpsBroken` of the
+/// army (named after its side). Judged only in a played battle. Returns
+/// whether an army has broken.
+pub(super) fn fs_command_segment(world: &mut World, played: bool) -> bool {
+    if !played {
+        return false;
+    }
+    with_bound(world, |b, _, fs| {
+        for side in 0..b.ctx.sides.len() {
+            if fs.broken[side] || !fs_victory::army_broken(b.ctx, b.table, side) {
+                continue;
+            }
+            fs.broken[side] = true;
+            let id = b.ctx.sides[side].id.clone();
+            let (routed, _) = fs_victory::fled(b.table, side);
+            let because: Vec<_> =
+                b.table.units.iter().filter(|u| u.side == side).filter_map(|u| b.log.last_fall(&u.id)).collect();
+            b.log.push_because(EventKind::CorpsBroken { corps: id.clone(), side: id, gone: 0, routed }, &because);
+        }
+        fs.broken.iter().any(|&x| x)
+    })
+}
+
+/// The score of a free-space battle as it stands.
+pub fn fs_score(world: &mut World) -> Option<FsScore> {
+    if !is_free_space(world) {
+        return None;
+    }
+    Some(with_bound(world, |b, _, fs| fs_victory::score(b.ctx, b.table, &fs.holders, &b.play.captured, &fs.broken)))
 }

@@ -133,11 +133,15 @@ fn ai_goals(world: &World, acting: usize) -> AiGoals {
 pub fn ai_rest_of_phase(world: &mut World) {
     let clock = *world.resource::<Clock>();
     let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
-    if clock.finished || !world.resource::<super::play::PlayState>().begun || !hex_mode_world(world) {
+    if clock.finished || !world.resource::<super::play::PlayState>().begun {
         return;
     }
     let acting = phase.acting_side(phasing);
     if world.resource::<Controls>().of(acting) != Control::Ai {
+        return;
+    }
+    if !hex_mode_world(world) {
+        super::free_space::fs_ai_rest_of_phase(world);
         return;
     }
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };

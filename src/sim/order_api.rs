@@ -14,6 +14,10 @@ use crate::turn::OrderStamp;
 use crate::turn::Phase;
 use crate::vocab::Control;
 
+fn free_space(world: &World) -> bool {
+    world.get_resource::<super::battle::Battle>().is_some_and(|b| b.scenario.mode == crate::scenario::Mode::FreeSpace)
+}
+
 /// The order phase waiting for a player, with the side that acts in it.
 pub fn awaiting_orders(world: &World) -> Option<(Phase, usize)> {
     let clock = world.get_resource::<Clock>()?;
@@ -31,6 +35,9 @@ pub fn awaiting_orders(world: &World) -> Option<(Phase, usize)> {
 /// [`undo`] until the phase ends or dice are rolled.
 pub fn issue_order(world: &mut World, order: &Order) -> Result<(), OrderError> {
     let Some((phase, acting)) = awaiting_orders(world) else { return Err(OrderError::NotAwaited) };
+    if free_space(world) {
+        return super::free_space::fs_issue_order(world, phase, acting, order);
+    }
     let clock = *world.resource::<Clock>();
     let stamp = OrderStamp { turn: clock.turn, side: clock.side.unwrap_or(0), phase };
     with_orders(world, |o, engine, board, dice, log, pb| {
@@ -66,6 +73,9 @@ pub fn issue_order(world: &mut World, order: &Order) -> Result<(), OrderError> {
 /// Takes back the last order of this phase if no dice have been rolled
 /// since; `false` if there is nothing to take back.
 pub fn undo(world: &mut World) -> bool {
+    if free_space(world) {
+        return super::free_space::fs_can_undo(world) && super::free_space::fs_undo(world);
+    }
     if world.resource::<PlayState>().undo.is_empty() {
         return false;
     }

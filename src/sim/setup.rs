@@ -11,7 +11,7 @@ use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::{Clock, Origin, PhaseSchedule};
 use super::components::*;
 use super::control::Seats;
-use super::free_space::{fs_announcement_system, fs_shocks_system};
+use super::free_space::{FsState, fs_order_phase_system, fs_shocks_system};
 use super::hex_phases::{free_space_mode, hex_mode, order_phase_system, recovery_system, shocks_system};
 use super::play::PlayState;
 use super::victory::Victory;
@@ -77,7 +77,9 @@ pub fn install_schedules(app: &mut App) {
         app.add_systems(PhaseSchedule(phase), order_phase_system.run_if(hex_mode));
     }
     app.add_systems(PhaseSchedule(Phase::Shocks), fs_shocks_system.run_if(free_space_mode));
-    app.add_systems(PhaseSchedule(Phase::Charge), fs_announcement_system.run_if(free_space_mode));
+    for phase in [Phase::Charge, Phase::Movement, Phase::DefensiveFire, Phase::OffensiveFire, Phase::Melee] {
+        app.add_systems(PhaseSchedule(phase), fs_order_phase_system.run_if(free_space_mode));
+    }
 }
 
 /// (Re)starts a battle in `world`: removes any units of a previous one, then
@@ -111,6 +113,7 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     play.activity.exits = scenario.exits.iter().map(|e| (e.side, e.edge)).collect();
     world.insert_resource(play);
     world.insert_resource(Victory::new(&scenario));
+    world.insert_resource(FsState::new(&scenario));
     world.insert_resource(seats.controls(&scenario));
     world.insert_resource(Origin { seed, dice: dice_script });
     world.insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });

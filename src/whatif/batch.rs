@@ -51,10 +51,17 @@ pub fn play(scenario: &Arc<Scenario>, seed: u64, sim: &mut Simulation) -> BatchR
         }
         Some(BattleSummary::FreeSpace(s)) => {
             row.largest_cascade = s.largest_cascade;
-            // Units that fled at some point, per side.
+            // Units that fled at some point, per side; losses are figures.
             for (u, f) in scenario.units.iter().zip(falls(scenario, &sim.log().events, 0)) {
                 if f & ROUTED != 0 {
                     row.routs[u.side] += 1;
+                }
+            }
+            for e in &sim.log().events {
+                if let EventKind::Casualties { unit, figures, .. } = &e.kind
+                    && let Some(u) = scenario.unit_index(unit)
+                {
+                    row.losses[scenario.units[u].side] += figures;
                 }
             }
         }

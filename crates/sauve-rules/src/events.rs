@@ -37,6 +37,9 @@ pub enum Cause {
     CavalryZone,
     CarryAlong,
     Reorganisation,
+    /// Free space: losses cost the unit a point of valour and it failed the
+    /// test that follows (RULES.md 2.2.4, docs/rules.md 2.10).
+    Valour,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -188,6 +191,59 @@ pub enum EventKind {
         unit: String,
         from: crate::hex::Dir,
         to: crate::hex::Dir,
+    },
+    /// Free space: a unit turned to a new facing (degrees clockwise from
+    /// north) by order or for a charge.
+    Turned {
+        unit: String,
+        from: f32,
+        to: f32,
+    },
+    /// Free space: units fire together at one target (docs/rules.md 2.8):
+    /// their fire points, the modifier the points and target give, the
+    /// natural 3d6, the total, and the figures and state it costs.
+    Volley {
+        units: Vec<String>,
+        target: String,
+        points: f32,
+        modifier: i32,
+        roll: u8,
+        total: i32,
+        figures: u32,
+        state: State,
+    },
+    /// Free space: a melee (docs/rules.md 2.9). Each side's natural 3d6 and
+    /// total; the loser (`None`: a draw), the figures and state it costs.
+    Clash {
+        attackers: Vec<String>,
+        defenders: Vec<String>,
+        attack_roll: u8,
+        attack_total: i32,
+        defence_roll: u8,
+        defence_total: i32,
+        loser: Option<String>,
+        figures: u32,
+        state: State,
+    },
+    /// Free space: figures lost to fire or melee, and how many are left.
+    Casualties {
+        unit: String,
+        figures: u32,
+        left: u32,
+    },
+    /// Free space: losses cost a unit valour (one point per 20% of its
+    /// starting figures lost, docs/rules.md 2.10).
+    Valour {
+        unit: String,
+        from: i32,
+        to: i32,
+    },
+    /// Free space: an enemy took the guns a battery's fleeing crew left
+    /// (RULES.md 2.2.7); `at` where they stood.
+    GunsCaptured {
+        unit: String,
+        by: String,
+        at: Pos,
     },
     Final {
         units: Vec<FinalUnit>,

@@ -2,6 +2,7 @@
 //! defaults of RULES.md as the shipped defaults. docs/rules.md explains each.
 
 pub mod ai;
+pub mod belle_play;
 pub mod combat;
 
 use std::collections::BTreeMap;
@@ -353,6 +354,14 @@ pub struct BelleAllianceRules {
     /// House default: LU and U units also roll on the reorganisation table
     /// each announcement phase, keeping only a result better than their state.
     pub reorg_lu_and_u: bool,
+    /// The free-space game beyond morale (docs/rules.md 2.7-2.12).
+    pub march_cm: belle_play::MarchLengths,
+    pub march_costs: belle_play::MarchCosts,
+    pub fire: belle_play::FireTables,
+    pub melee: belle_play::MeleeTable,
+    pub valour_loss: belle_play::ValourLoss,
+    pub victory: belle_play::FsVictory,
+    pub ai: belle_play::FsAiRules,
 }
 
 impl Default for BelleAllianceRules {
@@ -379,6 +388,13 @@ impl Default for BelleAllianceRules {
             direction_step_degrees: 5.0,
             staff_contact_cm: 1.0,
             reorg_lu_and_u: true,
+            march_cm: Default::default(),
+            march_costs: Default::default(),
+            fire: Default::default(),
+            melee: Default::default(),
+            valour_loss: Default::default(),
+            victory: Default::default(),
+            ai: Default::default(),
         }
     }
 }
@@ -444,6 +460,14 @@ impl BelleAllianceRules {
         if !(self.square_area_factor.is_finite() && (1.0..=4.0).contains(&self.square_area_factor)) {
             out.push(("rules.belle_alliance.square_area_factor".into(), "must be 1..=4".into()));
         }
+        out.extend(belle_play::problems(
+            &self.march_cm,
+            &self.march_costs,
+            &self.fire,
+            &self.melee,
+            &self.valour_loss,
+            &self.victory,
+        ));
         out
     }
 }

@@ -66,6 +66,16 @@ fn cause_words(c: Cause) -> &'static str {
         Cause::CavalryZone => "retreating through enemy cavalry",
         Cause::CarryAlong => "carried along by fugitives",
         Cause::Reorganisation => "in reorganisation",
+        Cause::Valour => "as its valour fell",
+    }
+}
+
+/// A free-space fire or melee result in words.
+fn effect_words(figures: u32, state: State) -> String {
+    let lost = if figures == 0 { "no loss".to_owned() } else { plural(figures as usize, "figure") };
+    match state {
+        State::Order | State::GoodOrder => lost,
+        s => format!("{lost} and {}", state_words(s)),
     }
 }
 
@@ -158,6 +168,7 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
             let cause = match cause {
                 Cause::CavalryZone => " (it retreated through an enemy cavalry zone)".to_owned(),
                 Cause::Shock => " (a shock)".to_owned(),
+                Cause::Valour => " (its losses broke its valour)".to_owned(),
                 _ => String::new(),
             };
             (Category::Failure, format!("{text}{cause}"))
@@ -222,6 +233,47 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
                 Category::Failure,
                 format!("{} close with {} at {odds}: {total}, {}", a.join(" and "), d.join(" and "), result.words()),
             )
+        }
+        EventKind::Volley { units, target, points, modifier, total, figures, state, .. } => {
+            let who: Vec<String> = units.iter().map(|u| names.name(u)).collect();
+            (
+                Category::Check,
+                format!(
+                    "{} fire at {} ({points:.1} points, {modifier:+}; total {total}: {})",
+                    who.join(" and "),
+                    names.name(target),
+                    effect_words(*figures, *state)
+                ),
+            )
+        }
+        EventKind::Clash { attackers, defenders, attack_total, defence_total, loser, figures, state, .. } => {
+            let a: Vec<String> = attackers.iter().map(|u| names.name(u)).collect();
+            let d: Vec<String> = defenders.iter().map(|u| names.name(u)).collect();
+            let outcome = match loser {
+                Some(l) => format!("{} loses, {}", names.name(l), effect_words(*figures, *state)),
+                None => "neither gives ground".to_owned(),
+            };
+            (
+                Category::Failure,
+                format!(
+                    "{} close with {} ({attack_total} against {defence_total}): {outcome}",
+                    a.join(" and "),
+                    d.join(" and ")
+                ),
+            )
+        }
+        EventKind::Turned { unit, from, to } => {
+            (Category::Move, format!("{} turns from {from:.0} to {to:.0} degrees", names.name(unit)))
+        }
+        EventKind::Casualties { unit, figures, left } => (
+            Category::Loss,
+            format!("{} loses {} ({left} left)", names.name(unit), plural(*figures as usize, "figure")),
+        ),
+        EventKind::Valour { unit, from, to } => {
+            (Category::Loss, format!("{}'s valour falls from {from:+} to {to:+}", names.name(unit)))
+        }
+        EventKind::GunsCaptured { unit, by, .. } => {
+            (Category::Loss, format!("{} takes the guns {} left", names.name(by), names.name(unit)))
         }
         EventKind::Formation { unit, to: Shape::Formed(Formation::Flight), .. } => {
             (Category::Move, format!("{} huddles into a flight formation, as wide as deep", names.name(unit)))
@@ -320,10 +372,15 @@ pub fn unit_id(e: &Event) -> Option<String> {
         | EventKind::Eliminated { unit, .. }
         | EventKind::LeftMap { unit, .. }
         | EventKind::Losses { unit, .. }
+        | EventKind::Casualties { unit, .. }
+        | EventKind::Turned { unit, .. }
+        | EventKind::Valour { unit, .. }
+        | EventKind::GunsCaptured { unit, .. }
         | EventKind::Formation { unit, .. }
         | EventKind::Facing { unit, .. }
         | EventKind::Exited { unit, .. } => Some(unit.clone()),
-        EventKind::Fire { target, .. } => Some(target.clone()),
+        EventKind::Fire { target, .. } | EventKind::Volley { target, .. } => Some(target.clone()),
+        EventKind::Clash { defenders, .. } => defenders.first().cloned(),
         EventKind::Melee { defenders, .. } => defenders.first().cloned(),
         EventKind::LeaderJoined { unit, .. } => Some(unit.clone()),
         EventKind::PhaseStart {}

@@ -7,13 +7,24 @@
 //! - [`tables`]: the rule tables as pure functions (march length, carry-along,
 //!   reorganisation);
 //! - [`engine`]: flights, spread of rout, U retreats and reorganisation, with
-//!   the queue that resolves them at the end of a phase (RULES.md 2.2-2.5).
+//!   the queue that resolves them at the end of a phase (RULES.md 2.2-2.5);
+//! - [`march`], [`combat`] and [`play`]: marches in cm, the fire and melee
+//!   tables, and the orders of a bound that use them (docs/rules.md 2.7-2.10);
+//! - [`ai`]: the computer's orders; [`victory`]: objectives, army morale and
+//!   the score (2.11, 2.12).
 
+pub mod ai;
 pub mod broad;
+pub mod combat;
 pub mod engine;
 pub mod geometry;
+pub mod march;
+pub mod play;
 pub mod summary;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod testing;
+pub mod victory;
 
 use crate::hex::{Edge, Offset};
 use crate::map::TerrainMap;
@@ -176,11 +187,22 @@ pub struct FsCtx<'a> {
     pub rules: &'a Rules,
     pub sides: &'a [Side],
     pub staff: &'a [Staff],
+    /// The units as the scenario set them out (starting figures and valour).
+    pub units: &'a [UnitSpec],
+    pub objectives: &'a [crate::scenario::Objective],
 }
 
 impl<'a> FsCtx<'a> {
     pub fn new(s: &'a Scenario) -> Self {
-        Self { map: &s.map, cell_cm: s.cell_cm, rules: &s.rules, sides: &s.sides, staff: &s.staff }
+        Self {
+            map: &s.map,
+            cell_cm: s.cell_cm,
+            rules: &s.rules,
+            sides: &s.sides,
+            staff: &s.staff,
+            units: &s.units,
+            objectives: &s.objectives,
+        }
     }
 
     pub fn ba(&self) -> &BelleAllianceRules {

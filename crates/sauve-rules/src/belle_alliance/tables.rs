@@ -69,6 +69,12 @@ pub fn severity(s: State) -> u8 {
     }
 }
 
+/// Whether an enemy has been pushed back (U or FU): it no longer stops a
+/// flight (RULES.md 2.2.6).
+pub fn pushed_back(s: State) -> bool {
+    severity(s) >= 2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

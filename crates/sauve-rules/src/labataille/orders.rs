@@ -22,7 +22,8 @@ use crate::turn::{OrderStamp, Phase};
 use crate::vocab::State;
 use crate::vocab::{Formation, Shape};
 
-/// One order. Units are named by id.
+/// One order. Units are named by id. Free-space battles use `March`
+/// (centimetres and degrees) instead of `Move`, and share the rest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Order {
     /// Charge phase: cavalry rides at an enemy and melees it.
@@ -43,6 +44,10 @@ pub enum Order {
     Fire { units: Vec<String>, target: String },
     /// Melee phase: every named unit attacks the target's hex together.
     Melee { units: Vec<String>, target: String },
+    /// Free space, movement phase: march to a point (the footprint's
+    /// centre, cm) ending with a facing (degrees clockwise from north):
+    /// a wheel, then a straight, oblique or sideways move (docs/rules.md 2.7).
+    March { unit: String, to: (f32, f32), facing: f32 },
 }
 
 impl Order {
@@ -54,7 +59,8 @@ impl Order {
             | Order::Formation { unit, .. }
             | Order::Face { unit, .. }
             | Order::Limber { unit, .. }
-            | Order::Exit { unit, .. } => vec![unit.as_str()],
+            | Order::Exit { unit, .. }
+            | Order::March { unit, .. } => vec![unit.as_str()],
             Order::Fire { units, .. } | Order::Melee { units, .. } => units.iter().map(String::as_str).collect(),
         }
     }
@@ -64,7 +70,7 @@ impl Order {
         matches!(self, Order::Charge { .. } | Order::Fire { .. } | Order::Melee { .. })
     }
 
-    fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> &'static str {
         match self {
             Order::Charge { .. } => "Charge",
             Order::Move { .. } => "Move",
@@ -74,12 +80,14 @@ impl Order {
             Order::Exit { .. } => "Exit",
             Order::Fire { .. } => "Fire",
             Order::Melee { .. } => "Melee",
+            Order::March { .. } => "March",
         }
     }
 }
 
-/// Whether `phase` takes this kind of order (RULES.md 1.6).
-fn allows(phase: Phase, order: &Order) -> bool {
+/// Whether `phase` takes this kind of order (RULES.md 1.6; free space
+/// docs/rules.md 2.5).
+pub fn allows(phase: Phase, order: &Order) -> bool {
     matches!(
         (phase, order),
         (Phase::Charge, Order::Charge { .. })
@@ -88,6 +96,7 @@ fn allows(phase: Phase, order: &Order) -> bool {
             | (Phase::Movement, Order::Face { .. })
             | (Phase::Movement, Order::Limber { .. })
             | (Phase::Movement, Order::Exit { .. })
+            | (Phase::Movement, Order::March { .. })
             | (Phase::DefensiveFire | Phase::OffensiveFire, Order::Fire { .. })
             | (Phase::Melee, Order::Melee { .. })
     )
@@ -294,6 +303,7 @@ impl Orders<'_, '_> {
             Order::Face { unit, facing } => self.face(engine, board, log, side, unit, *facing)?,
             Order::Limber { unit, limbered } => self.limber(board, log, side, unit, *limbered)?,
             Order::Exit { unit, edge } => self.exit(engine, board, log, side, unit, *edge)?,
+            Order::March { .. } => return Err(OrderError::WrongPhase { order: order.kind(), phase }),
             Order::Fire { units, target } => {
                 let firers = self.group(board, units, side, &self.activity.fired, "has already fired this phase")?;
                 let t = self.target(board, target, side)?;

@@ -401,7 +401,7 @@ Scenario(
     }
 
     #[test]
-    fn victory_fields_are_hex_only() {
+    fn exits_corps_and_leaders_are_hex_only_but_objectives_stand_on_tables_too() {
         let text = r#"Scenario(format: 1, name: "t", mode: FreeSpace,
             sides: [(id: "a", aggression: 0.2), (id: "b")],
             map: (rows: ["....", "...."]),
@@ -409,9 +409,10 @@ Scenario(
             objectives: [(at: (1, 1))], corps: [(id: "I", side: "a", units: ["a1"])],
             leaders: [(id: "l", side: "a", with: "a1")], exits: [(side: "a", edge: North)])"#;
         let all = problems(text).join("\n");
-        for field in ["objectives", "exits", "corps", "leaders"] {
+        for field in ["exits", "corps", "leaders"] {
             assert!(all.contains(&format!("{field}: only used in Hex mode")), "{all}");
         }
+        assert!(!all.contains("objectives"), "a free-space objective names a cell: {all}");
         assert!(!all.contains("aggression"), "{all}");
     }
 

@@ -1,6 +1,6 @@
-//! What decides a hex-mode battle and who leads: the objectives, exits,
-//! corps and leaders of a scenario file, validated. In free space any of
-//! them is a problem and nothing is built.
+//! What decides a battle and who leads: the objectives, exits, corps and
+//! leaders of a scenario file, validated. Free space has objectives (on its
+//! terrain cells) but no exits, corps or leaders.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,17 +37,16 @@ pub(super) fn victory(
     p: &mut Collector,
 ) -> Victory {
     if raw.mode != Mode::Hex {
-        for (present, field) in [
-            (!raw.objectives.is_empty(), "objectives"),
-            (!raw.exits.is_empty(), "exits"),
-            (!raw.corps.is_empty(), "corps"),
-            (!raw.leaders.is_empty(), "leaders"),
-        ] {
+        // Free space: an objective's `at` names a terrain cell, the centre
+        // of its area (docs/rules.md 2.11).
+        for (present, field) in
+            [(!raw.exits.is_empty(), "exits"), (!raw.corps.is_empty(), "corps"), (!raw.leaders.is_empty(), "leaders")]
+        {
             if present {
                 p.add(field, "only used in Hex mode");
             }
         }
-        return Victory::default();
+        return Victory { objectives: objectives(raw, map, sides, p), ..Victory::default() };
     }
     Victory {
         objectives: objectives(raw, map, sides, p),

@@ -77,11 +77,15 @@ pub fn root_kind(e: &Event) -> Root {
             | Cause::Shock
             | Cause::CavalryZone
             | Cause::CarryAlong
-            | Cause::Reorganisation => Root::Uncaused,
+            | Cause::Reorganisation
+            | Cause::Valour => Root::Uncaused,
         },
         // A routed defender caught by an ordered attack surrenders.
         EventKind::Fire { .. }
         | EventKind::Melee { .. }
+        | EventKind::Volley { .. }
+        | EventKind::Turned { .. }
+        | EventKind::Clash { .. }
         | EventKind::Surrendered { .. }
         | EventKind::Formation { .. }
         | EventKind::Facing { .. }
@@ -89,6 +93,9 @@ pub fn root_kind(e: &Event) -> Root {
         EventKind::Eliminated { .. }
         | EventKind::LeftMap { .. }
         | EventKind::Losses { .. }
+        | EventKind::Casualties { .. }
+        | EventKind::Valour { .. }
+        | EventKind::GunsCaptured { .. }
         | EventKind::CorpsBroken { .. } => Root::Uncaused,
     }
 }

@@ -49,6 +49,12 @@ enum Job {
     Retreat { unit: usize, from: Option<(f32, f32)>, cause: Cause, by: Option<Seq> },
 }
 
+/// Forced moves still waiting, kept between the orders of a phase (each
+/// order may lend the table to a fresh engine): they are resolved at the
+/// phase's end (2.5).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pending(VecDeque<Job>);
+
 /// Engine state beside the table: the broad phase, the rectangles it was
 /// filed with, the queue and scratch space.
 pub struct FsEngine {
@@ -117,6 +123,19 @@ impl FsEngine {
         self.queue.len()
     }
 
+    /// Hands the waiting forced moves over, to be given back by
+    /// [`Self::restore`] to the engine of the next order of the phase.
+    pub fn take_pending(&mut self) -> Pending {
+        Pending(std::mem::take(&mut self.queue))
+    }
+
+    /// Puts forced moves taken by [`Self::take_pending`] back in the queue, first.
+    pub fn restore(&mut self, p: Pending) {
+        let mut q = p.0;
+        q.extend(self.queue.drain(..));
+        self.queue = q;
+    }
+
     // -----------------------------------------------------------------------
     // Entry points.
     // -----------------------------------------------------------------------
@@ -126,24 +145,63 @@ impl FsEngine {
     /// make the unit worse does nothing.
     pub fn apply_shock(&mut self, ctx: &FsCtx, table: &mut Table, log: &mut EventLog, shock: &Shock, turn: u32) {
         let u = shock.unit;
-        if u >= table.units.len() || severity(shock.to) <= severity(table.units[u].state) {
+        if u >= table.units.len() {
             return;
         }
         let from = shock.cause.and_then(|c| table.units.get(c)).map(|c| (c.x, c.y));
         // A scripted shock is a root of the cause graph.
-        match shock.to {
+        self.hit(ctx, table, log, u, shock.to, Cause::Shock, from, turn, &[]);
+    }
+
+    /// A unit is put into state `to` by `cause` (fire, melee, a shock, a
+    /// valour fall), whose centre was at `from` (`None`: a free direction,
+    /// 2.2.4); the change follows from `by`. FU queues a flight from `from`,
+    /// U a retreat away from it. A result that would not make the unit worse
+    /// does nothing. Returns the state change's `seq`.
+    #[allow(clippy::too_many_arguments)] // the result, its cause and its place in the log
+    pub fn hit(
+        &mut self,
+        ctx: &FsCtx,
+        table: &mut Table,
+        log: &mut EventLog,
+        u: usize,
+        to: State,
+        cause: Cause,
+        from: Option<(f32, f32)>,
+        turn: u32,
+        by: &[Seq],
+    ) -> Option<Seq> {
+        if u >= table.units.len() || severity(to) <= severity(table.units[u].state) {
+            return None;
+        }
+        match to {
             State::FU | State::Routed => {
-                let by = self.enter_fu(ctx, table, log, u, Cause::Shock, turn, &[]);
-                self.queue.push_back(Job::Flight { unit: u, from, blocker: None, by });
+                let changed = self.enter_fu(ctx, table, log, u, cause, turn, by);
+                self.queue.push_back(Job::Flight { unit: u, from, blocker: None, by: changed });
+                changed
             }
             State::U | State::Disordered => {
-                let by = self.set_state(table, log, u, State::U, Cause::Shock, turn, &[]);
-                self.queue.push_back(Job::Retreat { unit: u, from, cause: Cause::Shock, by });
+                let changed = self.set_state(table, log, u, State::U, cause, turn, by);
+                self.queue.push_back(Job::Retreat { unit: u, from, cause, by: changed });
+                changed
             }
-            _ => {
-                self.set_state(table, log, u, State::LU, Cause::Shock, turn, &[]);
-            }
+            _ => self.set_state(table, log, u, State::LU, cause, turn, by),
         }
+    }
+
+    /// The unit's rectangle as the engine last filed it.
+    pub fn rect(&self, u: usize) -> OrientedRect {
+        self.rects[u]
+    }
+
+    /// Re-files unit `u` after an order moved or re-formed it.
+    pub fn moved(&mut self, ctx: &FsCtx, table: &Table, u: usize) {
+        self.refile(ctx, table, u);
+    }
+
+    /// The units whose boxes meet `aabb` (broad phase), into `out`.
+    pub fn near(&self, aabb: (f32, f32, f32, f32), out: &mut Vec<usize>) {
+        self.broad.query(aabb, out);
     }
 
     /// Resolves every queued forced move, in order, with all they cause:

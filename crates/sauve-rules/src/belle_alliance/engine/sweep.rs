@@ -5,14 +5,16 @@
 use crate::belle_alliance::broad::BroadPhaseKind;
 use crate::belle_alliance::engine::{EPS, FsEngine, STEP_CM, overlap};
 use crate::belle_alliance::geometry::OrientedRect;
+use crate::belle_alliance::tables::pushed_back;
 use crate::belle_alliance::{FsCtx, Table};
 use crate::hex::Offset;
 use crate::terrain::Arm;
 
 impl FsEngine {
     /// How far unit `u` may slide along `dir` (at most `max`) before it
-    /// touches an enemy (2.2.6: an enemy that is not pushed back stops it).
-    /// Candidates come from the last broad-phase query.
+    /// touches an enemy (2.2.6: an enemy that is not pushed back stops it;
+    /// one in U or FU has been, and the flight passes it). Candidates come
+    /// from the last broad-phase query.
     pub(super) fn hard_stop(&self, table: &Table, u: usize, dir: (f32, f32), max: f32) -> f32 {
         let side = table.units[u].side;
         let rect = self.rects[u];
@@ -20,6 +22,7 @@ impl FsEngine {
         let mut limit = max;
         for &j in &self.near {
             if table.units[j].side != side
+                && !pushed_back(table.units[j].state)
                 && self.may_touch(j, swept)
                 && let Some(t) = rect.time_of_impact(dir, limit, &self.rects[j])
             {

@@ -1,0 +1,420 @@
+//! The free-space AI (docs/rules.md 2.12). Once per order phase it gives
+//! its side's orders one at a time through the same checks and dice as a
+//! player's ([`Bound::apply`]), so later orders see what earlier ones did.
+//! Units are taken in scenario order and it has no randomness of its own.
+//!
+//! - charges: horse rides at the target where its melee edge is best,
+//!   if that clears a threshold that falls with aggression; disordered
+//!   targets count better;
+//! - movement: squares against nearby horse; columns far from the enemy,
+//!   lines near it; guns unlimber in range; a reserve held back; each unit
+//!   marches on its goal (an objective it does not hold, or the nearest
+//!   enemy, to its arm's stand-off), preferring cover near the enemy;
+//! - fire: concentrated, the best volley first, each target taking only the
+//!   firers it needs to reach the table's top modifier;
+//! - melee: units in contact attack disordered enemies, and others when the
+//!   odds are good enough.
+
+use crate::belle_alliance::combat::{self, at_least, fight, fight_odds, gap, in_cover, volley};
+use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
+use crate::belle_alliance::march::{self, allowance, turn_between};
+use crate::belle_alliance::play::{At, Bound, charge_contact};
+use crate::belle_alliance::{FsCtx, FsUnit, Table};
+use crate::labataille::orders::Order;
+use crate::terrain::Arm;
+use crate::turn::Phase;
+use crate::vocab::{Formation, State};
+
+/// What the AI plays for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FsGoals {
+    /// The side's temper, 0 cautious ..= 1 reckless.
+    pub aggression: f32,
+    /// Objective centres (cm), their points and who holds them.
+    pub objectives: Vec<((f32, f32), u32, Option<usize>)>,
+    /// The side's army has broken: it withdraws.
+    pub broken: bool,
+}
+
+fn able(u: &FsUnit) -> bool {
+    matches!(u.state, State::Order | State::LU)
+}
+
+/// A threat: an enemy that is not fleeing.
+fn threat(u: &FsUnit, side: usize) -> bool {
+    u.side != side && u.state != State::FU
+}
+
+fn dist(a: &FsUnit, b: &FsUnit) -> f32 {
+    (a.x - b.x).hypot(a.y - b.y)
+}
+
+/// The nearest enemy not fleeing, by centres.
+fn nearest_enemy(table: &Table, u: usize, enemies: &[usize]) -> Option<(usize, f32)> {
+    let me = &table.units[u];
+    enemies.iter().map(|&j| (j, dist(me, &table.units[j]))).min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The AI's orders for one phase of `at.side`, carried out on the table.
+/// Returns the orders given (for the order book).
+pub fn play_phase(b: &mut Bound, at: At, goals: &FsGoals) -> Vec<Order> {
+    let mut out = Vec::new();
+    match at.phase {
+        Phase::Charge if !goals.broken => charges(b, at, goals, &mut out),
+        Phase::Movement => movement(b, at, goals, &mut out),
+        Phase::DefensiveFire | Phase::OffensiveFire => fire(b, at, &mut out),
+        Phase::Melee if !goals.broken => melee(b, at, goals, &mut out),
+        _ => {}
+    }
+    out
+}
+
+fn give(b: &mut Bound, at: At, order: Order, out: &mut Vec<Order>) -> bool {
+    let ok = b.apply(at, &order).is_ok();
+    if ok {
+        out.push(order);
+    }
+    ok
+}
+
+fn enemies_of(table: &Table, side: usize) -> Vec<usize> {
+    (0..table.units.len()).filter(|&j| threat(&table.units[j], side)).collect()
+}
+
+fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
+    let ai = b.ctx.ba().ai;
+    let threshold = ai.charge_threshold - ai.charge_threshold_drop * goals.aggression;
+    let foes: Vec<usize> = (0..b.table.units.len()).filter(|&j| b.table.units[j].side != at.side).collect();
+    for u in 0..b.table.units.len() {
+        let unit = b.table.units[u].clone();
+        if unit.side != at.side || unit.arm != Arm::Cavalry || !able(&unit) {
+            continue;
+        }
+        let reach = allowance(&unit, b.ctx) * b.ctx.ba().march_costs.charge_factor;
+        let mut best: Option<(usize, f32)> = None;
+        for &t in &foes {
+            let target = &b.table.units[t];
+            if target.state == State::FU || dist(&unit, target) > reach + 40.0 {
+                continue;
+            }
+            let disordered = matches!(target.state, State::LU | State::U);
+            let Ok((to, facing)) = charge_contact(b.ctx, b.engine, b.table, b.play, u, t) else { continue };
+            let edge = charge_edge(b, u, t, to, facing);
+            let bonus = if disordered { ai.disordered_bonus } else { 0.0 };
+            let score = edge + bonus;
+            if score >= threshold && best.is_none_or(|(_, s)| score > s) {
+                best = Some((t, score));
+            }
+        }
+        if let Some((t, _)) = best {
+            let order = Order::Charge { unit: b.table.units[u].id.clone(), target: b.table.units[t].id.clone() };
+            give(b, at, order, out);
+        }
+    }
+}
+
+/// The melee edge (attack less defence modifiers) a charge of `u` would have
+/// at its contact point: worked out with the charger put there for a moment.
+fn charge_edge(b: &mut Bound, u: usize, t: usize, to: (f32, f32), facing: f32) -> f32 {
+    let keep = (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing);
+    (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = (to.0, to.1, facing);
+    b.engine.moved(b.ctx, b.table, u);
+    let edge = fight(b.ctx, b.engine, b.table, &[u], t, true).map_or(f32::MIN, |f| (f.attack - f.defence) as f32);
+    (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = keep;
+    b.engine.moved(b.ctx, b.table, u);
+    edge
+}
+
+/// The units held back: the share `reserve_share * (1 - a)` of the side's
+/// units in order, those farthest from the enemy.
+fn reserve(table: &Table, side: usize, enemies: &[usize], ctx: &FsCtx, a: f32) -> Vec<bool> {
+    let mut ranked: Vec<(usize, f32)> = (0..table.units.len())
+        .filter(|&u| table.units[u].side == side && table.units[u].state == State::Order)
+        .map(|u| (u, nearest_enemy(table, u, enemies).map_or(f32::MAX, |e| e.1)))
+        .collect();
+    ranked.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+    let n = (ranked.len() as f32 * ctx.ba().ai.reserve_share * (1.0 - a)).floor() as usize;
+    let mut out = vec![false; table.units.len()];
+    for &(u, _) in ranked.iter().take(n) {
+        out[u] = true;
+    }
+    out
+}
+
+fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
+    let ai = b.ctx.ba().ai;
+    let enemies = enemies_of(b.table, at.side);
+    let held_back = reserve(b.table, at.side, &enemies, b.ctx, goals.aggression);
+    let horse: Vec<usize> =
+        enemies.iter().copied().filter(|&j| b.table.units[j].arm == Arm::Cavalry && able(&b.table.units[j])).collect();
+    for u in 0..b.table.units.len() {
+        let unit = b.table.units[u].clone();
+        if unit.side != at.side || !able(&unit) {
+            continue;
+        }
+        let id = unit.id.clone();
+        let Some((foe, foe_dist)) = nearest_enemy(b.table, u, &enemies) else { continue };
+        if goals.broken {
+            withdraw(b, at, u, out);
+            continue;
+        }
+        // Squares against horse (foot in the open only: in cover it stands).
+        if unit.arm == Arm::Infantry {
+            let horse_near = horse.iter().any(|&h| dist(&unit, &b.table.units[h]) <= ai.square_within_cm);
+            if horse_near && !in_cover(b.ctx, &b.engine.rect(u)) {
+                if unit.formation != Formation::Square {
+                    give(b, at, Order::Formation { unit: id, to: Formation::Square }, out);
+                }
+                continue;
+            }
+        }
+        if unit.arm == Arm::Artillery {
+            let in_range = enemies.iter().any(|&j| {
+                let g = gap(&b.engine.rect(u), &b.engine.rect(j));
+                g <= combat::reach(&unit, b.ctx) * 0.9
+                    && march::in_front_arc(&unit, (b.table.units[j].x, b.table.units[j].y), b.ctx)
+            });
+            if in_range {
+                if unit.limbered {
+                    give(b, at, Order::Limber { unit: id, limbered: false }, out);
+                }
+                continue;
+            }
+            if !unit.limbered {
+                give(b, at, Order::Limber { unit: id.clone(), limbered: true }, out);
+                continue;
+            }
+        }
+        // Formation by distance: column far off, line near.
+        let want = match unit.arm {
+            Arm::Infantry | Arm::Cavalry if foe_dist > ai.column_beyond_cm => Some(Formation::Column),
+            Arm::Infantry | Arm::Cavalry => Some(Formation::Line),
+            Arm::Artillery => None,
+        };
+        if let Some(f) = want
+            && f != unit.formation
+        {
+            give(b, at, Order::Formation { unit: id.clone(), to: f }, out);
+        }
+        let goal = goal_point(b, u, foe, goals, held_back[u]);
+        if let Some((point, keep)) = goal {
+            advance(b, at, u, point, keep, foe_dist <= ai.cover_within_cm, out);
+        }
+    }
+}
+
+/// Where unit `u` makes for, and how far from it it stops: an objective
+/// its side does not hold when that is nearer than the enemy, else the
+/// nearest enemy `foe` at its arm's stand-off (a bold side comes closer,
+/// and foot closes to contact on a disordered enemy). The reserve stops
+/// `reserve_follow_cm` from the enemy.
+fn goal_point(b: &Bound, u: usize, foe: usize, goals: &FsGoals, reserve: bool) -> Option<((f32, f32), f32)> {
+    let ai = b.ctx.ba().ai;
+    let unit = &b.table.units[u];
+    let enemy = &b.table.units[foe];
+    let foe_d = dist(unit, enemy);
+    if reserve {
+        return (foe_d > ai.reserve_follow_cm).then_some(((enemy.x, enemy.y), ai.reserve_follow_cm));
+    }
+    let bold = if goals.aggression >= 0.5 { ai.bold_closer_cm } else { 0.0 };
+    let standoff = match unit.arm {
+        Arm::Infantry if matches!(enemy.state, State::LU | State::U) && goals.aggression >= 0.5 => 0.0,
+        Arm::Infantry => ai.infantry_standoff_cm - bold,
+        Arm::Cavalry => ai.cavalry_standoff_cm,
+        Arm::Artillery => ai.artillery_standoff_cm - bold,
+    };
+    let objective = goals
+        .objectives
+        .iter()
+        .filter(|o| o.2 != Some(unit.side) && o.1 > 0)
+        .map(|o| (o.0, (unit.x - o.0.0).hypot(unit.y - o.0.1)))
+        .min_by(|x, y| x.1.total_cmp(&y.1));
+    // The stand-off is kept between footprints: half the two depths more
+    // between the centres.
+    let (_, d1) = crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, unit.formation, b.ctx.ba());
+    let (_, d2) = crate::belle_alliance::footprint(enemy.moving_arm(), enemy.figures, enemy.formation, b.ctx.ba());
+    let keep = standoff + (d1 + d2) / 2.0;
+    match objective {
+        Some((p, d)) if d < foe_d => Some((p, 0.0)),
+        _ => Some(((enemy.x, enemy.y), keep)),
+    }
+}
+
+/// Marches `u` towards `point`, stopping `keep` cm short of it, facing it:
+/// straight first, then turned off the line or shorter; near the enemy
+/// the legal end in cover wins, and a march must gain ground.
+fn advance(b: &mut Bound, at: At, u: usize, point: (f32, f32), keep: f32, near_enemy: bool, out: &mut Vec<Order>) {
+    let unit = b.table.units[u].clone();
+    let (dx, dy) = (point.0 - unit.x, point.1 - unit.y);
+    let d = dx.hypot(dy);
+    if d <= keep + 0.5 {
+        return;
+    }
+    let facing = bearing_of(dx, dy);
+    let left = b.play.march_left(b.ctx, b.table, u);
+    let wheel = march::wheel_cost(&unit, turn_between(unit.facing, facing), b.ctx);
+    // A unit that cannot both wheel and step keeps its facing and steps
+    // obliquely if that is nearer than the full wheel.
+    let (facing, budget) = if wheel < left * 0.6 { (facing, left - wheel) } else { (unit.facing, left) };
+    if budget <= 0.5 {
+        return;
+    }
+    let want = (d - keep).min(budget);
+    let mut near = Vec::new();
+    let mut best: Option<((f32, f32), f32)> = None;
+    let cover_bonus = b.ctx.ba().ai.cover_bonus_cm;
+    for off in [0.0f32, 20.0, -20.0, 45.0, -45.0] {
+        for share in [1.0f32, 0.6, 0.3] {
+            let v = bearing_vector(facing + off);
+            let step = want * share;
+            let to = (unit.x + v.0 * step, unit.y + v.1 * step);
+            let Ok(plan) = march::plan(b.ctx, b.engine, b.table, u, to, facing, &mut near) else { continue };
+            if plan.cost > left + 1e-3 {
+                continue;
+            }
+            let mut score = ((point.0 - to.0).hypot(point.1 - to.1) - keep).abs();
+            if near_enemy && in_cover(b.ctx, &plan.end) {
+                score -= cover_bonus;
+            }
+            if best.is_none_or(|(_, s)| score < s - 1e-3) {
+                best = Some((to, score));
+            }
+            if !near_enemy {
+                break;
+            }
+        }
+        if best.is_some() && !near_enemy {
+            break;
+        }
+    }
+    let stay = (d - keep).abs() - if near_enemy && in_cover(b.ctx, &b.engine.rect(u)) { cover_bonus } else { 0.0 };
+    if let Some((to, score)) = best
+        && score < stay - 0.5
+    {
+        give(b, at, Order::March { unit: unit.id.clone(), to, facing }, out);
+    }
+}
+
+/// A broken army falls back: each unit marches straight towards its rear.
+fn withdraw(b: &mut Bound, at: At, u: usize, out: &mut Vec<Order>) {
+    let unit = b.table.units[u].clone();
+    let rear = b.ctx.rear_bearing(unit.side);
+    let left = b.play.march_left(b.ctx, b.table, u);
+    let mut near = Vec::new();
+    for share in [1.0f32, 0.5] {
+        let v = bearing_vector(rear);
+        let to = (unit.x + v.0 * left * share / 2.0, unit.y + v.1 * left * share / 2.0);
+        if let Ok(plan) = march::plan(b.ctx, b.engine, b.table, u, to, unit.facing, &mut near)
+            && plan.cost <= left + 1e-3
+        {
+            give(b, at, Order::March { unit: unit.id.clone(), to, facing: unit.facing }, out);
+            return;
+        }
+    }
+}
+
+fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
+    let fire = b.ctx.ba().fire.clone();
+    loop {
+        let firers: Vec<usize> = (0..b.table.units.len())
+            .filter(|&i| {
+                let u = &b.table.units[i];
+                u.side == at.side && !b.play.fired[i] && u.state != State::FU && combat::reach(u, b.ctx) > 0.0
+            })
+            .collect();
+        if firers.is_empty() {
+            return;
+        }
+        let enemies = enemies_of(b.table, at.side);
+        let mut best: Option<(f32, usize, Vec<usize>)> = None;
+        for &t in &enemies {
+            let target = &b.table.units[t];
+            // Who can fire at it, strongest first.
+            let mut able: Vec<(usize, f32)> = firers
+                .iter()
+                .filter_map(|&f| {
+                    let u = &b.table.units[f];
+                    let g = gap(&b.engine.rect(f), &b.engine.rect(t));
+                    if g > combat::reach(u, b.ctx) || !march::in_front_arc(u, (target.x, target.y), b.ctx) {
+                        return None;
+                    }
+                    combat::fire_points(u, g, b.ctx).filter(|&p| p > 0.0).map(|p| (f, p))
+                })
+                .collect();
+            if able.is_empty() {
+                continue;
+            }
+            able.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+            let mut group = Vec::new();
+            let mut points = 0.0;
+            for (f, p) in able {
+                group.push(f);
+                points += p;
+                if (points / fire.points_per_modifier).floor() as i32 >= fire.max_modifier {
+                    break;
+                }
+            }
+            let Ok(v) = volley(b.ctx, b.engine, b.table, &group, t) else { continue };
+            // The value of a volley: its chance to shake (U or worse), and
+            // to cost figures, more on an enemy already disordered.
+            let shake = fire
+                .results
+                .iter()
+                .find(|r| matches!(r.state, State::U | State::FU))
+                .map_or(0.0, |r| at_least(r.from - v.modifier));
+            let hurt = fire.results.first().map_or(0.0, |r| at_least(r.from - v.modifier));
+            let mut value = shake + 0.25 * hurt;
+            if matches!(target.state, State::LU | State::U) {
+                value *= 1.5;
+            }
+            if best.as_ref().is_none_or(|(s, _, _)| value > *s + 1e-6) {
+                best = Some((value, t, group));
+            }
+        }
+        let Some((_, t, group)) = best else { return };
+        let order = Order::Fire {
+            units: group.iter().map(|&f| b.table.units[f].id.clone()).collect(),
+            target: b.table.units[t].id.clone(),
+        };
+        if !give(b, at, order, out) {
+            // Should not happen (the volley was checked); never loop on it.
+            for f in group {
+                b.play.fired[f] = true;
+            }
+        }
+    }
+}
+
+fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
+    let contact = b.ctx.ba().melee.contact_cm;
+    let threshold = 0.1 - 0.3 * goals.aggression;
+    let enemies: Vec<usize> = (0..b.table.units.len()).filter(|&j| b.table.units[j].side != at.side).collect();
+    for t in enemies {
+        if b.table.units[t].state == State::FU && b.table.units[t].side != at.side {
+            // Fleeing enemies are not worth a fight: they run on their own.
+            continue;
+        }
+        let attackers: Vec<usize> = (0..b.table.units.len())
+            .filter(|&a| {
+                let u = &b.table.units[a];
+                u.side == at.side
+                    && able(u)
+                    && !b.play.fought[a]
+                    && gap(&b.engine.rect(a), &b.engine.rect(t)) <= contact
+            })
+            .collect();
+        if attackers.is_empty() {
+            continue;
+        }
+        let Ok(f) = fight(b.ctx, b.engine, b.table, &attackers, t, false) else { continue };
+        let (win, _, lose) = fight_odds(&f, &b.ctx.ba().melee.results);
+        let disordered = matches!(b.table.units[t].state, State::LU | State::U);
+        if disordered || win - lose >= threshold {
+            let order = Order::Melee {
+                units: attackers.iter().map(|&a| b.table.units[a].id.clone()).collect(),
+                target: b.table.units[t].id.clone(),
+            };
+            give(b, at, order, out);
+        }
+    }
+}

@@ -1,0 +1,550 @@
+//! The orders of a free-space bound (docs/rules.md 2.5, 2.7-2.10): what each
+//! unit did this bound, and carrying out a march, a change of formation,
+//! limbering, a charge, a volley or a melee on the table, with the losses,
+//! valour falls and forced moves they cause. Forced moves wait in the
+//! engine's queue for the phase's end ([`close_phase`]), as 2.5 asks.
+
+use crate::belle_alliance::combat::{clash_result, fight, read, volley};
+use crate::belle_alliance::engine::{FsEngine, Pending};
+use crate::belle_alliance::geometry::{OrientedRect, bearing_of, bearing_vector};
+use crate::belle_alliance::march::{self, allowance, may_march, turn_between};
+use crate::belle_alliance::tables::severity;
+use crate::belle_alliance::{FsCtx, Table};
+use crate::dice::Dice;
+use crate::events::{Cause, EventKind, EventLog, MoveReason, Pos, Seq};
+use crate::labataille::orders::{Order, OrderError, allows};
+use crate::terrain::Arm;
+use crate::turn::Phase;
+use crate::vocab::{Formation, Shape, State};
+
+const EPS: f32 = 1e-3;
+
+/// What each unit did this bound (by unit index), and what lasts the battle.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FsPlay {
+    /// March used this bound, cm.
+    pub used_cm: Vec<f32>,
+    pub reformed: Vec<bool>,
+    pub charged: Vec<bool>,
+    pub fought: Vec<bool>,
+    /// Fired this fire phase.
+    pub fired: Vec<bool>,
+    /// Batteries whose guns the enemy took (2.2.7).
+    pub captured: Vec<bool>,
+    /// Forced moves waiting for the phase's end.
+    pub pending: Pending,
+}
+
+impl FsPlay {
+    pub fn new(units: usize) -> Self {
+        Self {
+            used_cm: vec![0.0; units],
+            reformed: vec![false; units],
+            charged: vec![false; units],
+            fought: vec![false; units],
+            fired: vec![false; units],
+            captured: vec![false; units],
+            pending: Pending::default(),
+        }
+    }
+
+    /// A side's bound begins: its units may march, re-form, charge and fight again.
+    pub fn new_bound(&mut self, table: &Table, side: usize) {
+        for (i, u) in table.units.iter().enumerate() {
+            if u.side == side {
+                self.used_cm[i] = 0.0;
+                self.reformed[i] = false;
+                self.charged[i] = false;
+                self.fought[i] = false;
+            }
+        }
+    }
+
+    pub fn new_fire_phase(&mut self) {
+        self.fired.iter_mut().for_each(|f| *f = false);
+    }
+
+    /// March left to unit `u` this bound (a change of formation takes its share).
+    pub fn march_left(&self, ctx: &FsCtx, table: &Table, u: usize) -> f32 {
+        let full = allowance(&table.units[u], ctx);
+        (full - self.used_cm[u]).max(0.0)
+    }
+}
+
+/// Where in the battle an order is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At {
+    pub turn: u32,
+    pub phase: Phase,
+    /// The side giving orders.
+    pub side: usize,
+}
+
+fn illegal(unit: &str, why: impl Into<String>) -> OrderError {
+    OrderError::Illegal { unit: unit.into(), why: why.into() }
+}
+
+fn cm(p: (f32, f32)) -> Pos {
+    Pos::Cm([p.0, p.1])
+}
+
+/// The index of a unit of the acting side by id.
+fn own(table: &Table, id: &str, side: usize) -> Result<usize, OrderError> {
+    let i = table.index_of(id).ok_or_else(|| OrderError::UnknownUnit(id.into()))?;
+    if table.units[i].side != side {
+        return Err(OrderError::NotYours { unit: id.into() });
+    }
+    Ok(i)
+}
+
+fn enemy(table: &Table, id: &str, side: usize) -> Result<usize, OrderError> {
+    let i = table.index_of(id).ok_or_else(|| OrderError::UnknownUnit(id.into()))?;
+    if table.units[i].side == side {
+        return Err(illegal(id, "is a friend"));
+    }
+    Ok(i)
+}
+
+/// The whole table's state during one order: everything an order changes.
+pub struct Bound<'a, 'c> {
+    pub ctx: &'a FsCtx<'c>,
+    pub engine: &'a mut FsEngine,
+    pub table: &'a mut Table,
+    pub play: &'a mut FsPlay,
+    pub dice: &'a mut Dice,
+    pub log: &'a mut EventLog,
+}
+
+impl Bound<'_, '_> {
+    /// Carries out one order of the side `at.side`, or says why not. An
+    /// order that is refused changes nothing.
+    pub fn apply(&mut self, at: At, order: &Order) -> Result<(), OrderError> {
+        if !allows(at.phase, order) || matches!(order, Order::Move { .. } | Order::Face { .. } | Order::Exit { .. }) {
+            return Err(OrderError::WrongPhase { order: order.kind(), phase: at.phase });
+        }
+        self.engine.restore(std::mem::take(&mut self.play.pending));
+        let r = match order {
+            Order::March { unit, to, facing } => self.march(at, unit, *to, *facing),
+            Order::Formation { unit, to } => self.reform(at, unit, *to),
+            Order::Limber { unit, limbered } => self.limber(at, unit, *limbered),
+            Order::Charge { unit, target } => self.charge(at, unit, target),
+            Order::Fire { units, target } => self.fire(at, units, target),
+            Order::Melee { units, target } => self.melee(at, units, target, false),
+            Order::Move { .. } | Order::Face { .. } | Order::Exit { .. } => unreachable!("refused above"),
+        };
+        self.play.pending = self.engine.take_pending();
+        r
+    }
+
+    fn march(&mut self, at: At, id: &str, to: (f32, f32), facing: f32) -> Result<(), OrderError> {
+        let u = own(self.table, id, at.side)?;
+        may_march(self.table.units[u].state).map_err(|w| illegal(id, w))?;
+        if self.play.charged[u] {
+            return Err(illegal(id, "has charged this bound"));
+        }
+        if !(to.0.is_finite() && to.1.is_finite() && facing.is_finite()) {
+            return Err(illegal(id, "a march needs a place and a facing"));
+        }
+        let left = self.play.march_left(self.ctx, self.table, u);
+        let mut near = Vec::new();
+        let plan =
+            march::plan(self.ctx, self.engine, self.table, u, to, facing, &mut near).map_err(|w| illegal(id, w))?;
+        if plan.cost > left + EPS {
+            return Err(illegal(id, format!("the march costs {:.1} cm and {left:.1} cm are left", plan.cost)));
+        }
+        self.play.used_cm[u] += plan.cost;
+        let unit = &mut self.table.units[u];
+        let (from, was) = ((unit.x, unit.y), unit.facing);
+        unit.facing = facing.rem_euclid(360.0);
+        unit.x = to.0;
+        unit.y = to.1;
+        if turn_between(was, unit.facing) > EPS {
+            self.log.push(EventKind::Turned { unit: id.into(), from: was, to: unit.facing });
+        }
+        if (from.0 - to.0).hypot(from.1 - to.1) > EPS {
+            self.log.push(EventKind::Move {
+                unit: id.into(),
+                reason: MoveReason::Order,
+                from: cm(from),
+                to: cm(to),
+                path: plan.path.iter().copied().map(cm).collect(),
+            });
+        }
+        self.engine.moved(self.ctx, self.table, u);
+        Ok(())
+    }
+
+    /// The share of its march a change of formation or limbering uses.
+    fn reform_cost(&self, u: usize) -> f32 {
+        allowance(&self.table.units[u], self.ctx) * self.ctx.ba().march_costs.formation_change_share
+    }
+
+    fn reform(&mut self, at: At, id: &str, to: Formation) -> Result<(), OrderError> {
+        let u = own(self.table, id, at.side)?;
+        let unit = &self.table.units[u];
+        if unit.state == State::FU {
+            return Err(illegal(id, "a fleeing unit stands for the rest of the bound (2.2.1)"));
+        }
+        if !march::formation_allowed(unit.arm, to) {
+            return Err(illegal(id, format!("{:?} cannot form {to:?}", unit.arm)));
+        }
+        if unit.formation == to {
+            return Err(illegal(id, format!("is already in {to:?}")));
+        }
+        if self.play.reformed[u] || self.play.charged[u] {
+            return Err(illegal(id, "has already re-formed or charged this bound"));
+        }
+        let cost = self.reform_cost(u);
+        let left = self.play.march_left(self.ctx, self.table, u);
+        if cost > left + EPS {
+            return Err(illegal(id, format!("re-forming takes {cost:.1} cm of march and {left:.1} cm are left")));
+        }
+        let mut near = Vec::new();
+        march::reform_room(self.ctx, self.engine, self.table, u, to, &mut near).map_err(|w| illegal(id, w))?;
+        let was = unit.formation;
+        self.table.units[u].formation = to;
+        // The new formation's own march: what is used stays used.
+        self.play.used_cm[u] += cost;
+        self.play.reformed[u] = true;
+        self.log.push(EventKind::Formation { unit: id.into(), from: was.into(), to: to.into() });
+        self.engine.moved(self.ctx, self.table, u);
+        Ok(())
+    }
+
+    fn limber(&mut self, at: At, id: &str, limbered: bool) -> Result<(), OrderError> {
+        let u = own(self.table, id, at.side)?;
+        let unit = &self.table.units[u];
+        if unit.arm != Arm::Artillery || unit.guns_left.is_some() {
+            return Err(illegal(id, "has no guns to limber"));
+        }
+        if unit.state == State::FU {
+            return Err(illegal(id, "a fleeing unit stands for the rest of the bound (2.2.1)"));
+        }
+        if unit.limbered == limbered {
+            return Err(illegal(id, if limbered { "is limbered already" } else { "is unlimbered already" }));
+        }
+        if self.play.reformed[u] {
+            return Err(illegal(id, "has already limbered or unlimbered this bound"));
+        }
+        let cost = self.reform_cost(u);
+        let left = self.play.march_left(self.ctx, self.table, u);
+        if cost > left + EPS {
+            return Err(illegal(id, format!("it takes {cost:.1} cm of march and {left:.1} cm are left")));
+        }
+        self.table.units[u].limbered = limbered;
+        self.play.used_cm[u] += cost;
+        self.play.reformed[u] = true;
+        let (from, to) =
+            if limbered { (Shape::Unlimbered, Shape::Limbered) } else { (Shape::Limbered, Shape::Unlimbered) };
+        self.log.push(EventKind::Formation { unit: id.into(), from, to });
+        Ok(())
+    }
+
+    /// Where a charge of `u` at `t` makes contact, facing the target's
+    /// centre, or why it cannot (2.7): horse in line or column, in order or
+    /// LU, that has not marched; the target in its front arc within
+    /// `charge_factor` times its march; nothing else in the way.
+    pub fn charge_contact(&self, u: usize, t: usize) -> Result<((f32, f32), f32), String> {
+        charge_contact(self.ctx, self.engine, self.table, self.play, u, t)
+    }
+
+    fn charge(&mut self, at: At, id: &str, target: &str) -> Result<(), OrderError> {
+        let u = own(self.table, id, at.side)?;
+        let t = enemy(self.table, target, at.side)?;
+        let (to, facing) = self.charge_contact(u, t).map_err(|w| illegal(id, w))?;
+        let unit = &mut self.table.units[u];
+        let (from, was) = ((unit.x, unit.y), unit.facing);
+        unit.x = to.0;
+        unit.y = to.1;
+        unit.facing = facing;
+        self.play.charged[u] = true;
+        self.play.used_cm[u] = f32::MAX / 4.0;
+        let turned = (turn_between(was, facing) > EPS)
+            .then(|| self.log.push(EventKind::Turned { unit: id.into(), from: was, to: facing }));
+        let moved = self.log.push_because(
+            EventKind::Move {
+                unit: id.into(),
+                reason: MoveReason::Charge,
+                from: cm(from),
+                to: cm(to),
+                path: vec![cm(from), cm(to)],
+            },
+            &turned.into_iter().collect::<Vec<_>>(),
+        );
+        self.engine.moved(self.ctx, self.table, u);
+        self.clash(&[u], t, true, &[moved]).map_err(|w| illegal(id, w))
+    }
+
+    fn fire(&mut self, at: At, ids: &[String], target: &str) -> Result<(), OrderError> {
+        let mut firers = Vec::new();
+        for id in ids {
+            let i = own(self.table, id, at.side)?;
+            if self.play.fired[i] {
+                return Err(illegal(id, "has already fired this phase"));
+            }
+            if firers.contains(&i) {
+                return Err(illegal(id, "is named twice"));
+            }
+            firers.push(i);
+        }
+        let t = enemy(self.table, target, at.side)?;
+        let v = volley(self.ctx, self.engine, self.table, &firers, t)
+            .map_err(|w| illegal(ids.first().map_or("", String::as_str), w))?;
+        let roll = self.dice.three_d6() as i32;
+        let total = roll + v.modifier;
+        let row = read(&self.ctx.ba().fire.results, total);
+        let (figures, state) = row.map_or((0, State::Order), |r| (r.figures, r.state));
+        let fired = self.log.push(EventKind::Volley {
+            units: ids.to_vec(),
+            target: target.into(),
+            points: v.points,
+            modifier: v.modifier,
+            roll: roll as u8,
+            total,
+            figures,
+            state,
+        });
+        for i in firers {
+            self.play.fired[i] = true;
+        }
+        self.suffer(t, figures, state, Cause::Fire, Some(v.from), at.turn, &[fired]);
+        Ok(())
+    }
+
+    fn melee(&mut self, at: At, ids: &[String], target: &str, charged: bool) -> Result<(), OrderError> {
+        let mut attackers = Vec::new();
+        for id in ids {
+            let i = own(self.table, id, at.side)?;
+            if self.play.fought[i] {
+                return Err(illegal(id, "has already fought this bound"));
+            }
+            if attackers.contains(&i) {
+                return Err(illegal(id, "is named twice"));
+            }
+            attackers.push(i);
+        }
+        let t = enemy(self.table, target, at.side)?;
+        self.clash(&attackers, t, charged, &[]).map_err(|w| illegal(ids.first().map_or("", String::as_str), w))
+    }
+
+    /// A melee (2.9), rolled and suffered: the loser takes its row, the
+    /// winner a figure unless it won cleanly; a draw costs each a figure.
+    fn clash(&mut self, attackers: &[usize], t: usize, charged: bool, by: &[Seq]) -> Result<(), String> {
+        let f = fight(self.ctx, self.engine, self.table, attackers, t, charged)?;
+        let m = &self.ctx.ba().melee;
+        let (ar, dr) = (self.dice.three_d6() as i32, self.dice.three_d6() as i32);
+        let (at_total, de_total) = (ar + f.attack, dr + f.defence);
+        let diff = at_total - de_total;
+        let lead = attackers[0];
+        let result = clash_result(diff, &m.results);
+        let loser = result.map(|(defender_lost, _)| if defender_lost { t } else { lead });
+        let (figures, state) = result.map_or((0, State::Order), |(_, r)| (r.figures, r.state));
+        let clash = self.log.push_because(
+            EventKind::Clash {
+                attackers: attackers.iter().map(|&a| self.table.units[a].id.clone()).collect(),
+                defenders: vec![self.table.units[t].id.clone()],
+                attack_roll: ar as u8,
+                attack_total: at_total,
+                defence_roll: dr as u8,
+                defence_total: de_total,
+                loser: loser.map(|l| self.table.units[l].id.clone()),
+                figures,
+                state,
+            },
+            by,
+        );
+        for &a in attackers {
+            self.play.fought[a] = true;
+        }
+        let turn = self.log.stamp.turn;
+        let winner_figures = m.winner_figures;
+        let clean = diff.abs() >= m.clean_win;
+        match loser {
+            Some(l) => {
+                let w = if l == t { lead } else { t };
+                let from = (self.table.units[w].x, self.table.units[w].y);
+                self.suffer(l, figures, state, Cause::Melee, Some(from), turn, &[clash]);
+                if !clean {
+                    self.suffer(w, winner_figures, State::Order, Cause::Melee, None, turn, &[clash]);
+                }
+            }
+            None => {
+                self.suffer(lead, 1, State::Order, Cause::Melee, None, turn, &[clash]);
+                self.suffer(t, 1, State::Order, Cause::Melee, None, turn, &[clash]);
+            }
+        }
+        Ok(())
+    }
+
+    /// A unit takes a result: figures lost (it keeps one at least), then
+    /// the state, fleeing or retreating from `from`, then a valour test for
+    /// every point of valour its losses cost (docs/rules.md 2.10).
+    #[allow(clippy::too_many_arguments)] // the result, its cause and its place in the log
+    pub fn suffer(
+        &mut self,
+        u: usize,
+        figures: u32,
+        state: State,
+        cause: Cause,
+        from: Option<(f32, f32)>,
+        turn: u32,
+        by: &[Seq],
+    ) {
+        let ctx = self.ctx;
+        let mut after: Vec<Seq> = by.to_vec();
+        let lost = figures.min(self.table.units[u].figures.saturating_sub(1));
+        if lost > 0 {
+            let unit = &mut self.table.units[u];
+            unit.figures -= lost;
+            let seq = self
+                .log
+                .push_because(EventKind::Casualties { unit: unit.id.clone(), figures: lost, left: unit.figures }, by);
+            after = vec![seq];
+            self.engine.moved(ctx, self.table, u);
+        }
+        if severity(state) > 0 {
+            self.engine.hit(ctx, self.table, self.log, u, state, cause, from, turn, by);
+        }
+        let Some(spec) = ctx.units.get(u) else { return };
+        let start = spec.strength.max(1) as f32;
+        let gone = (start - self.table.units[u].figures as f32).max(0.0) / start;
+        let points = (gone / ctx.ba().valour_loss.share_per_point + EPS).floor() as i32;
+        let valour = spec.valour - points;
+        let was = self.table.units[u].valour;
+        if valour >= was {
+            return;
+        }
+        let id = self.table.units[u].id.clone();
+        self.table.units[u].valour = valour;
+        let fell = self.log.push_because(EventKind::Valour { unit: id.clone(), from: was, to: valour }, &after);
+        for _ in valour..was {
+            if self.table.units[u].state == State::FU {
+                break;
+            }
+            let roll = self.dice.three_d6() as i32;
+            let total = roll + valour;
+            let max = ctx.ba().valour_loss.flight_max;
+            let passed = total > max;
+            let check = self.log.push_because(
+                EventKind::MoraleCheck {
+                    unit: id.clone(),
+                    cause: Cause::Valour,
+                    morale: max.clamp(0, 255) as u8,
+                    modifier: valour,
+                    roll: roll as u8,
+                    result: total.clamp(0, 255) as u8,
+                    passed,
+                    source: None,
+                },
+                &[fell],
+            );
+            if !passed {
+                // 2.2.4: a valour reduction gives a free direction.
+                self.engine.hit(ctx, self.table, self.log, u, State::FU, Cause::Valour, None, turn, &[check]);
+            }
+        }
+    }
+}
+
+/// See [`Bound::charge_contact`].
+pub fn charge_contact(
+    ctx: &FsCtx,
+    engine: &FsEngine,
+    table: &Table,
+    play: &FsPlay,
+    u: usize,
+    t: usize,
+) -> Result<((f32, f32), f32), String> {
+    let unit = &table.units[u];
+    let target = &table.units[t];
+    if unit.arm != Arm::Cavalry {
+        return Err("only horse charges".into());
+    }
+    if !matches!(unit.state, State::Order | State::LU) {
+        return Err(format!("in {:?} it cannot charge", unit.state.free_space()));
+    }
+    if !matches!(unit.formation, Formation::Line | Formation::Column) {
+        return Err("it must be in line or column to charge".into());
+    }
+    if play.charged[u] || play.used_cm[u] > EPS || play.fought[u] {
+        return Err("it has marched, charged or fought this bound".into());
+    }
+    if !march::in_front_arc(unit, (target.x, target.y), ctx) {
+        return Err(format!("{} is not in its front arc", target.id));
+    }
+    let facing = bearing_of(target.x - unit.x, target.y - unit.y);
+    let dir = bearing_vector(facing);
+    let rect = OrientedRect { facing, ..engine.rect(u) };
+    let reach = allowance(unit, ctx) * ctx.ba().march_costs.charge_factor;
+    let Some(hit) = rect.time_of_impact(dir, reach + 1000.0, &engine.rect(t)) else {
+        return Err(format!("{} cannot be reached", target.id));
+    };
+    if hit > reach + EPS {
+        return Err(format!("{} is {hit:.0} cm away; a charge rides {reach:.0} cm", target.id));
+    }
+    let mut near = Vec::new();
+    let end = rect.shifted(dir.0 * hit, dir.1 * hit);
+    let a = rect.aabb();
+    let b = end.aabb();
+    engine.near((a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)), &mut near);
+    for &j in &near {
+        if j != u && j != t && rect.time_of_impact(dir, hit, &engine.rect(j)).is_some_and(|x| x < hit - EPS) {
+            return Err(format!("{} is in the way", table.units[j].id));
+        }
+    }
+    let (w, h) = ctx.table_cm();
+    if b.0 < 0.0 || b.1 < 0.0 || b.2 > w || b.3 > h {
+        return Err("it would leave the table".into());
+    }
+    Ok(((end.x, end.y), facing))
+}
+
+/// The end of a phase (2.5): every forced move waiting is made, with all
+/// it causes; then guns left by fleeing crews are taken by an enemy in
+/// order or LU touching them while no friend in order or LU guards them
+/// (2.2.7).
+pub fn close_phase(
+    ctx: &FsCtx,
+    engine: &mut FsEngine,
+    table: &mut Table,
+    play: &mut FsPlay,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    turn: u32,
+) {
+    engine.restore(std::mem::take(&mut play.pending));
+    engine.resolve(ctx, table, dice, log, turn);
+    capture_guns(ctx, engine, table, play, log);
+}
+
+/// Guns left where no friend guards them and an enemy stands (2.2.7).
+pub fn capture_guns(ctx: &FsCtx, engine: &FsEngine, table: &Table, play: &mut FsPlay, log: &mut EventLog) {
+    let reach = ctx.ba().valour_loss.capture_cm;
+    for g in 0..table.units.len() {
+        let Some(p) = table.units[g].guns_left else { continue };
+        if play.captured[g] {
+            continue;
+        }
+        let side = table.units[g].side;
+        let mut near = Vec::new();
+        engine.near((p.0 - reach, p.1 - reach, p.0 + reach, p.1 + reach), &mut near);
+        near.sort_unstable();
+        let touching = |j: &usize| {
+            let u = &table.units[*j];
+            *j != g
+                && matches!(u.state, State::Order | State::LU)
+                && engine.rect(*j).distance_to_point(p.0, p.1) <= reach
+        };
+        if near.iter().any(|j| touching(j) && table.units[*j].side == side) {
+            continue;
+        }
+        if let Some(&by) = near.iter().find(|j| touching(j) && table.units[**j].side != side) {
+            play.captured[g] = true;
+            let because: Vec<Seq> = log.last_fall(&table.units[g].id).into_iter().collect();
+            log.push_because(
+                EventKind::GunsCaptured { unit: table.units[g].id.clone(), by: table.units[by].id.clone(), at: cm(p) },
+                &because,
+            );
+        }
+    }
+}

@@ -110,7 +110,7 @@ fn keys(
 /// and below the orders banner too when a player gives orders at this
 /// window (hex mode with a human side).
 pub fn fitted(opened: &Opened, controls: Option<&Controls>, window: &Window) -> (Vec2, f32) {
-    let orders = opened.hex_mode() && controls.is_some_and(|c| c.0.contains(&Control::Player));
+    let orders = controls.is_some_and(|c| c.0.contains(&Control::Player));
     let top = BAR_H + if orders { BANNER_H } else { 0.0 };
     let view = Vec2::new((window.width() - PANEL_W).max(100.0), (window.height() - top).max(100.0));
     let bounds = opened.layout.bounds();
@@ -154,7 +154,7 @@ fn drag(
         pointer.dragged = true;
     }
     let Ok((mut t, Projection::Orthographic(o))) = cam.single_mut() else { return };
-    if pointer.dragged {
+    if pointer.dragged && !pointer.grab {
         t.translation += Vec3::new(-ev.delta.x, ev.delta.y, 0.0) * o.scale;
     }
 }

@@ -26,6 +26,9 @@ pub struct MapPointer {
     /// The last press on the map has moved far enough to be a drag, not a
     /// click.
     pub dragged: bool,
+    /// A press grabbed a unit to drag its march (free space): a drag then
+    /// moves the unit, not the map.
+    pub grab: bool,
 }
 
 /// A click on the map while a phase waits for the player's orders (then

@@ -14,7 +14,7 @@ use super::play::PlayState;
 use super::view::{FsQuery, TableView};
 use crate::belle_alliance::ai::{self, FsGoals};
 use crate::belle_alliance::engine::FsEngine;
-use crate::belle_alliance::play::{At, Bound, FsPlay, close_phase};
+use crate::belle_alliance::play::{At, Bound, FsPlay, close_phase, open_phase};
 use crate::belle_alliance::victory::{self as fs_victory, FsScore};
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
@@ -151,14 +151,7 @@ pub(super) fn fs_order_phase_system(world: &mut World) {
     let goals = (control == Control::Ai).then(|| goals(world, acting));
     let at = At { turn: clock.turn, phase, side: acting };
     with_bound(world, |b, pb, _| {
-        match phase {
-            Phase::Charge => {
-                b.play.new_bound(b.table, phasing);
-                b.engine.reorganisation_segment(b.ctx, b.table, b.dice, b.log, clock.turn, phasing);
-            }
-            Phase::DefensiveFire | Phase::OffensiveFire => b.play.new_fire_phase(),
-            _ => {}
-        }
+        open_phase(b, phase, phasing, clock.turn);
         if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
             while pb.replay.front().is_some_and(|e| e.at == stamp) {
                 let Some(e) = pb.replay.pop_front() else { break };
@@ -303,4 +296,65 @@ pub fn fs_score(world: &mut World) -> Option<FsScore> {
         return None;
     }
     Some(with_bound(world, |b, _, fs| fs_victory::score(b.ctx, b.table, &fs.holders, &b.play.captured, &fs.broken)))
+}
+
+/// What a march of `unit` to `to` facing `facing` would cost, with the
+/// march it has left, or why it may not go there: the rules' own check,
+/// nothing changed (the window's drag preview).
+pub fn fs_march_preview(world: &mut World, unit: usize, to: (f32, f32), facing: f32) -> Result<(f32, f32), String> {
+    with_bound(world, |b, _, _| {
+        if unit >= b.table.units.len() {
+            return Err("no such unit".to_owned());
+        }
+        crate::belle_alliance::march::may_march(b.table.units[unit].state)?;
+        let left = b.play.march_left(b.ctx, b.table, unit);
+        let mut near = Vec::new();
+        let plan = crate::belle_alliance::march::plan(b.ctx, b.engine, b.table, unit, to, facing, &mut near)?;
+        if plan.cost > left + 1e-3 {
+            return Err(format!("the march costs {:.1} cm and {left:.1} cm are left", plan.cost));
+        }
+        Ok((plan.cost, left))
+    })
+}
+
+/// The odds of a volley of `firers` at `target` before it is fired: the
+/// volley (points, modifier), the chance of no effect and of each row of
+/// the fire table.
+pub fn fs_fire_odds(
+    world: &mut World,
+    firers: &[usize],
+    target: usize,
+) -> Result<(crate::belle_alliance::combat::Volley, f32, Vec<f32>), String> {
+    with_bound(world, |b, _, _| {
+        let v = crate::belle_alliance::combat::volley(b.ctx, b.engine, b.table, firers, target)?;
+        let (none, rows) = crate::belle_alliance::combat::odds(&b.ctx.ba().fire.results, v.modifier);
+        Ok((v, none, rows))
+    })
+}
+
+/// The odds of a melee of `attackers` at `target` (a charge of the first
+/// attacker, from where it would make contact, when `charge`): both sides'
+/// modifiers and the chances the target loses, a draw, the attacker loses.
+pub fn fs_melee_odds(
+    world: &mut World,
+    attackers: &[usize],
+    target: usize,
+    charge: bool,
+) -> Result<(crate::belle_alliance::combat::Fight, (f32, f32, f32)), String> {
+    with_bound(world, |b, _, _| {
+        let fight = if charge {
+            let &u = attackers.first().ok_or("nobody charges")?;
+            let (to, facing) = b.charge_contact(u, target)?;
+            let keep = (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing);
+            (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = (to.0, to.1, facing);
+            b.engine.moved(b.ctx, b.table, u);
+            let f = crate::belle_alliance::combat::fight(b.ctx, b.engine, b.table, &[u], target, true);
+            (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = keep;
+            f?
+        } else {
+            crate::belle_alliance::combat::fight(b.ctx, b.engine, b.table, attackers, target, false)?
+        };
+        let odds = crate::belle_alliance::combat::fight_odds(&fight, &b.ctx.ba().melee.results);
+        Ok((fight, odds))
+    })
 }

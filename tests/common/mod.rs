@@ -89,3 +89,20 @@ pub fn dist(a: (i64, i64), b: (i64, i64)) -> i64 {
     let (bx, by, bz) = cube(b);
     (ax - bx).abs().max((ay - by).abs()).max((az - bz).abs())
 }
+
+/// A table of `w` x `h` cells of 10 cm, "a" (rear South) against "b" (rear
+/// North), one turn unless `extra` says otherwise.
+pub fn table(rows: &[String], units: &[String], shocks: &[&str], extra: &str) -> String {
+    let rows: Vec<String> = rows.iter().map(|r| format!("\"{r}\"")).collect();
+    format!(
+        "Scenario(format: 1, name: \"t\", mode: FreeSpace, seed: 7, turns: 1,\n sides: [(id: \"a\", rear: South), (id: \"b\", rear: North)],\n map: (rows: [{}], cell_cm: 10.0),\n units: [{}],\n shocks: [{}]{extra})",
+        rows.join(",\n "),
+        units.join(",\n "),
+        shocks.join(", ")
+    )
+}
+
+/// One free-space unit line (infantry of 24 figures in line by default).
+pub fn fsu(id: &str, side: &str, arm: &str, x: f32, y: f32, figures: u32, extra: &str) -> String {
+    format!("(id: \"{id}\", side: \"{side}\", arm: {arm}, pos: ({x:.1}, {y:.1}), figures: {figures}, valour: 0{extra})")
+}

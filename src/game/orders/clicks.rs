@@ -17,6 +17,12 @@ pub(super) fn map_clicks(world: &mut World, reader: &mut SystemState<MessageRead
     let Some((phase, side)) = ready(world).filter(|_| !clicks.is_empty()) else { return };
     let keys = world.resource::<ButtonInput<KeyCode>>();
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if super::table::table_mode(world) {
+        if let Some(at) = world.resource::<MapPointer>().world {
+            super::table::table_click(world, at, shift);
+        }
+        return;
+    }
     for MapClick { hex, button } in clicks {
         let units = unit_views(world);
         let selected = world.resource::<MapPointer>().selected;

@@ -22,7 +22,7 @@ pub(super) fn draw_orders(
     counters: Query<(&Counter, &GlobalTransform)>,
     mut lines: ResMut<Lines>,
 ) {
-    let Some((phase, _)) = turn.awaiting.filter(|_| !turn.reviewing) else { return };
+    let Some((phase, _)) = turn.awaiting.filter(|_| !turn.reviewing && opened.hex_mode()) else { return };
     let layout: Layout = opened.layout;
     let z = z::FLASH - 3.0;
     if let Some(path) = &turn.preview

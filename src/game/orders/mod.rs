@@ -1,4 +1,4 @@
-//! The player's orders in hex mode, one concern a file: the banner of a
+//! The player's orders, one concern a file (on a free-space table: [`table`]): the banner of a
 //! phase that waits for orders ([`banner`]), the keys read into intents
 //! ([`keys`]) and carried out by small systems (the session keys, undo and
 //! end of phase, the unit keys, clicks on the map), the movement range,
@@ -20,6 +20,7 @@ pub mod keys;
 mod phase;
 pub mod preview;
 pub mod session;
+pub mod table;
 mod unit_keys;
 mod watch;
 pub mod words;
@@ -32,7 +33,7 @@ use crate::game::sets::GameSet;
 use crate::game::turn::PlayerTurn;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PlayerTurn>().add_message::<keys::Intent>();
+    app.init_resource::<PlayerTurn>().init_resource::<table::TableDrag>().add_message::<keys::Intent>();
     app.add_systems(Startup, banner::spawn_card);
     app.add_observer(banner::press);
     // Session keys before the phase is followed (P may seat a player whose
@@ -47,6 +48,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 phase::undo_or_end,
                 unit_keys::unit_keys,
+                table::table_pointer,
                 clicks::map_clicks,
                 watch::age_message,
                 preview::refresh_preview,
@@ -58,7 +60,7 @@ pub(super) fn plugin(app: &mut App) {
             .in_set(GameSet::Input)
             .after(PointSet),
     );
-    app.add_systems(Update, draw::draw_orders.in_set(GameSet::Draw));
+    app.add_systems(Update, (draw::draw_orders, table::draw_table_orders).in_set(GameSet::Draw));
     app.add_systems(Update, banner::show_card.in_set(GameSet::Panels));
 }
 
@@ -68,5 +70,7 @@ fn battle_open(opened: Res<Opened>, battle: Option<Res<crate::sim::Battle>>) -> 
     opened.scenario.is_some() && battle.is_some()
 }
 
+#[cfg(test)]
+mod table_tests;
 #[cfg(test)]
 mod tests;

@@ -16,6 +16,10 @@ use crate::turn::Phase;
 /// Works out the range, path and odds of the player's turn again, as a
 /// system. Exclusive: the simulation is asked in the same world.
 pub(super) fn refresh_preview(world: &mut World) {
+    if super::table::table_mode(world) {
+        // A table's odds and march preview are `table::table_pointer`'s.
+        return;
+    }
     let mut turn = std::mem::take(world.resource_mut::<PlayerTurn>().bypass_change_detection());
     let before = turn.key.clone();
     refresh(world, &mut turn);

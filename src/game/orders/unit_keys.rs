@@ -16,7 +16,26 @@ use crate::turn::Phase;
 
 pub(super) fn unit_keys(world: &mut World, reader: &mut SystemState<MessageReader<'static, 'static, Intent>>) {
     let asked = unread(world, reader);
-    let Some((phase, side)) = ready(world).filter(|_| !asked.is_empty()) else { return };
+    if asked.is_empty() || ready(world).is_none() {
+        return;
+    }
+    if super::table::table_mode(world) {
+        for intent in asked {
+            let order = match intent {
+                Intent::Formation(k) => super::table::key_order(world, Some(k), None),
+                Intent::Turn { counter_clockwise } => super::table::key_order(world, None, Some(counter_clockwise)),
+                _ => continue,
+            };
+            let notice = match order {
+                Ok(o) => give(world, &o),
+                Err(text) => Notice::error(text),
+            };
+            world.resource_mut::<PlayerTurn>().say(notice);
+            world.resource_mut::<Playback>().follow = true;
+        }
+        return;
+    }
+    let Some((phase, side)) = ready(world) else { return };
     for intent in asked {
         let units = unit_views(world);
         let selected = world.resource::<MapPointer>().selected;

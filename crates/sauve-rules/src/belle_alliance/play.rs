@@ -4,7 +4,7 @@
 //! valour falls and forced moves they cause. Forced moves wait in the
 //! engine's queue for the phase's end ([`close_phase`]), as 2.5 asks.
 
-use crate::belle_alliance::combat::{clash_result, fight, read, volley};
+use crate::belle_alliance::combat::{self, clash_result, fight, read, volley};
 use crate::belle_alliance::engine::{FsEngine, Pending};
 use crate::belle_alliance::geometry::{OrientedRect, bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, allowance, may_march, turn_between};
@@ -446,6 +446,20 @@ impl Bound<'_, '_> {
     }
 }
 
+/// A phase of `phasing`'s bound opens (2.4, 2.5): the announcement phase
+/// (the `Charge` slot) starts the side's bound and reorganises its units;
+/// each fire phase lets every unit fire again. Orders come after.
+pub fn open_phase(b: &mut Bound, phase: Phase, phasing: usize, turn: u32) {
+    match phase {
+        Phase::Charge => {
+            b.play.new_bound(b.table, phasing);
+            b.engine.reorganisation_segment(b.ctx, b.table, b.dice, b.log, turn, phasing);
+        }
+        Phase::DefensiveFire | Phase::OffensiveFire => b.play.new_fire_phase(),
+        _ => {}
+    }
+}
+
 /// See [`Bound::charge_contact`].
 pub fn charge_contact(
     ctx: &FsCtx,
@@ -517,7 +531,9 @@ pub fn close_phase(
     capture_guns(ctx, engine, table, play, log);
 }
 
-/// Guns left where no friend guards them and an enemy stands (2.2.7).
+/// Guns left where no friend guards them and an enemy stands (2.2.7): the
+/// guns keep the battery's footprint where they stood; a unit within
+/// `capture_cm` of it touches them.
 pub fn capture_guns(ctx: &FsCtx, engine: &FsEngine, table: &Table, play: &mut FsPlay, log: &mut EventLog) {
     let reach = ctx.ba().valour_loss.capture_cm;
     for g in 0..table.units.len() {
@@ -525,24 +541,25 @@ pub fn capture_guns(ctx: &FsCtx, engine: &FsEngine, table: &Table, play: &mut Fs
         if play.captured[g] {
             continue;
         }
-        let side = table.units[g].side;
+        let battery = &table.units[g];
+        let (w, d) = crate::belle_alliance::footprint(Arm::Artillery, battery.figures, Formation::Line, ctx.ba());
+        let guns = OrientedRect::new(p.0, p.1, w, d, battery.facing);
+        let b = guns.aabb();
         let mut near = Vec::new();
-        engine.near((p.0 - reach, p.1 - reach, p.0 + reach, p.1 + reach), &mut near);
+        engine.near((b.0 - reach, b.1 - reach, b.2 + reach, b.3 + reach), &mut near);
         near.sort_unstable();
         let touching = |j: &usize| {
             let u = &table.units[*j];
-            *j != g
-                && matches!(u.state, State::Order | State::LU)
-                && engine.rect(*j).distance_to_point(p.0, p.1) <= reach
+            *j != g && matches!(u.state, State::Order | State::LU) && combat::gap(&engine.rect(*j), &guns) <= reach
         };
-        if near.iter().any(|j| touching(j) && table.units[*j].side == side) {
+        if near.iter().any(|j| touching(j) && table.units[*j].side == battery.side) {
             continue;
         }
-        if let Some(&by) = near.iter().find(|j| touching(j) && table.units[**j].side != side) {
+        if let Some(&by) = near.iter().find(|j| touching(j) && table.units[**j].side != battery.side) {
             play.captured[g] = true;
-            let because: Vec<Seq> = log.last_fall(&table.units[g].id).into_iter().collect();
+            let because: Vec<Seq> = log.last_fall(&battery.id).into_iter().collect();
             log.push_because(
-                EventKind::GunsCaptured { unit: table.units[g].id.clone(), by: table.units[by].id.clone(), at: cm(p) },
+                EventKind::GunsCaptured { unit: battery.id.clone(), by: table.units[by].id.clone(), at: cm(p) },
                 &because,
             );
         }

@@ -1,0 +1,318 @@
+//! The free-space game beyond morale (docs/rules.md 2.7-2.12): orders,
+//! fire, melee, valour, captured guns, pushed-back enemies, the AI and a
+//! player's orders, each on a tiny table with scripted 3d6 totals.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use sauve::belle_alliance::broad::BroadPhaseKind;
+use sauve::belle_alliance::engine::FsEngine;
+use sauve::belle_alliance::play::{At, Bound, FsPlay, close_phase};
+use sauve::belle_alliance::{FsCtx, Table, ai};
+use sauve::dice::Dice;
+use sauve::events::{Cause, EventKind, EventLog, MoveReason, Pos};
+use sauve::labataille::orders::Order;
+use sauve::scenario::Scenario;
+use sauve::sim::{self, Seats, Simulation};
+use sauve::turn::Phase;
+use sauve::vocab::{Formation, State};
+
+/// A table with its engine, game state, dice and log.
+struct Game {
+    s: Arc<Scenario>,
+    table: Table,
+    play: FsPlay,
+    dice: Dice,
+    log: EventLog,
+}
+
+impl Game {
+    fn new(units: &[String], dice: &[u32]) -> Self {
+        Self::on(&rows(20, 20, &[]), units, dice)
+    }
+
+    fn on(rows: &[String], units: &[String], dice: &[u32]) -> Self {
+        let s = load(&table(rows, units, &[], ""));
+        let table = Table::from_scenario(&s);
+        let play = FsPlay::new(s.units.len());
+        Self { s, table, play, dice: Dice::new(1, dice.to_vec()), log: EventLog::default() }
+    }
+
+    /// Gives `order` as side `side` in `phase`, then closes the phase.
+    fn order(&mut self, phase: Phase, side: usize, order: Order) -> Result<(), String> {
+        let ctx = FsCtx::new(&self.s);
+        let mut engine = FsEngine::new(&ctx, &self.table, BroadPhaseKind::Grid);
+        let r = {
+            let mut b = Bound {
+                ctx: &ctx,
+                engine: &mut engine,
+                table: &mut self.table,
+                play: &mut self.play,
+                dice: &mut self.dice,
+                log: &mut self.log,
+            };
+            b.apply(At { turn: 1, phase, side }, &order).map_err(|e| e.to_string())
+        };
+        close_phase(&ctx, &mut engine, &mut self.table, &mut self.play, &mut self.dice, &mut self.log, 1);
+        r
+    }
+
+    fn ai(&mut self, phase: Phase, side: usize) -> Vec<Order> {
+        let ctx = FsCtx::new(&self.s);
+        let mut engine = FsEngine::new(&ctx, &self.table, BroadPhaseKind::Grid);
+        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false };
+        let orders = {
+            let mut b = Bound {
+                ctx: &ctx,
+                engine: &mut engine,
+                table: &mut self.table,
+                play: &mut self.play,
+                dice: &mut self.dice,
+                log: &mut self.log,
+            };
+            ai::play_phase(&mut b, At { turn: 1, phase, side }, &goals)
+        };
+        close_phase(&ctx, &mut engine, &mut self.table, &mut self.play, &mut self.dice, &mut self.log, 1);
+        orders
+    }
+
+    fn unit(&self, id: &str) -> &sauve::belle_alliance::FsUnit {
+        &self.table.units[self.table.index_of(id).expect("unit")]
+    }
+
+    fn kinds(&self) -> Vec<&EventKind> {
+        self.log.events.iter().map(|e| &e.kind).collect()
+    }
+}
+
+fn fire(units: &[&str], target: &str) -> Order {
+    Order::Fire { units: units.iter().map(|u| u.to_string()).collect(), target: target.into() }
+}
+
+#[test]
+fn a_volley_that_breaks_its_target_sends_it_away_from_the_firers() {
+    // a (south, facing north) fires at b 5 cm away: 24 points, +3; a natural
+    // 18 makes 21, the FU row. b flees north, away from a's centre.
+    let mut g = Game::new(
+        &[fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 91.0, 24, "")],
+        &[18],
+    );
+    g.order(Phase::OffensiveFire, 0, fire(&["a"], "b")).expect("in range");
+    let volley = g.kinds().into_iter().find_map(|k| match k {
+        EventKind::Volley { modifier, total, figures, state, .. } => Some((*modifier, *total, *figures, *state)),
+        _ => None,
+    });
+    assert_eq!(volley, Some((3, 21, 5, State::FU)));
+    let b = g.unit("b");
+    assert_eq!((b.state, b.figures), (State::FU, 19));
+    assert!(b.y < 91.0 - 10.0, "fled north, away from the firer: {b:?}");
+    let change = g.log.events.iter().find(|e| matches!(e.kind, EventKind::StateChange { cause: Cause::Fire, .. }));
+    let flight = g.log.events.iter().find(|e| matches!(e.kind, EventKind::Move { reason: MoveReason::Flight, .. }));
+    let (change, flight) = (change.expect("state change"), flight.expect("flight"));
+    assert!(flight.because.contains(&change.seq), "the flight follows from the volley's result");
+    assert_eq!(
+        g.order(Phase::OffensiveFire, 0, fire(&["a"], "b")),
+        Err("unit 'a': has already fired this phase".into())
+    );
+}
+
+#[test]
+fn losses_cost_valour_and_a_failed_valour_test_flees_in_a_free_direction() {
+    // 20 figures; a total of 17 takes 4 (20%): valour 0 -> -1, then the
+    // test 3 - 1 = 2 <= 7 fails. The free direction is b's own rear
+    // (north), although the fire came from the east.
+    let mut g = Game::new(
+        &[
+            fsu("a", "a", "Infantry", 112.0, 100.0, 24, ", facing: 270.0"),
+            fsu("b", "b", "Infantry", 100.0, 100.0, 20, ", facing: 90.0"),
+        ],
+        &[14, 3],
+    );
+    g.order(Phase::OffensiveFire, 0, fire(&["a"], "b")).expect("in range");
+    let b = g.unit("b");
+    assert_eq!((b.valour, b.figures, b.state), (-1, 16, State::FU), "{:?}", g.kinds());
+    assert!(g.kinds().iter().any(|k| matches!(k, EventKind::StateChange { cause: Cause::Valour, to: State::FU, .. })));
+    assert!(g.kinds().iter().any(|k| matches!(k, EventKind::Valour { from: 0, to: -1, .. })));
+    assert!(b.y < 90.0 && (b.x - 100.0).abs() < 15.0, "fled towards its rear, not west away from the fire: {b:?}");
+}
+
+#[test]
+fn the_loser_of_a_melee_retreats_from_the_winner_and_a_draw_costs_both() {
+    // a attacks b, fronts touching: 10 against 4 is a difference of 6: FU.
+    let units = [fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 95.5, 24, "")];
+    let mut g = Game::new(&units, &[10, 4]);
+    g.order(Phase::Melee, 0, Order::Melee { units: vec!["a".into()], target: "b".into() }).expect("in contact");
+    let b = g.unit("b");
+    assert_eq!((b.state, b.figures), (State::FU, 21));
+    assert!(b.y < 90.0, "fled away from a: {b:?}");
+    assert_eq!(g.unit("a").figures, 24, "a clean win costs the winner nothing");
+    let mut g = Game::new(&units, &[9, 9]);
+    g.order(Phase::Melee, 0, Order::Melee { units: vec!["a".into()], target: "b".into() }).expect("in contact");
+    assert_eq!((g.unit("a").figures, g.unit("b").figures), (23, 23));
+    assert_eq!((g.unit("a").state, g.unit("b").state), (State::Order, State::Order));
+    let far = [fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 80.0, 24, "")];
+    let mut g = Game::new(&far, &[]);
+    let err = g.order(Phase::Melee, 0, Order::Melee { units: vec!["a".into()], target: "b".into() }).unwrap_err();
+    assert!(err.contains("must touch it"), "{err}");
+}
+
+#[test]
+fn a_charge_rides_into_contact_and_melees_with_its_bonus() {
+    // Horse 30 cm south-east, facing the line's flank (west).
+    let mut g = Game::new(
+        &[
+            fsu("h", "a", "Cavalry", 140.0, 100.0, 12, ", facing: 270.0"),
+            fsu("b", "b", "Infantry", 100.0, 100.0, 24, ", facing: 180.0"),
+        ],
+        &[11, 10],
+    );
+    g.order(Phase::Charge, 0, Order::Charge { unit: "h".into(), target: "b".into() }).expect("a charge");
+    let moved = g.kinds().into_iter().find_map(|k| match k {
+        EventKind::Move { reason: MoveReason::Charge, to: Pos::Cm([x, _]), .. } => Some(*x),
+        _ => None,
+    });
+    let x = moved.expect("the charge's approach");
+    assert!((x - 114.5).abs() < 0.1, "stops in contact with the line's end (112) plus half its depth: {x}");
+    // Ratio 12 v 24 -4, flank +2, horse on foot +3, charge +2: 11 + 3 = 14 v 10.
+    let clash = g.kinds().into_iter().find_map(|k| match k {
+        EventKind::Clash { attack_total, defence_total, .. } => Some((*attack_total, *defence_total)),
+        _ => None,
+    });
+    assert_eq!(clash, Some((14, 10)));
+    assert_eq!(g.unit("b").state, State::U);
+    let err = g.order(Phase::Movement, 0, Order::March { unit: "h".into(), to: (140.0, 100.0), facing: 270.0 });
+    assert!(err.unwrap_err().contains("has charged"));
+}
+
+#[test]
+fn a_march_too_long_is_refused_and_changes_nothing() {
+    let mut g = Game::new(
+        &[fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 20.0, 24, "")],
+        &[],
+    );
+    let before = g.table.clone();
+    let err = g.order(Phase::Movement, 0, Order::March { unit: "a".into(), to: (100.0, 85.0), facing: 0.0 });
+    assert!(err.unwrap_err().contains("costs 15.0 cm and 10.0 cm are left"));
+    assert_eq!(g.table, before);
+    // Forming column takes half the line's 10 cm; the column marches 15: 10 left.
+    g.order(Phase::Movement, 0, Order::Formation { unit: "a".into(), to: Formation::Column }).expect("re-forms");
+    let err = g.order(Phase::Movement, 0, Order::March { unit: "a".into(), to: (100.0, 89.0), facing: 0.0 });
+    assert!(err.unwrap_err().contains("10.0 cm are left"));
+    g.order(Phase::Movement, 0, Order::March { unit: "a".into(), to: (100.0, 90.0), facing: 0.0 }).expect("10 cm");
+    assert_eq!((g.unit("a").x, g.unit("a").y), (100.0, 90.0));
+}
+
+#[test]
+fn guns_left_by_a_fleeing_crew_fall_to_an_enemy_that_touches_them_unless_a_friend_guards_them() {
+    let shocked = |guard: bool| {
+        let mut units = vec![
+            fsu("g", "a", "Artillery", 100.0, 100.0, 4, ""),
+            fsu("e", "b", "Infantry", 100.0, 88.0, 24, ", facing: 180.0"),
+            fsu("c", "b", "Infantry", 160.0, 100.0, 24, ", facing: 270.0"),
+        ];
+        if guard {
+            units.push(fsu("f", "a", "Infantry", 100.0, 106.0, 24, ""));
+        }
+        let mut g = Game::new(&units, &[]);
+        // The crew breaks under c's fire from the east: its guns stay at
+        // (100, 100) and the gunners flee west.
+        let ctx = FsCtx::new(&g.s);
+        let mut engine = FsEngine::new(&ctx, &g.table, BroadPhaseKind::Grid);
+        let shock = sauve::scenario::Shock { turn: 1, unit: 0, to: State::FU, cause: Some(2) };
+        engine.apply_shock(&ctx, &mut g.table, &mut g.log, &shock, 1);
+        engine.resolve(&ctx, &mut g.table, &mut g.dice, &mut g.log, 1);
+        assert_eq!(g.unit("g").guns_left, Some((100.0, 100.0)));
+        // The enemy marches up to the guns: 8 cm straight on, its front touching them.
+        g.order(Phase::Movement, 1, Order::March { unit: "e".into(), to: (100.0, 96.0), facing: 180.0 })
+            .map(|_| g.play.captured[0])
+    };
+    assert_eq!(shocked(false), Ok(true));
+    assert_eq!(shocked(true), Ok(false), "a friend in order guards them");
+}
+
+#[test]
+fn a_pushed_back_enemy_no_longer_stops_a_flight() {
+    // a flees north from b's fire; c, an enemy in its way, stops it in
+    // order but not once shaken into U.
+    let flight_end = |c_state: &str| {
+        let units = [
+            fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""),
+            fsu("b", "b", "Infantry", 100.0, 130.0, 24, ", facing: 0.0"),
+            fsu("c", "b", "Infantry", 100.0, 88.0, 24, &format!(", state: {c_state}")),
+        ];
+        let text = table(&rows(20, 20, &[]), &units, &["(turn: 1, unit: \"a\", to: FU, cause: \"b\")"], "");
+        let log = run(&text, &[]);
+        let mv = for_unit(&log, "Move", "a")[0].clone();
+        mv["to"][1].as_f64().unwrap_or(f64::NAN)
+    };
+    let stopped = flight_end("Order");
+    let passed = flight_end("U");
+    assert!(stopped > 88.0, "stopped at c: {stopped}");
+    assert!(passed < 85.0, "passed c: {passed}");
+}
+
+#[test]
+fn the_ai_forms_square_against_horse_and_concentrates_its_fire() {
+    let mut g = Game::new(
+        &[
+            fsu("a", "a", "Infantry", 100.0, 120.0, 24, ""),
+            fsu("h", "b", "Cavalry", 100.0, 95.0, 12, ", facing: 180.0"),
+        ],
+        &[],
+    );
+    let orders = g.ai(Phase::Movement, 0);
+    assert_eq!(orders, vec![Order::Formation { unit: "a".into(), to: Formation::Square }]);
+    // Two battalions and a battery facing two targets: the first volley takes
+    // all the firers one target needs to reach the top modifier.
+    let mut g = Game::new(
+        &[
+            fsu("a1", "a", "Infantry", 90.0, 110.0, 24, ""),
+            fsu("a2", "a", "Infantry", 115.0, 110.0, 24, ""),
+            fsu("b1", "b", "Infantry", 102.0, 95.0, 24, ", facing: 180.0, state: U"),
+            fsu("b2", "b", "Infantry", 140.0, 60.0, 24, ", facing: 180.0"),
+        ],
+        &[3, 3, 3, 3],
+    );
+    let orders = g.ai(Phase::OffensiveFire, 0);
+    assert_eq!(orders.first(), Some(&fire(&["a1", "a2"], "b1")), "both fire at the disordered b1: {orders:?}");
+}
+
+#[test]
+fn a_player_gives_orders_on_a_table_and_takes_a_march_back() {
+    let units = [fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 20.0, 24, "")];
+    let text = table(&rows(20, 20, &[]), &units, &[], "")
+        .replace("(id: \"a\", rear: South)", "(id: \"a\", rear: South, control: Player)");
+    let s = load(&text);
+    let mut sim = Simulation::new(s, 1, Vec::new(), Seats::Player);
+    let world = sim.app.world_mut();
+    while sim::awaiting_orders(world) != Some((Phase::Movement, 0)) {
+        if sim::awaiting_orders(world).is_some() {
+            sim::end_phase(world);
+        } else {
+            sim::step_phase(world);
+        }
+    }
+    let march = Order::March { unit: "a".into(), to: (100.0, 92.0), facing: 0.0 };
+    sim::issue_order(world, &march).expect("a legal march");
+    let at = |world: &mut bevy::prelude::World| {
+        sim::view::table_scope(world, |_, t| (t.units[0].x, t.units[0].y)).expect("a table")
+    };
+    assert_eq!(at(world), (100.0, 92.0));
+    assert!(sim::undo(world), "no dice were rolled");
+    assert_eq!(at(world), (100.0, 100.0));
+    let err = sim::issue_order(world, &Order::March { unit: "a".into(), to: (100.0, 80.0), facing: 0.0 });
+    assert!(err.is_err(), "too far");
+    assert_eq!(at(world), (100.0, 100.0));
+    sim::issue_order(world, &march).expect("again");
+    while !world.resource::<sim::Clock>().finished {
+        if sim::awaiting_orders(world).is_some() {
+            sim::end_phase(world);
+        } else {
+            sim::step_phase(world);
+        }
+    }
+    let log = sim.log();
+    assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::GameOver { .. })), "a played table is judged");
+}

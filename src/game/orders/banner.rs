@@ -182,7 +182,11 @@ pub(super) fn show_card(
             let name = s.units.get(i).map_or("?", |u| u.name.as_str());
             out += &format!("{name}: {} left\n", mp_words(left));
         }
-        out += hint(phase, turn.group.len());
+        out += if s.mode == crate::scenario::Mode::FreeSpace {
+            super::table::hint(phase)
+        } else {
+            hint(phase, turn.group.len())
+        };
         let edges: Vec<Edge> = s.exits.iter().filter(|x| x.side == side).map(|x| x.edge).collect();
         if phase == Phase::Movement && !edges.is_empty() {
             out += &format!("\nX: march the selected unit off the map (it must stand on the {}).", edge_words(&edges));

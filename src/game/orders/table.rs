@@ -106,6 +106,10 @@ pub(super) fn table_pointer(world: &mut World) {
             }
         }
         let drag = world.resource::<TableDrag>().clone();
+        if drag.unit.is_none() && world.resource::<PlayerTurn>().odds.is_some() {
+            // Odds of another phase say nothing of a march.
+            world.resource_mut::<PlayerTurn>().odds = None;
+        }
         if let Some(u) = drag.unit {
             let unit = &t.units[u];
             let moved = (at.0 - unit.x).hypot(at.1 - unit.y) > 0.5;
@@ -139,6 +143,24 @@ pub(super) fn table_pointer(world: &mut World) {
     let target = unit_at(world, &t, at).filter(|&u| t.units[u].side != side);
     let text = target.map(|e| odds_text(world, phase, side, e));
     world.resource_mut::<PlayerTurn>().odds = text;
+}
+
+/// The phase's instruction to the player at a table.
+pub fn hint(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Movement => {
+            "Drag one of your units to march it (Shift: turn to face the march).\nL line, C column, S square, \
+             K limber or unlimber the selected unit; T wheel 15 degrees clockwise, Shift+T counter-clockwise."
+        }
+        Phase::DefensiveFire | Phase::OffensiveFire => {
+            "Click your units to fire with (shift-click adds firers), point at an enemy for the odds, click it to fire."
+        }
+        Phase::Melee => {
+            "Click your units touching an enemy (shift-click adds), point at it for the odds, click to attack."
+        }
+        Phase::Charge => "Click a horse unit of yours, point at an enemy in its front for the odds, click to charge.",
+        Phase::Shocks | Phase::MoraleRecovery | Phase::End => "No orders are given in this phase.",
+    }
 }
 
 /// The units that act: the picked group, else the selected unit.

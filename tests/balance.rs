@@ -89,3 +89,89 @@ fn a_seed_replays_to_the_same_log() {
         assert!(a == b, "{path}: seed 3 played twice gave different logs");
     }
 }
+
+/// The 1815 tables played to their end by the free-space AI on both sides:
+/// each side wins some of seeds 1 to 40 (Ligny: Prussians 20, French 15, 5
+/// drawn; Plancenoit: French 25, Prussians 13, 2 drawn), and fire and
+/// melee, not only the scripted shocks, make units flee, each flight running
+/// from the unit whose volley or melee broke it.
+#[test]
+fn both_sides_win_some_seeds_on_the_1815_tables_and_flights_run_from_their_cause() {
+    for path in ["scenarios/ligny-1815.ron", "scenarios/plancenoit-1815.ron"] {
+        let scenario = Arc::new(sauve::scenario::load(Path::new(path)).unwrap_or_else(|e| panic!("{path}: {e:?}")));
+        let sides: Vec<String> = scenario.sides.iter().map(|s| s.id.clone()).collect();
+        let mut wins = vec![0; sides.len()];
+        let mut fought_flights = 0;
+        for seed in 1..=40 {
+            let mut sim = Simulation::new(scenario.clone(), seed, vec![], Seats::Watch);
+            sim.run();
+            let events = &sim.log().events;
+            let winner = events.iter().find_map(|e| match &e.kind {
+                EventKind::GameOver { winner, .. } => Some(winner.clone()),
+                _ => None,
+            });
+            let winner = winner.unwrap_or_else(|| panic!("{path} seed {seed}: no GameOver"));
+            if let Some(w) = winner {
+                wins[sides.iter().position(|s| *s == w).expect("winner is a side")] += 1;
+            }
+            // A flight from a volley or a melee: its unit ends farther from
+            // the centre of what broke it than it began.
+            for e in events {
+                let EventKind::Move { unit, reason: sauve::events::MoveReason::Flight, from, to, .. } = &e.kind else {
+                    continue;
+                };
+                let broke = e.because.iter().map(|&b| &events[b as usize]).find_map(|c| match &c.kind {
+                    EventKind::StateChange { cause: Cause::Fire | Cause::Melee, .. } => Some(c),
+                    _ => None,
+                });
+                let Some(change) = broke else { continue };
+                let cause = change.because.iter().map(|&b| &events[b as usize]).find_map(|c| match &c.kind {
+                    EventKind::Volley { units, .. } => Some(units.clone()),
+                    EventKind::Clash { attackers, defenders, .. } => {
+                        Some(if attackers.contains(unit) { defenders.clone() } else { attackers.clone() })
+                    }
+                    _ => None,
+                });
+                let Some(cause) = cause else { continue };
+                let at = |id: &str| {
+                    // Where the cause stood when it broke the unit: its last
+                    // move before the flight, or where the scenario put it.
+                    let moved = events[..e.seq as usize].iter().rev().find_map(|x| match &x.kind {
+                        EventKind::Move { unit, to, .. } if unit == id => Some(to.clone()),
+                        _ => None,
+                    });
+                    let start = scenario.units.iter().find(|u| u.id == id).and_then(|u| match u.place {
+                        sauve::scenario::Place::Table { x, y } => Some(sauve::events::Pos::Cm([x, y])),
+                        _ => None,
+                    });
+                    moved.or(start)
+                };
+                let xy = |p: &sauve::events::Pos| match *p {
+                    sauve::events::Pos::Cm([x, y]) => (x, y),
+                    sauve::events::Pos::Hex([c, r]) => (c as f32, r as f32),
+                };
+                let centres: Vec<(f32, f32)> = cause.iter().filter_map(|c| at(c)).map(|p| xy(&p)).collect();
+                if centres.is_empty() {
+                    continue;
+                }
+                let n = centres.len() as f32;
+                let c = (centres.iter().map(|p| p.0).sum::<f32>() / n, centres.iter().map(|p| p.1).sum::<f32>() / n);
+                let (f, t) = (xy(from), xy(to));
+                let d = |p: (f32, f32)| (p.0 - c.0).hypot(p.1 - c.1);
+                // Within 45 degrees of straight away, any move gains distance;
+                // a flight blocked where it stood makes none.
+                assert!(
+                    d(t) >= d(f) - 0.01,
+                    "{path} seed {seed}: {unit} fled towards what broke it ({:?} from {f:?} to {t:?})",
+                    cause
+                );
+                fought_flights += 1;
+            }
+        }
+        println!("{path}: {sides:?} won {wins:?} of seeds 1..=40");
+        for (side, n) in sides.iter().zip(&wins) {
+            assert!(*n >= 1, "{path}: {side} never wins over seeds 1..=40 (wins {wins:?})");
+        }
+        assert!(fought_flights > 0, "{path}: fire and melee never made a unit flee");
+    }
+}

@@ -150,7 +150,7 @@ impl fmt::Display for BatchSummary {
         for s in &self.sides {
             writeln!(
                 f,
-                "  {:<10} {}  ({} outright); mean points {:.1}, increments lost {:.1}, units routed {:.1}",
+                "  {:<10} {}  ({} outright); mean points {:.1}, losses {:.1}, units routed {:.1}",
                 s.id, s.wins, s.decisive_wins, s.mean_points, s.mean_losses, s.mean_routs
             )?;
         }

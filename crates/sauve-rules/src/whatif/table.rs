@@ -1,6 +1,7 @@
 //! One AI-against-AI battle's row of a batch, and a batch's table as CSV:
 //! `seed,winner,decisive,turns,largest_cascade,corps_broken`, then the
-//! points, increments lost and units routed of each side
+//! points, losses (strength increments, or figures on a free-space table)
+//! and units routed of each side
 //! (`points_ID,...,losses_ID,...,routs_ID,...`). `winner` is a side's id
 //! or `draw`; `corps_broken` the broken corps' ids joined by `;`.
 

@@ -397,6 +397,11 @@ fn report(scenario: &Scenario, seed: u64, sim: &mut Simulation, events: Option<&
     if let Some(s) = crate::sim::score(sim.app.world_mut()) {
         extra += &s.to_string();
     }
+    // A free-space table is judged only when it was played (a `GameOver`).
+    let judged = sim.log().events.iter().any(|e| matches!(e.kind, crate::events::EventKind::GameOver { .. }));
+    if judged && let Some(s) = crate::sim::fs_score(sim.app.world_mut()) {
+        extra += &s.words(&scenario.sides);
+    }
     let log = sim.log();
     let to_stdout = events.is_some_and(|p| p == Path::new("-"));
     if let Some(path) = events {

@@ -316,3 +316,27 @@ fn a_player_gives_orders_on_a_table_and_takes_a_march_back() {
     let log = sim.log();
     assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::GameOver { .. })), "a played table is judged");
 }
+
+#[test]
+fn the_ai_goes_for_guns_an_enemy_crew_left_and_takes_them() {
+    let mut g = Game::new(
+        &[
+            fsu("a", "a", "Infantry", 100.0, 120.0, 24, ""),
+            fsu("g", "b", "Artillery", 100.0, 108.0, 4, ", facing: 180.0"),
+            fsu("b", "b", "Infantry", 100.0, 20.0, 24, ""),
+        ],
+        &[],
+    );
+    let ctx = FsCtx::new(&g.s);
+    let mut engine = FsEngine::new(&ctx, &g.table, BroadPhaseKind::Grid);
+    let shock = sauve::scenario::Shock { turn: 1, unit: 1, to: State::FU, cause: Some(0) };
+    engine.apply_shock(&ctx, &mut g.table, &mut g.log, &shock, 1);
+    engine.resolve(&ctx, &mut g.table, &mut g.dice, &mut g.log, 1);
+    assert_eq!(g.unit("g").guns_left, Some((100.0, 108.0)), "the crew fled north without its guns");
+    let orders = g.ai(Phase::Movement, 0);
+    assert!(orders.iter().any(|o| matches!(o, Order::March { unit, .. } if unit == "a")), "{orders:?}");
+    assert!(g.play.captured[1], "{orders:?} {:?}", g.unit("a"));
+    assert!(
+        g.kinds().iter().any(|k| matches!(k, EventKind::GunsCaptured { unit, by, .. } if unit == "g" && by == "a"))
+    );
+}

@@ -196,11 +196,33 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         {
             give(b, at, Order::Formation { unit: id.clone(), to: f }, out);
         }
-        let goal = goal_point(b, u, foe, goals, held_back[u]);
+        let goal = match abandoned_guns(b, u) {
+            Some(p) if !held_back[u] => Some(p),
+            _ => goal_point(b, u, foe, goals, held_back[u]),
+        };
         if let Some((point, keep)) = goal {
             advance(b, at, u, point, keep, foe_dist <= ai.cover_within_cm, out);
         }
     }
+}
+
+/// Guns an enemy crew left that `u` (foot or horse) can reach within two
+/// marches: it makes for them to take them (2.2.7), stopping with its
+/// front on them.
+fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
+    let unit = &b.table.units[u];
+    if unit.arm == Arm::Artillery {
+        return None;
+    }
+    let reach = 2.0 * allowance(unit, b.ctx);
+    let (_, depth) = crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, unit.formation, b.ctx.ba());
+    (0..b.table.units.len())
+        .filter(|&g| b.table.units[g].side != unit.side && !b.play.captured[g])
+        .filter_map(|g| b.table.units[g].guns_left)
+        .map(|p| (p, (unit.x - p.0).hypot(unit.y - p.1)))
+        .filter(|&(_, d)| d <= reach)
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(p, _)| (p, depth / 2.0 + 1.0))
 }
 
 /// Where unit `u` makes for, and how far from it it stops: an objective

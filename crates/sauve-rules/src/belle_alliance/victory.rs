@@ -3,6 +3,7 @@
 //! what the battle recorded.
 
 use crate::belle_alliance::{FsCtx, Table};
+use crate::report::counted;
 use crate::vocab::State;
 
 /// The centre of each objective's area (cm): the middle of its cell.
@@ -58,6 +59,24 @@ pub struct FsScore {
     pub decisive: bool,
 }
 
+impl FsScore {
+    /// The score in words, as the end-of-battle summary prints it.
+    pub fn words(&self, sides: &[crate::scenario::Side]) -> String {
+        let name = |s: usize| sides.get(s).map_or("?", |x| x.name.as_str());
+        let pts: Vec<String> = self.points.iter().enumerate().map(|(s, p)| format!("{} {p}", name(s))).collect();
+        let mut out = format!("Score: {}\n", pts.join(", "));
+        for d in &self.detail {
+            out += &format!("  {d}\n");
+        }
+        out += &match (self.winner, self.decisive) {
+            (Some(w), true) => format!("  winner: {}, outright (the enemy army has broken)\n", name(w)),
+            (Some(w), false) => format!("  winner: {}, on points\n", name(w)),
+            (None, _) => "  result: a draw\n".to_owned(),
+        };
+        out
+    }
+}
+
 pub fn score(ctx: &FsCtx, table: &Table, holders: &[Option<usize>], captured: &[bool], broken: &[bool]) -> FsScore {
     let v = &ctx.ba().victory;
     let sides = ctx.sides.len();
@@ -68,7 +87,7 @@ pub fn score(ctx: &FsCtx, table: &Table, holders: &[Option<usize>], captured: &[
             && s < sides
         {
             points[s] += o.points;
-            detail.push(format!("{}: {} ({} points)", ctx.sides[s].id, o.name, o.points));
+            detail.push(format!("{}: {} ({})", ctx.sides[s].id, o.name, counted(o.points, "point")));
         }
     }
     let mut lost = vec![0u32; sides];
@@ -88,9 +107,23 @@ pub fn score(ctx: &FsCtx, table: &Table, holders: &[Option<usize>], captured: &[
         let fig = lost[other] / v.figures_per_point.max(1);
         let g = guns[other] * v.captured_guns_points;
         points[s] += fig + g;
-        detail.push(format!("{}: {} enemy figures lost ({fig} points)", ctx.sides[s].id, lost[other]));
+        detail.push(format!(
+            "{}: {} lost by the enemy ({})",
+            ctx.sides[s].id,
+            counted(lost[other], "figure"),
+            counted(fig, "point")
+        ));
         if guns[other] > 0 {
-            detail.push(format!("{}: {} enemy batteries taken ({g} points)", ctx.sides[s].id, guns[other]));
+            detail.push(format!(
+                "{}: {} taken ({})",
+                ctx.sides[s].id,
+                if guns[other] == 1 {
+                    "1 enemy battery".to_owned()
+                } else {
+                    format!("{} enemy batteries", guns[other])
+                },
+                counted(g, "point")
+            ));
         }
     }
     let is_broken = |s: usize| broken.get(s) == Some(&true);

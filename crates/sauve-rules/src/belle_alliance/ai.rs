@@ -15,7 +15,7 @@
 //! - melee: units in contact attack disordered enemies, and others when the
 //!   odds are good enough.
 
-use crate::belle_alliance::combat::{self, at_least, fight, fight_odds, gap, in_cover, volley};
+use crate::belle_alliance::combat::{self, at_least, fight, fight_odds, gap, in_cover};
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, allowance, turn_between};
 use crate::belle_alliance::play::{At, Bound, charge_contact};
@@ -335,62 +335,96 @@ fn withdraw(b: &mut Bound, at: At, u: usize, out: &mut Vec<Order>) {
     }
 }
 
-fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
-    let fire = b.ctx.ba().fire.clone();
-    loop {
-        let firers: Vec<usize> = (0..b.table.units.len())
-            .filter(|&i| {
-                let u = &b.table.units[i];
-                u.side == at.side && !b.play.fired[i] && u.state != State::FU && combat::reach(u, b.ctx) > 0.0
-            })
-            .collect();
-        if firers.is_empty() {
-            return;
+/// Who can fire at whom this phase: for each enemy, the firers that reach
+/// it with their fire points, strongest first. Found once per phase through
+/// the broad phase: nothing moves within a phase (forced moves wait for its
+/// end), so only figures and valour change as volleys land.
+fn fire_plan(b: &Bound, side: usize) -> Vec<(usize, Vec<(usize, f32)>)> {
+    let mut by_target: Vec<Vec<(usize, f32)>> = vec![Vec::new(); b.table.units.len()];
+    let mut near = Vec::new();
+    for f in 0..b.table.units.len() {
+        let u = &b.table.units[f];
+        if u.side != side || u.state == State::FU {
+            continue;
         }
-        let enemies = enemies_of(b.table, at.side);
-        let mut best: Option<(f32, usize, Vec<usize>)> = None;
-        for &t in &enemies {
+        let reach = combat::reach(u, b.ctx);
+        if combat::fire_points(u, 0.0, b.ctx).is_none_or(|p| p <= 0.0) {
+            continue;
+        }
+        let a = b.engine.rect(f).aabb();
+        b.engine.near((a.0 - reach, a.1 - reach, a.2 + reach, a.3 + reach), &mut near);
+        for &t in &near {
             let target = &b.table.units[t];
-            // Who can fire at it, strongest first.
-            let mut able: Vec<(usize, f32)> = firers
-                .iter()
-                .filter_map(|&f| {
-                    let u = &b.table.units[f];
-                    let g = gap(&b.engine.rect(f), &b.engine.rect(t));
-                    if g > combat::reach(u, b.ctx) || !march::in_front_arc(u, (target.x, target.y), b.ctx) {
-                        return None;
-                    }
-                    combat::fire_points(u, g, b.ctx).filter(|&p| p > 0.0).map(|p| (f, p))
-                })
-                .collect();
-            if able.is_empty() {
+            if !threat(target, side) || !march::in_front_arc(u, (target.x, target.y), b.ctx) {
                 continue;
             }
-            able.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+            let g = gap(&b.engine.rect(f), &b.engine.rect(t));
+            if let Some(p) = combat::fire_points(u, g, b.ctx).filter(|&p| p > 0.0) {
+                by_target[t].push((f, p));
+            }
+        }
+    }
+    by_target
+        .into_iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(t, mut v)| {
+            v.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+            (t, v)
+        })
+        .collect()
+}
+
+fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
+    let fire = b.ctx.ba().fire.clone();
+    let plan = fire_plan(b, at.side);
+    let cover: Vec<bool> = plan.iter().map(|(t, _)| in_cover(b.ctx, &b.engine.rect(*t))).collect();
+    loop {
+        let mut best: Option<(f32, usize, Vec<usize>)> = None;
+        for (k, (t, firers)) in plan.iter().enumerate() {
+            let target = &b.table.units[*t];
+            if target.state == State::FU {
+                continue;
+            }
+            // The firers still free, strongest first, until the top modifier.
             let mut group = Vec::new();
-            let mut points = 0.0;
-            for (f, p) in able {
+            let (mut points, mut guns) = (0.0, false);
+            for &(f, p) in firers {
+                if b.play.fired[f] || b.table.units[f].state == State::FU {
+                    continue;
+                }
                 group.push(f);
                 points += p;
+                guns |= b.table.units[f].arm == Arm::Artillery;
                 if (points / fire.points_per_modifier).floor() as i32 >= fire.max_modifier {
                     break;
                 }
             }
-            let Ok(v) = volley(b.ctx, b.engine, b.table, &group, t) else { continue };
+            if group.is_empty() {
+                continue;
+            }
+            let mut modifier = ((points / fire.points_per_modifier).floor() as i32).min(fire.max_modifier);
+            if cover[k] {
+                modifier += fire.cover_modifier;
+            }
+            if guns && matches!(target.formation, Formation::Column | Formation::Square) {
+                modifier += fire.dense_target_modifier;
+            }
+            modifier -= target.valour;
             // The value of a volley: its chance to shake (U or worse), and
             // to cost figures, more on an enemy already disordered.
             let shake = fire
                 .results
                 .iter()
                 .find(|r| matches!(r.state, State::U | State::FU))
-                .map_or(0.0, |r| at_least(r.from - v.modifier));
-            let hurt = fire.results.first().map_or(0.0, |r| at_least(r.from - v.modifier));
+                .map_or(0.0, |r| at_least(r.from - modifier));
+            let hurt = fire.results.first().map_or(0.0, |r| at_least(r.from - modifier));
             let mut value = shake + 0.25 * hurt;
             if matches!(target.state, State::LU | State::U) {
                 value *= 1.5;
             }
             if best.as_ref().is_none_or(|(s, _, _)| value > *s + 1e-6) {
-                best = Some((value, t, group));
+                best = Some((value, *t, group));
             }
         }
         let Some((_, t, group)) = best else { return };
@@ -398,11 +432,11 @@ fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
             units: group.iter().map(|&f| b.table.units[f].id.clone()).collect(),
             target: b.table.units[t].id.clone(),
         };
-        if !give(b, at, order, out) {
-            // Should not happen (the volley was checked); never loop on it.
-            for f in group {
-                b.play.fired[f] = true;
-            }
+        let given = give(b, at, order, out);
+        // A refused volley (should not happen: the plan is the volley's own
+        // checks) still spends its firers, so the loop always ends.
+        for f in group {
+            b.play.fired[f] |= !given;
         }
     }
 }
@@ -410,19 +444,22 @@ fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
 fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let contact = b.ctx.ba().melee.contact_cm;
     let threshold = 0.1 - 0.3 * goals.aggression;
-    let enemies: Vec<usize> = (0..b.table.units.len()).filter(|&j| b.table.units[j].side != at.side).collect();
-    for t in enemies {
-        if b.table.units[t].state == State::FU && b.table.units[t].side != at.side {
+    let mut near = Vec::new();
+    for t in 0..b.table.units.len() {
+        if b.table.units[t].side == at.side || b.table.units[t].state == State::FU {
             // Fleeing enemies are not worth a fight: they run on their own.
             continue;
         }
-        let attackers: Vec<usize> = (0..b.table.units.len())
+        let r = b.engine.rect(t);
+        let a = r.aabb();
+        b.engine.near((a.0 - contact, a.1 - contact, a.2 + contact, a.3 + contact), &mut near);
+        near.sort_unstable();
+        let attackers: Vec<usize> = near
+            .iter()
+            .copied()
             .filter(|&a| {
                 let u = &b.table.units[a];
-                u.side == at.side
-                    && able(u)
-                    && !b.play.fought[a]
-                    && gap(&b.engine.rect(a), &b.engine.rect(t)) <= contact
+                u.side == at.side && able(u) && !b.play.fought[a] && gap(&b.engine.rect(a), &r) <= contact
             })
             .collect();
         if attackers.is_empty() {

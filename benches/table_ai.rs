@@ -1,14 +1,15 @@
-//! Benchmarks named by issue 18: `free_space/ai_bound_1000_units`, one AI
+//! Benchmarks named by issue 18: `table_ai/ai_bound_1000_units`, one AI
 //! bound of a 1,000-unit free-space table (both sides: announcement with
 //! reorganisation and charges, movement, the other side's fire, own fire,
 //! melee, each closed by its forced moves), goal a median under 50 ms; and
-//! `free_space/ligny_ai_game`, the whole of Ligny with the AI on both
+//! `table_ai/ligny_ai_game`, the whole of Ligny with the AI on both
 //! sides, goal under 2 s. Release build.
 //!
-//! Run: `cargo bench --bench free_space`.
+//! Run: `cargo bench --bench table_ai`.
 
 use std::hint::black_box;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use sauve::belle_alliance::ai::{FsGoals, play_phase};
@@ -76,19 +77,30 @@ fn big_table() -> Scenario {
 
 /// One bound, the AI giving every order; returns how many it gave.
 fn bound(s: &Scenario, table: &mut Table, play: &mut FsPlay) -> usize {
+    bound_timed(s, table, play, &mut [Duration::ZERO; 5])
+}
+
+/// [`bound`], adding the time of each phase kind (charge, movement, the two
+/// fire phases, melee) to `spent`.
+fn bound_timed(s: &Scenario, table: &mut Table, play: &mut FsPlay, spent: &mut [Duration; 5]) -> usize {
     let ctx = FsCtx::new(s);
     let mut engine = FsEngine::new(&ctx, table, BroadPhaseKind::Grid);
     let mut dice = Dice::new(1815, Vec::new());
     let mut log = EventLog::default();
     let mut given = 0;
     for phasing in 0..2 {
-        for phase in [Phase::Charge, Phase::Movement, Phase::DefensiveFire, Phase::OffensiveFire, Phase::Melee] {
+        for (k, phase) in [Phase::Charge, Phase::Movement, Phase::DefensiveFire, Phase::OffensiveFire, Phase::Melee]
+            .into_iter()
+            .enumerate()
+        {
+            let t0 = Instant::now();
             let side = phase.acting_side(phasing);
             let goals = FsGoals { aggression: s.sides[side].aggression, objectives: Vec::new(), broken: false };
             let mut b = Bound { ctx: &ctx, engine: &mut engine, table, play, dice: &mut dice, log: &mut log };
             open_phase(&mut b, phase, phasing, 1);
             given += play_phase(&mut b, At { turn: 1, phase, side }, &goals).len();
             close_phase(&ctx, &mut engine, table, play, &mut dice, &mut log, 1);
+            spent[k] += t0.elapsed();
         }
     }
     given
@@ -99,9 +111,13 @@ fn benches(c: &mut Criterion) {
     let start = Table::from_scenario(&s);
     {
         let (mut t, mut p) = (start.clone(), FsPlay::new(s.units.len()));
-        println!("ai_bound_1000_units: {} orders in the first bound", bound(&s, &mut t, &mut p));
+        let mut spent = [Duration::ZERO; 5];
+        let n = bound_timed(&s, &mut t, &mut p, &mut spent);
+        println!(
+            "ai_bound_1000_units: {n} orders in the first bound; by phase (charge, movement, defensive fire, offensive fire, melee): {spent:?}"
+        );
     }
-    let mut g = c.benchmark_group("free_space");
+    let mut g = c.benchmark_group("table_ai");
     g.sample_size(20);
     g.bench_function("ai_bound_1000_units", |b| {
         b.iter_batched(
@@ -124,5 +140,5 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(free_space, benches);
-criterion_main!(free_space);
+criterion_group!(table_ai, benches);
+criterion_main!(table_ai);

@@ -120,10 +120,11 @@ fn both_sides_win_some_seeds_on_the_1815_tables_and_flights_run_from_their_cause
                 let EventKind::Move { unit, reason: sauve::events::MoveReason::Flight, from, to, .. } = &e.kind else {
                     continue;
                 };
-                let broke = e.because.iter().map(|&b| &events[b as usize]).find_map(|c| match &c.kind {
-                    EventKind::StateChange { cause: Cause::Fire | Cause::Melee, .. } => Some(c),
-                    _ => None,
-                });
+                let broke = e
+                    .because
+                    .iter()
+                    .map(|&b| &events[b as usize])
+                    .find(|c| matches!(c.kind, EventKind::StateChange { cause: Cause::Fire | Cause::Melee, .. }));
                 let Some(change) = broke else { continue };
                 let cause = change.because.iter().map(|&b| &events[b as usize]).find_map(|c| match &c.kind {
                     EventKind::Volley { units, .. } => Some(units.clone()),
@@ -137,7 +138,7 @@ fn both_sides_win_some_seeds_on_the_1815_tables_and_flights_run_from_their_cause
                     // Where the cause stood when it broke the unit: its last
                     // move before the flight, or where the scenario put it.
                     let moved = events[..e.seq as usize].iter().rev().find_map(|x| match &x.kind {
-                        EventKind::Move { unit, to, .. } if unit == id => Some(to.clone()),
+                        EventKind::Move { unit, to, .. } if unit == id => Some(*to),
                         _ => None,
                     });
                     let start = scenario.units.iter().find(|u| u.id == id).and_then(|u| match u.place {

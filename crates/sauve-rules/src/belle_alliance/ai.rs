@@ -147,7 +147,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let held_back = reserve(b.table, at.side, &enemies, b.ctx, goals.aggression);
     let horse: Vec<usize> =
         enemies.iter().copied().filter(|&j| b.table.units[j].arm == Arm::Cavalry && able(&b.table.units[j])).collect();
-    for u in 0..b.table.units.len() {
+    for (u, &reserved) in held_back.iter().enumerate() {
         let unit = b.table.units[u].clone();
         if unit.side != at.side || !able(&unit) {
             continue;
@@ -197,8 +197,8 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             give(b, at, Order::Formation { unit: id.clone(), to: f }, out);
         }
         let goal = match abandoned_guns(b, u) {
-            Some(p) if !held_back[u] => Some(p),
-            _ => goal_point(b, u, foe, goals, held_back[u]),
+            Some(p) if !reserved => Some(p),
+            _ => goal_point(b, u, foe, goals, reserved),
         };
         if let Some((point, keep)) = goal {
             advance(b, at, u, point, keep, foe_dist <= ai.cover_within_cm, out);

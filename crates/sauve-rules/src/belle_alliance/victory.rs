@@ -99,14 +99,14 @@ pub fn score(ctx: &FsCtx, table: &Table, holders: &[Option<usize>], captured: &[
             guns[u.side] += u32::from(captured.get(i) == Some(&true));
         }
     }
-    for s in 0..sides {
+    for (s, side_points) in points.iter_mut().enumerate() {
         let other = 1 - s.min(1);
         if other >= sides {
             continue;
         }
         let fig = lost[other] / v.figures_per_point.max(1);
         let g = guns[other] * v.captured_guns_points;
-        points[s] += fig + g;
+        *side_points += fig + g;
         detail.push(format!(
             "{}: {} lost by the enemy ({})",
             ctx.sides[s].id,

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, DiceBox};
 use super::clock::Clock;
 use super::control::Controls;
-use super::play::PlayState;
+use super::play::{PlayState, replay_stamped};
 use super::view::{FsQuery, TableView};
 use crate::belle_alliance::ai::{self, FsGoals};
 use crate::belle_alliance::engine::FsEngine;
@@ -153,22 +153,17 @@ pub(super) fn fs_order_phase_system(world: &mut World) {
     with_bound(world, |b, pb, _| {
         open_phase(b, phase, phasing, clock.turn);
         if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
-            while pb.replay.front().is_some_and(|e| e.at == stamp) {
-                let Some(e) = pb.replay.pop_front() else { break };
-                if let Err(err) = b.apply(at, &e.order) {
-                    if pb.players_only {
-                        pb.dropped.push((e, err.to_string()));
-                        continue;
-                    }
-                    b.log.push(EventKind::ReplayError {
-                        order: format!("{:?}", e.order),
-                        error: err.to_string(),
-                        index: pb.book.len(),
-                        units: e.order.units().into_iter().map(str::to_owned).collect(),
-                    });
-                }
-                pb.book.push(e);
-            }
+            let players_only = pb.players_only;
+            replay_stamped(
+                &mut pb.replay,
+                &mut pb.book,
+                &mut pb.dropped,
+                players_only,
+                stamp,
+                b,
+                |b, order| b.apply(at, order),
+                |b| b.log,
+            );
             return;
         }
         if let Some(goals) = goals {

@@ -7,11 +7,11 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::Clock;
 use super::control::Controls;
-use super::play::with_orders;
+use super::play::{replay_stamped, with_orders};
 use super::victory::Victory;
 use super::view::{BoardView, UnitQuery};
 use crate::dice::Dice;
-use crate::events::{EventKind, EventLog};
+use crate::events::EventLog;
 use crate::labataille::Board;
 use crate::labataille::ai::{self, AiGoals};
 use crate::labataille::engine::{Ctx, Engine};
@@ -82,27 +82,17 @@ pub(super) fn order_phase_system(world: &mut World) {
             _ => {}
         }
         if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
-            while pb.replay.front().is_some_and(|e| e.at == stamp) {
-                let Some(e) = pb.replay.pop_front() else { break };
-                // A save's orders were legal when given; one that is not now
-                // means the save does not belong to this scenario or build,
-                // or (in a fork) that the other history no longer allows it.
-                if let Err(err) = o.apply(engine, board, dice, log, phase, acting, &e.order) {
-                    if pb.players_only {
-                        pb.dropped.push((e, err.to_string()));
-                        continue;
-                    }
-                    log.push(EventKind::ReplayError {
-                        order: format!("{:?}", e.order),
-                        error: err.to_string(),
-                        // Every replayed order joins the book in turn, so
-                        // its length is this order's place in the save.
-                        index: pb.book.len(),
-                        units: e.order.units().into_iter().map(str::to_owned).collect(),
-                    });
-                }
-                pb.book.push(e);
-            }
+            let mut state = (o, engine, board, dice, log);
+            replay_stamped(
+                pb.replay,
+                pb.book,
+                pb.dropped,
+                pb.players_only,
+                stamp,
+                &mut state,
+                |(o, engine, board, dice, log), order| o.apply(engine, board, dice, log, phase, acting, order),
+                |state| state.4,
+            );
             return;
         }
         if let Some(goals) = goals {

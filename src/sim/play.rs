@@ -123,6 +123,43 @@ pub(super) fn with_orders<R>(
     r
 }
 
+/// Replays the saved orders stamped `stamp`, in the order saved, each
+/// carried out by `apply` on `state` and then kept in the book. A save's
+/// orders were legal when given; one that is not now means the save does
+/// not belong to this scenario or build, or (in a fork, `players_only`)
+/// that the other history no longer allows it: a fork drops it with why,
+/// a replay writes a `ReplayError` at once (to the log `log` lends).
+#[allow(clippy::too_many_arguments)] // the play book's parts, the stamp and the rule's
+pub(super) fn replay_stamped<S>(
+    replay: &mut VecDeque<LoggedOrder>,
+    book: &mut Vec<LoggedOrder>,
+    dropped: &mut Vec<(LoggedOrder, String)>,
+    players_only: bool,
+    stamp: crate::turn::OrderStamp,
+    state: &mut S,
+    apply: impl Fn(&mut S, &crate::labataille::orders::Order) -> Result<(), crate::labataille::orders::OrderError>,
+    log: impl Fn(&mut S) -> &mut EventLog,
+) {
+    while replay.front().is_some_and(|e| e.at == stamp) {
+        let Some(e) = replay.pop_front() else { break };
+        if let Err(err) = apply(state, &e.order) {
+            if players_only {
+                dropped.push((e, err.to_string()));
+                continue;
+            }
+            log(state).push(crate::events::EventKind::ReplayError {
+                order: format!("{:?}", e.order),
+                error: err.to_string(),
+                // Every replayed order joins the book in turn, so its
+                // length is this order's place in the save.
+                index: book.len(),
+                units: e.order.units().into_iter().map(str::to_owned).collect(),
+            });
+        }
+        book.push(e);
+    }
+}
+
 /// The play state's records, lent beside the orders.
 pub(super) struct PlayBook<'a> {
     pub book: &'a mut Vec<LoggedOrder>,

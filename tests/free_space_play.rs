@@ -40,42 +40,30 @@ impl Game {
         Self { s, table, play, dice: Dice::new(1, dice.to_vec()), log: EventLog::default() }
     }
 
-    /// Gives `order` as side `side` in `phase`, then closes the phase.
-    fn order(&mut self, phase: Phase, side: usize, order: Order) -> Result<(), String> {
+    /// Runs `f` on the bound, then closes the phase (its forced moves, guns).
+    fn bound<R>(&mut self, f: impl FnOnce(&mut Bound) -> R) -> R {
         let ctx = FsCtx::new(&self.s);
         let mut engine = FsEngine::new(&ctx, &self.table, BroadPhaseKind::Grid);
-        let r = {
-            let mut b = Bound {
-                ctx: &ctx,
-                engine: &mut engine,
-                table: &mut self.table,
-                play: &mut self.play,
-                dice: &mut self.dice,
-                log: &mut self.log,
-            };
-            b.apply(At { turn: 1, phase, side }, &order).map_err(|e| e.to_string())
-        };
+        let r = f(&mut Bound {
+            ctx: &ctx,
+            engine: &mut engine,
+            table: &mut self.table,
+            play: &mut self.play,
+            dice: &mut self.dice,
+            log: &mut self.log,
+        });
         close_phase(&ctx, &mut engine, &mut self.table, &mut self.play, &mut self.dice, &mut self.log, 1);
         r
     }
 
+    /// Gives `order` as side `side` in `phase`, then closes the phase.
+    fn order(&mut self, phase: Phase, side: usize, order: Order) -> Result<(), String> {
+        self.bound(|b| b.apply(At { turn: 1, phase, side }, &order).map_err(|e| e.to_string()))
+    }
+
     fn ai(&mut self, phase: Phase, side: usize) -> Vec<Order> {
-        let ctx = FsCtx::new(&self.s);
-        let mut engine = FsEngine::new(&ctx, &self.table, BroadPhaseKind::Grid);
         let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false };
-        let orders = {
-            let mut b = Bound {
-                ctx: &ctx,
-                engine: &mut engine,
-                table: &mut self.table,
-                play: &mut self.play,
-                dice: &mut self.dice,
-                log: &mut self.log,
-            };
-            ai::play_phase(&mut b, At { turn: 1, phase, side }, &goals)
-        };
-        close_phase(&ctx, &mut engine, &mut self.table, &mut self.play, &mut self.dice, &mut self.log, 1);
-        orders
+        self.bound(|b| ai::play_phase(b, At { turn: 1, phase, side }, &goals))
     }
 
     fn unit(&self, id: &str) -> &sauve::belle_alliance::FsUnit {

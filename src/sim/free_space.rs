@@ -339,13 +339,7 @@ pub fn fs_melee_odds(
     with_bound(world, |b, _, _| {
         let fight = if charge {
             let &u = attackers.first().ok_or("nobody charges")?;
-            let (to, facing) = b.charge_contact(u, target)?;
-            let keep = (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing);
-            (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = (to.0, to.1, facing);
-            b.engine.moved(b.ctx, b.table, u);
-            let f = crate::belle_alliance::combat::fight(b.ctx, b.engine, b.table, &[u], target, true);
-            (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = keep;
-            f?
+            crate::belle_alliance::play::charge_fight(b, u, target)?
         } else {
             crate::belle_alliance::combat::fight(b.ctx, b.engine, b.table, attackers, target, false)?
         };

@@ -18,7 +18,7 @@
 use crate::belle_alliance::combat::{self, at_least, fight, fight_odds, gap, in_cover};
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, allowance, turn_between};
-use crate::belle_alliance::play::{At, Bound, charge_contact};
+use crate::belle_alliance::play::{At, Bound, charge_fight};
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
@@ -98,8 +98,9 @@ fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 continue;
             }
             let disordered = matches!(target.state, State::LU | State::U);
-            let Ok((to, facing)) = charge_contact(b.ctx, b.engine, b.table, b.play, u, t) else { continue };
-            let edge = charge_edge(b, u, t, to, facing);
+            // The melee edge (attack less defence) from the contact point.
+            let Ok(f) = charge_fight(b, u, t) else { continue };
+            let edge = (f.attack - f.defence) as f32;
             let bonus = if disordered { ai.disordered_bonus } else { 0.0 };
             let score = edge + bonus;
             if score >= threshold && best.is_none_or(|(_, s)| score > s) {
@@ -111,18 +112,6 @@ fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             give(b, at, order, out);
         }
     }
-}
-
-/// The melee edge (attack less defence modifiers) a charge of `u` would have
-/// at its contact point: worked out with the charger put there for a moment.
-fn charge_edge(b: &mut Bound, u: usize, t: usize, to: (f32, f32), facing: f32) -> f32 {
-    let keep = (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing);
-    (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = (to.0, to.1, facing);
-    b.engine.moved(b.ctx, b.table, u);
-    let edge = fight(b.ctx, b.engine, b.table, &[u], t, true).map_or(f32::MIN, |f| (f.attack - f.defence) as f32);
-    (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = keep;
-    b.engine.moved(b.ctx, b.table, u);
-    edge
 }
 
 /// The units held back: the share `reserve_share * (1 - a)` of the side's

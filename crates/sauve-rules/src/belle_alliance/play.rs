@@ -275,18 +275,25 @@ impl Bound<'_, '_> {
         self.clash(&[u], t, true, &[moved]).map_err(|w| illegal(id, w))
     }
 
-    fn fire(&mut self, at: At, ids: &[String], target: &str) -> Result<(), OrderError> {
-        let mut firers = Vec::new();
+    /// The units an order names, each of the acting side, named once and
+    /// not yet `done` (with `why` if it is).
+    fn group(&self, at: At, ids: &[String], done: &[bool], why: &str) -> Result<Vec<usize>, OrderError> {
+        let mut group = Vec::new();
         for id in ids {
             let i = own(self.table, id, at.side)?;
-            if self.play.fired[i] {
-                return Err(illegal(id, "has already fired this phase"));
+            if done[i] {
+                return Err(illegal(id, why));
             }
-            if firers.contains(&i) {
+            if group.contains(&i) {
                 return Err(illegal(id, "is named twice"));
             }
-            firers.push(i);
+            group.push(i);
         }
+        Ok(group)
+    }
+
+    fn fire(&mut self, at: At, ids: &[String], target: &str) -> Result<(), OrderError> {
+        let firers = self.group(at, ids, &self.play.fired, "has already fired this phase")?;
         let t = enemy(self.table, target, at.side)?;
         let v = volley(self.ctx, self.engine, self.table, &firers, t)
             .map_err(|w| illegal(ids.first().map_or("", String::as_str), w))?;
@@ -312,17 +319,7 @@ impl Bound<'_, '_> {
     }
 
     fn melee(&mut self, at: At, ids: &[String], target: &str, charged: bool) -> Result<(), OrderError> {
-        let mut attackers = Vec::new();
-        for id in ids {
-            let i = own(self.table, id, at.side)?;
-            if self.play.fought[i] {
-                return Err(illegal(id, "has already fought this bound"));
-            }
-            if attackers.contains(&i) {
-                return Err(illegal(id, "is named twice"));
-            }
-            attackers.push(i);
-        }
+        let attackers = self.group(at, ids, &self.play.fought, "has already fought this bound")?;
         let t = enemy(self.table, target, at.side)?;
         self.clash(&attackers, t, charged, &[]).map_err(|w| illegal(ids.first().map_or("", String::as_str), w))
     }
@@ -458,6 +455,20 @@ pub fn open_phase(b: &mut Bound, phase: Phase, phasing: usize, turn: u32) {
         Phase::DefensiveFire | Phase::OffensiveFire => b.play.new_fire_phase(),
         _ => {}
     }
+}
+
+/// The melee a charge of `u` at `t` would fight, worked out from where it
+/// would make contact (the charger put there for a moment, then back): the
+/// window's odds and the AI's choice of target.
+pub fn charge_fight(b: &mut Bound, u: usize, t: usize) -> Result<crate::belle_alliance::combat::Fight, String> {
+    let (to, facing) = b.charge_contact(u, t)?;
+    let keep = (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing);
+    (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = (to.0, to.1, facing);
+    b.engine.moved(b.ctx, b.table, u);
+    let f = fight(b.ctx, b.engine, b.table, &[u], t, true);
+    (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = keep;
+    b.engine.moved(b.ctx, b.table, u);
+    f
 }
 
 /// See [`Bound::charge_contact`].

@@ -69,9 +69,24 @@ fn pos_of(u: &ShownUnit) -> Option<Pos> {
 /// The units an event names as acting on the others (firers, attackers).
 fn actors(e: &Event) -> &[String] {
     match &e.kind {
-        EventKind::Fire { units, .. } => units,
-        EventKind::Melee { attackers, .. } => attackers,
+        EventKind::Fire { units, .. } | EventKind::Volley { units, .. } => units,
+        EventKind::Melee { attackers, .. } | EventKind::Clash { attackers, .. } => attackers,
         _ => &[],
+    }
+}
+
+/// The units a free-space melee's result came from, for `unit` (its
+/// loser or a winner's casualties): the other side of the fight.
+fn against<'a>(e: &'a Event, unit: Option<&str>) -> &'a [String] {
+    match &e.kind {
+        EventKind::Clash { attackers, defenders, .. } => {
+            if unit.is_some_and(|u| attackers.iter().any(|a| a == u)) {
+                defenders
+            } else {
+                attackers
+            }
+        }
+        _ => actors(e),
     }
 }
 
@@ -99,10 +114,10 @@ pub fn picture(scenario: &Scenario, events: &[Event], chain: &Chain, names: &dyn
             let unit = sentences::unit_id(e).as_deref().and_then(index);
             let mut involved: Vec<usize> = unit.into_iter().collect();
             involved.extend(actors(e).iter().filter_map(|a| index(a)));
-            if let EventKind::Fire { target, .. } = &e.kind {
+            if let EventKind::Fire { target, .. } | EventKind::Volley { target, .. } = &e.kind {
                 involved.extend(index(target));
             }
-            if let EventKind::Melee { defenders, .. } = &e.kind {
+            if let EventKind::Melee { defenders, .. } | EventKind::Clash { defenders, .. } = &e.kind {
                 involved.extend(defenders.iter().filter_map(|d| index(d)));
             }
             let here: Vec<(usize, Pos)> =
@@ -144,10 +159,15 @@ pub fn picture(scenario: &Scenario, events: &[Event], chain: &Chain, names: &dyn
                         arrows.push(Arrow { from, to, link: Link::Contagion, number: step.number });
                     }
                 }
-                EventKind::Fire { .. } | EventKind::Melee { .. } => {
-                    let link = if matches!(cause.kind, EventKind::Fire { .. }) { Link::Fire } else { Link::Melee };
+                EventKind::Fire { .. }
+                | EventKind::Melee { .. }
+                | EventKind::Volley { .. }
+                | EventKind::Clash { .. } => {
+                    let fire = matches!(cause.kind, EventKind::Fire { .. } | EventKind::Volley { .. });
+                    let link = if fire { Link::Fire } else { Link::Melee };
+                    let id = step.unit.and_then(|u| scenario.units.get(u)).map(|u| u.id.as_str());
                     for (u, from) in &placed[c] {
-                        let acting = actors(cause).iter().any(|a| index(a) == Some(*u));
+                        let acting = against(cause, id).iter().any(|a| index(a) == Some(*u));
                         if acting && Some(*u) != step.unit {
                             arrows.push(Arrow { from: *from, to, link, number: step.number });
                         }

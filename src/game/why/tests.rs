@@ -161,3 +161,35 @@ fn a_unit_that_never_broke_is_said_so() {
     assert!(view.picture.is_none());
     assert!(view.message.as_deref().is_some_and(|m| m.contains(&s.units[steady].name)), "{:?}", view.message);
 }
+
+/// On a free-space table the chain of a unit broken by a volley draws an
+/// amber arrow from the firer, and one broken in a melee a red arrow from
+/// the side that beat it.
+#[test]
+fn a_table_volley_and_melee_draw_their_arrows_from_the_other_side() {
+    let ligny =
+        parse(crate::game::opened::BUNDLED.iter().find(|b| b.0.contains("ligny")).expect("Ligny").1, "ligny.ron");
+    let mut sim = Simulation::new(ligny.clone(), 1, vec![], Seats::Watch);
+    sim.run();
+    let events = &sim.log().events;
+    let names = ScenarioNames(&ligny);
+    let mut seen = (false, false);
+    for e in events {
+        let EventKind::StateChange { unit, cause: cause @ (Cause::Fire | Cause::Melee), .. } = &e.kind else {
+            continue;
+        };
+        let Some(c) = chain(events, e.seq) else { continue };
+        let p = picture(&ligny, events, &c, &names);
+        let link = if *cause == Cause::Fire { Link::Fire } else { Link::Melee };
+        let me = ligny.unit_index(unit);
+        let into_me = p.arrows.iter().filter(|a| a.link == link).count();
+        assert!(into_me > 0, "{unit}'s {cause:?} fall has no {link:?} arrow: {:?}", p.arrows);
+        assert!(p.steps.iter().any(|s| s.unit == me));
+        if *cause == Cause::Fire {
+            seen.0 = true;
+        } else {
+            seen.1 = true;
+        }
+    }
+    assert_eq!(seen, (true, true), "seed 1 of Ligny breaks units by fire and by melee");
+}

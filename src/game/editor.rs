@@ -245,7 +245,9 @@ impl Editor {
                 };
             }
             Tool::Objective => {
-                let Some(at) = hex else { return };
+                // On a table an objective names the cell clicked (its area
+                // is round the cell's centre, docs/rules.md 2.11).
+                let Some(at) = cell else { return };
                 let on = self.edit(|f| forces::toggle_objective(f, at, 1));
                 self.message = format!("{} at {at}.", if on { "An objective" } else { "No objective" });
             }

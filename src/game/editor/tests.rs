@@ -219,6 +219,10 @@ fn a_free_space_click_lands_in_centimetres() {
     let u = &editor(&app).file().units[0];
     let Some(Spot::Cm(x, y)) = crate::edit::forces::spot(u) else { panic!("a free-space unit") };
     assert!((x - 25.0).abs() < 0.01 && (y - 15.0).abs() < 0.01, "({x}, {y})");
+    // An objective on a table names the cell clicked, and the file stays valid.
+    app.world_mut().resource_mut::<Editor>().tool = Tool::Objective;
+    click_at(&mut app.world_mut().resource_mut::<Editor>(), layout, layout.table_world(35.0, 25.0), false);
+    assert_eq!(editor(&app).file().objectives.iter().map(|o| o.at).collect::<Vec<_>>(), vec![(3, 2)]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -30,6 +30,7 @@
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
 //! - `why`: the why view (W), the chain behind a unit's fall drawn on the map;
 //! - `forecast`: the break forecast (F): heat rings from many continuations;
+//! - `objectives`: the objectives on the map, in their holder's colour;
 //! - `fork`: forking the history at a die roll (D), two branches (B) compared;
 //! - `editor`: the scenario editor (`sauve edit`, E in the menu), over the
 //!   rules crate's pure editing; `editor_panel`: its palette and panels;
@@ -54,6 +55,7 @@ pub mod layout;
 mod lines;
 mod map;
 mod menu;
+mod objectives;
 mod opened;
 pub mod orders;
 mod overlays;
@@ -139,6 +141,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     staff::plugin(app);
     why::plugin(app);
     forecast::plugin(app);
+    objectives::plugin(app);
     fork::plugin(app);
     editor::plugin(app);
     editor_panel::plugin(app);

@@ -328,3 +328,53 @@ fn the_ai_goes_for_guns_an_enemy_crew_left_and_takes_them() {
         g.kinds().iter().any(|k| matches!(k, EventKind::GunsCaptured { unit, by, .. } if unit == "g" && by == "a"))
     );
 }
+
+#[test]
+fn the_ai_charges_a_shaken_line_but_not_a_square() {
+    // Horse 30 cm from a line in U: the edge (ratio -4, horse on foot +3,
+    // charge +2, U +2 for it) clears the threshold; a square's does not.
+    let run = |extra: &str| {
+        let mut g = Game::new(
+            &[fsu("h", "a", "Cavalry", 100.0, 140.0, 12, ""), fsu("b", "b", "Infantry", 100.0, 110.0, 24, extra)],
+            &[10, 10],
+        );
+        g.ai(Phase::Charge, 0)
+    };
+    assert_eq!(run(", state: U"), vec![Order::Charge { unit: "h".into(), target: "b".into() }]);
+    assert_eq!(run(", formation: Square"), vec![]);
+}
+
+#[test]
+fn a_cautious_ai_keeps_a_reserve_back() {
+    // Four battalions in line facing the enemy, aggression 0: 30% of them
+    // (one), the farthest from the enemy, closes only to 40 cm.
+    let mut g = Game::new(
+        &[
+            fsu("a1", "a", "Infantry", 72.0, 55.0, 24, ""),
+            fsu("a2", "a", "Infantry", 100.0, 50.0, 24, ""),
+            fsu("a3", "a", "Infantry", 128.0, 55.0, 24, ""),
+            fsu("a4", "a", "Infantry", 100.0, 66.0, 24, ""),
+            fsu("b", "b", "Infantry", 100.0, 20.0, 24, ""),
+        ],
+        &[],
+    );
+    let ctx_goals = ai::FsGoals { aggression: 0.0, objectives: Vec::new(), broken: false };
+    let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &ctx_goals));
+    let moved: Vec<&str> = orders
+        .iter()
+        .filter_map(|o| match o {
+            Order::March { unit, .. } => Some(unit.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(moved.contains(&"a1") && moved.contains(&"a2") && moved.contains(&"a3"), "{orders:?}");
+    let a4 = g.unit("a4");
+    let gap = (a4.x - 100.0).hypot(a4.y - 20.0);
+    // It began 46 cm off and could march 11: it stops at 40.
+    assert!(
+        moved.contains(&"a4") && (39.5..40.5).contains(&gap),
+        "the reserve closes to 40 cm and no nearer: {gap} {orders:?}"
+    );
+    let a2 = g.unit("a2");
+    assert_eq!((a2.x, a2.y), (100.0, 40.0), "the others close on the enemy a whole march");
+}

@@ -122,6 +122,7 @@ Movement: click a blue hex to march (right-click: onto friends too);
   T, Shift+T: turn one hexside clockwise, counter-clockwise (zone of influence)
   X: march the selected unit off the map by its side's exit edge
 Fire, melee, charge: point at an enemy for the odds (and where it would rout), click it to commit
+On a table: drag your unit to march it (Shift: face the march); L C S, K; T, Shift+T: wheel 15 degrees
 U or Ctrl+Z: undo (until dice are rolled);  E or Enter: end the phase";
 
 pub(super) fn plugin(app: &mut App) {

@@ -189,6 +189,22 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
     if who.is_empty() {
         return format!("{name}: select your units first (shift-click adds more).");
     }
+    // What the unit did this bound refuses the order before any odds.
+    let play = &world.resource::<sim::FsState>().play;
+    let done = |list: &[bool], why: &str| {
+        who.iter().find(|&&u| list.get(u) == Some(&true)).map(|&u| format!("{}: {} {why}.", name, t.units[u].id))
+    };
+    let refused = match phase {
+        Phase::DefensiveFire | Phase::OffensiveFire => done(&play.fired, "has already fired this phase"),
+        Phase::Melee => done(&play.fought, "has already fought this bound"),
+        Phase::Charge => {
+            done(&play.charged, "has charged this bound").or_else(|| done(&play.fought, "has fought this bound"))
+        }
+        _ => None,
+    };
+    if let Some(text) = refused {
+        return text;
+    }
     match phase {
         Phase::DefensiveFire | Phase::OffensiveFire => match sim::fs_fire_odds(world, &who, e) {
             Ok((v, none, rows)) => {

@@ -118,6 +118,11 @@ fn pointing_at_an_enemy_shows_the_odds_and_a_click_fires() {
     assert!(volley.is_some(), "the click fired");
     let book = app.world().resource::<sim::PlayState>().book.clone();
     assert!(book.iter().any(|o| o.order == Order::Fire { units: vec!["a1".into()], target: "b1".into() }));
+    // Pointing at it again says the battalion has fired, not the odds.
+    point(&mut app, 100.0, 101.0);
+    app.update();
+    let odds = app.world().resource::<PlayerTurn>().odds.clone().unwrap_or_default();
+    assert_eq!(odds, "b1: a1 has already fired this phase.");
 }
 
 #[test]

@@ -119,7 +119,9 @@ impl Names for ScenarioNames<'_> {
         self.0.rules.natural_extremes
     }
     fn corps(&self, id: &str) -> String {
-        self.0.corps.iter().find(|c| c.id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
+        // A free-space army breaks as a whole, named after its side.
+        let army = || self.0.sides.iter().find(|x| x.id == id).map(|x| format!("The {} army", x.name));
+        self.0.corps.iter().find(|c| c.id == id).map(|c| c.name.clone()).or_else(army).unwrap_or_else(|| id.to_owned())
     }
     fn leader(&self, id: &str) -> String {
         self.0.leaders.iter().find(|l| l.id == id).map_or_else(|| id.to_owned(), |l| l.name.clone())

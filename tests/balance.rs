@@ -91,8 +91,8 @@ fn a_seed_replays_to_the_same_log() {
 }
 
 /// The 1815 tables played to their end by the free-space AI on both sides:
-/// each side wins some of seeds 1 to 40 (Ligny: Prussians 20, French 15, 5
-/// drawn; Plancenoit: French 25, Prussians 13, 2 drawn), and fire and
+/// each side wins some of seeds 1 to 40 (Ligny: Prussians 25, French 12, 3
+/// drawn; Plancenoit: French 26, Prussians 13, 1 drawn), and fire and
 /// melee, not only the scripted shocks, make units flee, each flight running
 /// from the unit whose volley or melee broke it.
 #[test]
@@ -159,10 +159,14 @@ fn both_sides_win_some_seeds_on_the_1815_tables_and_flights_run_from_their_cause
                 let c = (centres.iter().map(|p| p.0).sum::<f32>() / n, centres.iter().map(|p| p.1).sum::<f32>() / n);
                 let (f, t) = (xy(from), xy(to));
                 let d = |p: (f32, f32)| (p.0 - c.0).hypot(p.1 - c.1);
-                // Within 45 degrees of straight away, any move gains distance;
-                // a flight blocked where it stood makes none.
+                // Within 45 degrees of straight away, any move gains distance.
+                // A flight blocked where it stood makes no way to check: its
+                // flight square is only shifted clear of what blocked it.
+                if (t.0 - f.0).hypot(t.1 - f.1) < 3.0 {
+                    continue;
+                }
                 assert!(
-                    d(t) >= d(f) - 0.01,
+                    d(t) > d(f),
                     "{path} seed {seed}: {unit} fled towards what broke it ({:?} from {f:?} to {t:?})",
                     cause
                 );

@@ -154,7 +154,8 @@ fn a_charge_rides_into_contact_and_melees_with_its_bonus() {
             fsu("h", "a", "Cavalry", 140.0, 100.0, 12, ", facing: 270.0"),
             fsu("b", "b", "Infantry", 100.0, 100.0, 24, ", facing: 180.0"),
         ],
-        &[11, 10],
+        // The line's try at forming square (5 < 11) fails, then the melee.
+        &[5, 11, 10],
     );
     g.order(Phase::Charge, 0, Order::Charge { unit: "h".into(), target: "b".into() }).expect("a charge");
     let moved = g.kinds().into_iter().find_map(|k| match k {
@@ -172,6 +173,37 @@ fn a_charge_rides_into_contact_and_melees_with_its_bonus() {
     assert_eq!(g.unit("b").state, State::U);
     let err = g.order(Phase::Movement, 0, Order::March { unit: "h".into(), to: (140.0, 100.0), facing: 270.0 });
     assert!(err.unwrap_err().contains("has charged"));
+}
+
+#[test]
+fn foot_charged_by_horse_may_form_square_first_and_the_horse_breaks_on_it() {
+    // 12 + valour 0 reaches 11: the line forms square before the contact;
+    // the horse rides at the square (ratio -4, horse on a square -4, charge
+    // +2: 10 - 6 = 4 against 10) and loses by 6: it flees.
+    let mut g = Game::new(
+        &[
+            fsu("h", "a", "Cavalry", 140.0, 100.0, 12, ", facing: 270.0"),
+            fsu("b", "b", "Infantry", 100.0, 100.0, 24, ", facing: 180.0"),
+        ],
+        &[12, 10, 10],
+    );
+    g.order(Phase::Charge, 0, Order::Charge { unit: "h".into(), target: "b".into() }).expect("a charge");
+    assert_eq!(g.unit("b").formation, Formation::Square);
+    let check = g.kinds().into_iter().find_map(|k| match k {
+        EventKind::MoraleCheck { unit, cause: Cause::Charge, result, passed, .. } if unit == "b" => {
+            Some((*result, *passed))
+        }
+        _ => None,
+    });
+    assert_eq!(check, Some((12, true)));
+    let clash = g.kinds().into_iter().find_map(|k| match k {
+        EventKind::Clash { attack_total, defence_total, loser, .. } => {
+            Some((*attack_total, *defence_total, loser.clone()))
+        }
+        _ => None,
+    });
+    assert_eq!(clash, Some((4, 10, Some("h".into()))));
+    assert_eq!(g.unit("h").state, State::FU);
 }
 
 #[test]

@@ -251,14 +251,19 @@ impl Bound<'_, '_> {
     fn charge(&mut self, at: At, id: &str, target: &str) -> Result<(), OrderError> {
         let u = own(self.table, id, at.side)?;
         let t = enemy(self.table, target, at.side)?;
-        let (to, facing) = self.charge_contact(u, t).map_err(|w| illegal(id, w))?;
+        self.charge_contact(u, t).map_err(|w| illegal(id, w))?;
+        let reacted = self.square_against(t);
+        // A square stands where the line stood but is shaped otherwise: the
+        // charge rides at it, or is called off if it is now out of reach.
+        let contact = self.charge_contact(u, t);
+        self.play.charged[u] = true;
+        self.play.used_cm[u] = f32::MAX / 4.0;
+        let Ok((to, facing)) = contact else { return Ok(()) };
         let unit = &mut self.table.units[u];
         let (from, was) = ((unit.x, unit.y), unit.facing);
         unit.x = to.0;
         unit.y = to.1;
         unit.facing = facing;
-        self.play.charged[u] = true;
-        self.play.used_cm[u] = f32::MAX / 4.0;
         let turned = (turn_between(was, facing) > EPS)
             .then(|| self.log.push(EventKind::Turned { unit: id.into(), from: was, to: facing }));
         let moved = self.log.push_because(
@@ -269,10 +274,50 @@ impl Bound<'_, '_> {
                 to: cm(to),
                 path: vec![cm(from), cm(to)],
             },
-            &turned.into_iter().collect::<Vec<_>>(),
+            &turned.into_iter().chain(reacted).collect::<Vec<_>>(),
         );
         self.engine.moved(self.ctx, self.table, u);
         self.clash(&[u], t, true, &[moved]).map_err(|w| illegal(id, w))
+    }
+
+    /// Foot charged by horse tries to form square before the contact
+    /// (house default, docs/rules.md 2.7): in line or column, in order or
+    /// LU, 3d6 + valour reaching `melee.square_test`, with room to form it.
+    /// Returns the test's or the square's `seq` (none if it could not try).
+    fn square_against(&mut self, t: usize) -> Option<Seq> {
+        let target = &self.table.units[t];
+        if target.arm != Arm::Infantry
+            || !matches!(target.state, State::Order | State::LU)
+            || !matches!(target.formation, Formation::Line | Formation::Column)
+        {
+            return None;
+        }
+        let need = self.ctx.ba().melee.square_test;
+        let roll = self.dice.three_d6() as i32;
+        let total = roll + target.valour;
+        let passed = total >= need;
+        let check = self.log.push(EventKind::MoraleCheck {
+            unit: target.id.clone(),
+            cause: Cause::Charge,
+            morale: need.clamp(0, 255) as u8,
+            modifier: target.valour,
+            roll: roll as u8,
+            result: total.clamp(0, 255) as u8,
+            passed,
+            source: None,
+        });
+        let mut near = Vec::new();
+        if !passed || march::reform_room(self.ctx, self.engine, self.table, t, Formation::Square, &mut near).is_err() {
+            return Some(check);
+        }
+        let was = self.table.units[t].formation;
+        self.table.units[t].formation = Formation::Square;
+        let id = self.table.units[t].id.clone();
+        let formed = self
+            .log
+            .push_because(EventKind::Formation { unit: id, from: was.into(), to: Formation::Square.into() }, &[check]);
+        self.engine.moved(self.ctx, self.table, t);
+        Some(formed)
     }
 
     /// The units an order names, each of the acting side, named once and

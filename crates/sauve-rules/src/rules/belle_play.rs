@@ -185,6 +185,9 @@ pub struct MeleeTable {
     pub clean_win: i32,
     /// How near (cm) the fronts must be to melee.
     pub contact_cm: f32,
+    /// Foot in line or column, in order or LU, charged by horse, forms
+    /// square before the contact when 3d6 + its valour reaches this.
+    pub square_test: i32,
 }
 
 impl Default for MeleeTable {
@@ -211,6 +214,7 @@ impl Default for MeleeTable {
             winner_figures: 1,
             clean_win: 4,
             contact_cm: 1.5,
+            square_test: 11,
         }
     }
 }
@@ -368,6 +372,9 @@ pub(crate) fn problems(
         out.push(("rules.belle_alliance.melee.results".into(), "rows must rise in `from`, from 1 up".into()));
     }
     range(&mut out, "melee.contact_cm", melee.contact_cm, 0.0, 50.0);
+    if !(3..=30).contains(&melee.square_test) {
+        out.push(("rules.belle_alliance.melee.square_test".into(), format!("{} must be 3..=30", melee.square_test)));
+    }
     range(&mut out, "valour_loss.share_per_point", valour.share_per_point, 0.01, 1.0);
     range(&mut out, "valour_loss.capture_cm", valour.capture_cm, 0.0, 100.0);
     range(&mut out, "victory.objective_radius_cm", victory.objective_radius_cm, 1.0, 500.0);

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
 use super::editor::{Editor, PALETTE_W, Tool, UnitAct, toggle_playtest};
-use super::screen::{BAR_H, MainCamera, PANEL_W, bar_node};
+use super::screen::{BAR_H, MainCamera, bar_node, side_panel_node};
 use super::sets::GameSet;
 use super::state::Screen;
 use crate::edit::forces::Spot;
@@ -205,18 +205,7 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
         .spawn((
             Side,
             DespawnOnExit(Screen::Editor),
-            Node {
-                position_type: PositionType::Absolute,
-                right: Val::Px(0.0),
-                top: Val::Px(BAR_H),
-                bottom: Val::Px(0.0),
-                width: Val::Px(PANEL_W),
-                flex_direction: FlexDirection::Column,
-                padding: UiRect::all(Val::Px(8.0)),
-                row_gap: Val::Px(2.0),
-                overflow: Overflow::clip(),
-                ..default()
-            },
+            side_panel_node(8.0, 2.0),
             BackgroundColor(Color::srgb(0.07, 0.07, 0.08)),
             GlobalZIndex(4),
         ))

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::input::MapPointer;
 use super::opened::{Opened, Source};
 use super::playback::{Playback, SPEEDS};
-use super::screen::{BAR_H, PANEL_W, bar_node};
+use super::screen::{BAR_H, PANEL_W, bar_node, side_panel_node};
 use super::sets::GameSet;
 use super::shown::{LogLine, Shown};
 use super::state::Screen;
@@ -146,18 +146,7 @@ fn spawn(mut commands: Commands) {
     ));
     commands
         .spawn((
-            Node {
-                position_type: PositionType::Absolute,
-                right: Val::Px(0.0),
-                top: Val::Px(BAR_H),
-                bottom: Val::Px(0.0),
-                width: Val::Px(PANEL_W),
-                flex_direction: FlexDirection::Column,
-                padding: UiRect::all(Val::Px(10.0)),
-                row_gap: Val::Px(8.0),
-                overflow: Overflow::clip(),
-                ..default()
-            },
+            side_panel_node(10.0, 8.0),
             panel_bg,
             children![
                 (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),

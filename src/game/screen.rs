@@ -29,6 +29,23 @@ pub fn bar_node() -> Node {
     }
 }
 
+/// The column down the right-hand side under the bar, `PANEL_W` wide: the
+/// battle's details and log, or the editor's side panel in its place.
+pub fn side_panel_node(padding: f32, row_gap: f32) -> Node {
+    Node {
+        position_type: PositionType::Absolute,
+        right: Val::Px(0.0),
+        top: Val::Px(BAR_H),
+        bottom: Val::Px(0.0),
+        width: Val::Px(PANEL_W),
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::all(Val::Px(padding)),
+        row_gap: Val::Px(row_gap),
+        overflow: Overflow::clip(),
+        ..default()
+    }
+}
+
 /// The camera that looks at the map (the UI draws through it too).
 #[derive(Component)]
 pub struct MainCamera;

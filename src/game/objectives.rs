@@ -7,6 +7,8 @@
 
 use bevy::prelude::*;
 
+use crate::belle_alliance::FsCtx;
+use crate::belle_alliance::victory::objective_centres;
 use crate::game::art::side_colour;
 use crate::game::layout::{HEX_W, Layout};
 use crate::game::lines::Lines;
@@ -24,17 +26,13 @@ pub(super) fn plugin(app: &mut App) {
 /// Where each objective is drawn and how large: its centre in world units
 /// and the radius of its ring (a hex's, or the table's objective area).
 pub fn rings(s: &Scenario, layout: Layout) -> Vec<(Vec2, f32)> {
-    let radius = s.rules.belle_alliance.victory.objective_radius_cm;
-    s.objectives
-        .iter()
-        .map(|o| match s.mode {
-            Mode::Hex => (layout.world(o.at), HEX_W * 0.45),
-            Mode::FreeSpace => {
-                let c = ((o.at.c as f32 + 0.5) * s.cell_cm, (o.at.r as f32 + 0.5) * s.cell_cm);
-                (layout.table_world(c.0, c.1), radius * layout.px_per_cm())
-            }
-        })
-        .collect()
+    match s.mode {
+        Mode::Hex => s.objectives.iter().map(|o| (layout.world(o.at), HEX_W * 0.45)).collect(),
+        Mode::FreeSpace => {
+            let r = s.rules.belle_alliance.victory.objective_radius_cm * layout.px_per_cm();
+            objective_centres(&FsCtx::new(s)).into_iter().map(|(x, y)| (layout.table_world(x, y), r)).collect()
+        }
+    }
 }
 
 fn draw(

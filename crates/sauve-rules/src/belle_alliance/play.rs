@@ -5,13 +5,13 @@
 //! engine's queue for the phase's end ([`close_phase`]), as 2.5 asks.
 
 use crate::belle_alliance::combat::{self, clash_result, fight, read, volley};
-use crate::belle_alliance::engine::{FsEngine, Pending};
+use crate::belle_alliance::engine::{FsEngine, Pending, cm};
 use crate::belle_alliance::geometry::{OrientedRect, bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, allowance, may_march, turn_between};
 use crate::belle_alliance::tables::severity;
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, MoveReason, Pos, Seq};
+use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
 use crate::labataille::orders::{Order, OrderError, allows};
 use crate::terrain::Arm;
 use crate::turn::Phase;
@@ -82,10 +82,6 @@ pub struct At {
 
 fn illegal(unit: &str, why: impl Into<String>) -> OrderError {
     OrderError::Illegal { unit: unit.into(), why: why.into() }
-}
-
-fn cm(p: (f32, f32)) -> Pos {
-    Pos::Cm([p.0, p.1])
 }
 
 /// The index of a unit of the acting side by id.

@@ -71,7 +71,8 @@ pub struct FsEngine {
     pub carry_tests: u64,
 }
 
-fn cm(p: (f32, f32)) -> Pos {
+/// A table point as the log writes it.
+pub(crate) fn cm(p: (f32, f32)) -> Pos {
     Pos::Cm([p.0, p.1])
 }
 

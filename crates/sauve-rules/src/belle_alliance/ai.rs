@@ -45,6 +45,13 @@ fn threat(u: &FsUnit, side: usize) -> bool {
     u.side != side && u.state != State::FU
 }
 
+/// Half the diagonal of unit `u`'s footprint as filed: no point of it is
+/// farther from its centre.
+fn half_diagonal(b: &Bound, u: usize) -> f32 {
+    let r = b.engine.rect(u);
+    r.width.hypot(r.depth) / 2.0
+}
+
 fn dist(a: &FsUnit, b: &FsUnit) -> f32 {
     (a.x - b.x).hypot(a.y - b.y)
 }
@@ -94,7 +101,10 @@ fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         let mut best: Option<(usize, f32)> = None;
         for &t in &foes {
             let target = &b.table.units[t];
-            if target.state == State::FU || dist(&unit, target) > reach + 40.0 {
+            // Centres farther apart than the ride and both footprints'
+            // half-diagonals cannot touch: not worth the exact check.
+            let spans = half_diagonal(b, u) + half_diagonal(b, t);
+            if target.state == State::FU || dist(&unit, target) > reach + spans {
                 continue;
             }
             let disordered = matches!(target.state, State::LU | State::U);
@@ -160,7 +170,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         if unit.arm == Arm::Artillery {
             let in_range = enemies.iter().any(|&j| {
                 let g = gap(&b.engine.rect(u), &b.engine.rect(j));
-                g <= combat::reach(&unit, b.ctx) * 0.9
+                g <= combat::reach(&unit, b.ctx) * ai.unlimber_share
                     && march::in_front_arc(&unit, (b.table.units[j].x, b.table.units[j].y), b.ctx)
             });
             if in_range {
@@ -203,7 +213,7 @@ fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
     if unit.arm == Arm::Artillery {
         return None;
     }
-    let reach = 2.0 * allowance(unit, b.ctx);
+    let reach = b.ctx.ba().ai.guns_within_marches * allowance(unit, b.ctx);
     let (_, depth) = crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, unit.formation, b.ctx.ba());
     (0..b.table.units.len())
         .filter(|&g| b.table.units[g].side != unit.side && !b.play.captured[g])
@@ -366,6 +376,7 @@ fn fire_plan(b: &Bound, side: usize) -> Vec<(usize, Vec<(usize, f32)>)> {
 
 fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
     let fire = b.ctx.ba().fire.clone();
+    let ai = b.ctx.ba().ai;
     let plan = fire_plan(b, at.side);
     let cover: Vec<bool> = plan.iter().map(|(t, _)| in_cover(b.ctx, &b.engine.rect(*t))).collect();
     loop {
@@ -408,9 +419,9 @@ fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
                 .find(|r| matches!(r.state, State::U | State::FU))
                 .map_or(0.0, |r| at_least(r.from - modifier));
             let hurt = fire.results.first().map_or(0.0, |r| at_least(r.from - modifier));
-            let mut value = shake + 0.25 * hurt;
+            let mut value = shake + ai.volley_hurt_weight * hurt;
             if matches!(target.state, State::LU | State::U) {
-                value *= 1.5;
+                value *= ai.volley_disordered_factor;
             }
             if best.as_ref().is_none_or(|(s, _, _)| value > *s + 1e-6) {
                 best = Some((value, *t, group));
@@ -432,7 +443,8 @@ fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
 
 fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let contact = b.ctx.ba().melee.contact_cm;
-    let threshold = 0.1 - 0.3 * goals.aggression;
+    let ai = b.ctx.ba().ai;
+    let threshold = ai.melee_threshold - ai.melee_threshold_drop * goals.aggression;
     let mut near = Vec::new();
     for t in 0..b.table.units.len() {
         if b.table.units[t].side == at.side || b.table.units[t].state == State::FU {

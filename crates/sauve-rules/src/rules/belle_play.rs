@@ -288,6 +288,18 @@ pub struct FsAiRules {
     /// Near the enemy (this many cm), ending in cover is worth `cover_bonus_cm`.
     pub cover_within_cm: f32,
     pub cover_bonus_cm: f32,
+    /// Least chance to win less chance to lose for a melee at a = 0, and how
+    /// far it falls at a = 1 (a target in LU or U is always attacked).
+    pub melee_threshold: f32,
+    pub melee_threshold_drop: f32,
+    /// Guns unlimber with an enemy in their arc within this share of their range.
+    pub unlimber_share: f32,
+    /// Foot and horse make for enemy guns left within this many of their marches.
+    pub guns_within_marches: f32,
+    /// A volley's value: its chance to shake, this times its chance to cost
+    /// figures, all times `volley_disordered_factor` on a target in LU or U.
+    pub volley_hurt_weight: f32,
+    pub volley_disordered_factor: f32,
 }
 
 impl Default for FsAiRules {
@@ -306,6 +318,12 @@ impl Default for FsAiRules {
             disordered_bonus: 2.0,
             cover_within_cm: 30.0,
             cover_bonus_cm: 6.0,
+            melee_threshold: 0.1,
+            melee_threshold_drop: 0.3,
+            unlimber_share: 0.9,
+            guns_within_marches: 2.0,
+            volley_hurt_weight: 0.25,
+            volley_disordered_factor: 1.5,
         }
     }
 }

@@ -40,6 +40,10 @@ pub struct TableDrag {
     pub verdict: Option<Result<(f32, f32), String>>,
     /// The unit's footprint where it would stand.
     pub ghost: Option<OrientedRect>,
+    /// What the odds shown were worked out for (the enemy pointed at, the
+    /// units that would act, the log's length): asked again only when one
+    /// of them changes, not every frame.
+    pub odds_for: Option<(Option<usize>, Vec<usize>, usize)>,
 }
 
 /// Whether the open battle is a free-space table.
@@ -114,7 +118,7 @@ pub(super) fn table_pointer(world: &mut World) {
             let unit = &t.units[u];
             let moved = (at.0 - unit.x).hypot(at.1 - unit.y) > 0.5;
             let facing = if shift && moved { bearing_of(at.0 - unit.x, at.1 - unit.y) } else { unit.facing };
-            if held && moved {
+            if held && moved && (drag.to != Some(at) || drag.facing != facing) {
                 let verdict = sim::fs_march_preview(world, u, at, facing);
                 let ghost = footprint_at(world, &t, u, at, facing);
                 let text = match &verdict {
@@ -122,8 +126,14 @@ pub(super) fn table_pointer(world: &mut World) {
                     Err(why) => format!("Cannot march there: {why}."),
                 };
                 world.resource_mut::<PlayerTurn>().odds = Some(text);
-                *world.resource_mut::<TableDrag>() =
-                    TableDrag { unit: Some(u), to: Some(at), facing, verdict: Some(verdict), ghost: Some(ghost) };
+                *world.resource_mut::<TableDrag>() = TableDrag {
+                    unit: Some(u),
+                    to: Some(at),
+                    facing,
+                    verdict: Some(verdict),
+                    ghost: Some(ghost),
+                    odds_for: None,
+                };
             }
             if released {
                 let order =
@@ -141,8 +151,13 @@ pub(super) fn table_pointer(world: &mut World) {
     }
     // Fire, melee and charges: the odds against the enemy under the pointer.
     let target = unit_at(world, &t, at).filter(|&u| t.units[u].side != side);
+    let key = Some((target, acting(world, side, &t), world.resource::<sim::BattleLog>().events.len()));
+    if world.resource::<TableDrag>().odds_for == key {
+        return;
+    }
     let text = target.map(|e| odds_text(world, phase, side, e));
     world.resource_mut::<PlayerTurn>().odds = text;
+    world.resource_mut::<TableDrag>().odds_for = key;
 }
 
 /// The phase's instruction to the player at a table.

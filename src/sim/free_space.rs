@@ -239,10 +239,6 @@ pub(super) fn fs_undo(world: &mut World) -> bool {
     })
 }
 
-pub(super) fn fs_can_undo(world: &World) -> bool {
-    world.get_resource::<FsState>().is_some_and(|f| !f.undo.is_empty())
-}
-
 fn is_free_space(world: &World) -> bool {
     world.get_resource::<Battle>().is_some_and(|b| b.scenario.mode == Mode::FreeSpace)
 }

@@ -74,7 +74,7 @@ pub fn issue_order(world: &mut World, order: &Order) -> Result<(), OrderError> {
 /// since; `false` if there is nothing to take back.
 pub fn undo(world: &mut World) -> bool {
     if free_space(world) {
-        return super::free_space::fs_can_undo(world) && super::free_space::fs_undo(world);
+        return super::free_space::fs_undo(world);
     }
     if world.resource::<PlayState>().undo.is_empty() {
         return false;

@@ -241,7 +241,49 @@ impl Bound<'_, '_> {
     /// LU, that has not marched; the target in its front arc within
     /// `charge_factor` times its march; nothing else in the way.
     pub fn charge_contact(&self, u: usize, t: usize) -> Result<((f32, f32), f32), String> {
-        charge_contact(self.ctx, self.engine, self.table, self.play, u, t)
+        let (ctx, engine, table, play) = (self.ctx, &*self.engine, &*self.table, &*self.play);
+        let unit = &table.units[u];
+        let target = &table.units[t];
+        if unit.arm != Arm::Cavalry {
+            return Err("only horse charges".into());
+        }
+        if !matches!(unit.state, State::Order | State::LU) {
+            return Err(format!("in {:?} it cannot charge", unit.state.free_space()));
+        }
+        if !matches!(unit.formation, Formation::Line | Formation::Column) {
+            return Err("it must be in line or column to charge".into());
+        }
+        if play.charged[u] || play.used_cm[u] > EPS || play.fought[u] {
+            return Err("it has marched, charged or fought this bound".into());
+        }
+        if !march::in_front_arc(unit, (target.x, target.y), ctx) {
+            return Err(format!("{} is not in its front arc", target.id));
+        }
+        let facing = bearing_of(target.x - unit.x, target.y - unit.y);
+        let dir = bearing_vector(facing);
+        let rect = OrientedRect { facing, ..engine.rect(u) };
+        let reach = allowance(unit, ctx) * ctx.ba().march_costs.charge_factor;
+        let Some(hit) = rect.time_of_impact(dir, reach + 1000.0, &engine.rect(t)) else {
+            return Err(format!("{} cannot be reached", target.id));
+        };
+        if hit > reach + EPS {
+            return Err(format!("{} is {hit:.0} cm away; a charge rides {reach:.0} cm", target.id));
+        }
+        let mut near = Vec::new();
+        let end = rect.shifted(dir.0 * hit, dir.1 * hit);
+        let a = rect.aabb();
+        let b = end.aabb();
+        engine.near((a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)), &mut near);
+        for &j in &near {
+            if j != u && j != t && rect.time_of_impact(dir, hit, &engine.rect(j)).is_some_and(|x| x < hit - EPS) {
+                return Err(format!("{} is in the way", table.units[j].id));
+            }
+        }
+        let (w, h) = ctx.table_cm();
+        if b.0 < 0.0 || b.1 < 0.0 || b.2 > w || b.3 > h {
+            return Err("it would leave the table".into());
+        }
+        Ok(((end.x, end.y), facing))
     }
 
     fn charge(&mut self, at: At, id: &str, target: &str) -> Result<(), OrderError> {
@@ -510,59 +552,6 @@ pub fn charge_fight(b: &mut Bound, u: usize, t: usize) -> Result<crate::belle_al
     (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = keep;
     b.engine.moved(b.ctx, b.table, u);
     f
-}
-
-/// See [`Bound::charge_contact`].
-pub fn charge_contact(
-    ctx: &FsCtx,
-    engine: &FsEngine,
-    table: &Table,
-    play: &FsPlay,
-    u: usize,
-    t: usize,
-) -> Result<((f32, f32), f32), String> {
-    let unit = &table.units[u];
-    let target = &table.units[t];
-    if unit.arm != Arm::Cavalry {
-        return Err("only horse charges".into());
-    }
-    if !matches!(unit.state, State::Order | State::LU) {
-        return Err(format!("in {:?} it cannot charge", unit.state.free_space()));
-    }
-    if !matches!(unit.formation, Formation::Line | Formation::Column) {
-        return Err("it must be in line or column to charge".into());
-    }
-    if play.charged[u] || play.used_cm[u] > EPS || play.fought[u] {
-        return Err("it has marched, charged or fought this bound".into());
-    }
-    if !march::in_front_arc(unit, (target.x, target.y), ctx) {
-        return Err(format!("{} is not in its front arc", target.id));
-    }
-    let facing = bearing_of(target.x - unit.x, target.y - unit.y);
-    let dir = bearing_vector(facing);
-    let rect = OrientedRect { facing, ..engine.rect(u) };
-    let reach = allowance(unit, ctx) * ctx.ba().march_costs.charge_factor;
-    let Some(hit) = rect.time_of_impact(dir, reach + 1000.0, &engine.rect(t)) else {
-        return Err(format!("{} cannot be reached", target.id));
-    };
-    if hit > reach + EPS {
-        return Err(format!("{} is {hit:.0} cm away; a charge rides {reach:.0} cm", target.id));
-    }
-    let mut near = Vec::new();
-    let end = rect.shifted(dir.0 * hit, dir.1 * hit);
-    let a = rect.aabb();
-    let b = end.aabb();
-    engine.near((a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)), &mut near);
-    for &j in &near {
-        if j != u && j != t && rect.time_of_impact(dir, hit, &engine.rect(j)).is_some_and(|x| x < hit - EPS) {
-            return Err(format!("{} is in the way", table.units[j].id));
-        }
-    }
-    let (w, h) = ctx.table_cm();
-    if b.0 < 0.0 || b.1 < 0.0 || b.2 > w || b.3 > h {
-        return Err("it would leave the table".into());
-    }
-    Ok(((end.x, end.y), facing))
 }
 
 /// The end of a phase (2.5): every forced move waiting is made, with all

@@ -127,8 +127,8 @@ fn both_sides_win_some_seeds_on_the_1815_tables_and_flights_run_from_their_cause
                     .find(|c| matches!(c.kind, EventKind::StateChange { cause: Cause::Fire | Cause::Melee, .. }));
                 let Some(change) = broke else { continue };
                 let cause = change.because.iter().map(|&b| &events[b as usize]).find_map(|c| match &c.kind {
-                    EventKind::Volley { units, .. } => Some(units.clone()),
-                    EventKind::Clash { attackers, defenders, .. } => {
+                    EventKind::Fire { units, .. } => Some(units.clone()),
+                    EventKind::Melee { attackers, defenders, .. } => {
                         Some(if attackers.contains(unit) { defenders.clone() } else { attackers.clone() })
                     }
                     _ => None,

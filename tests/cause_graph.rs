@@ -49,7 +49,6 @@ fn unit_of(e: &Event) -> Option<&str> {
         | EventKind::Eliminated { unit, .. }
         | EventKind::LeftMap { unit, .. }
         | EventKind::Losses { unit, .. }
-        | EventKind::Casualties { unit, .. }
         | EventKind::Valour { unit, .. }
         | EventKind::Readiness { unit, .. }
         | EventKind::Formation { unit, .. } => Some(unit),
@@ -66,9 +65,7 @@ fn may_be_root(e: &Event) -> bool {
         EventKind::PhaseStart {}
         | EventKind::Fire { .. }
         | EventKind::Melee { .. }
-        | EventKind::Volley { .. }
-        | EventKind::Clash { .. }
-        | EventKind::Turned { .. }
+        | EventKind::Attack { .. }
         | EventKind::Surrendered { .. }
         | EventKind::Readiness { .. }
         | EventKind::Formation { .. }
@@ -86,7 +83,6 @@ fn may_be_root(e: &Event) -> bool {
         EventKind::Eliminated { .. }
         | EventKind::LeftMap { .. }
         | EventKind::Losses { .. }
-        | EventKind::Casualties { .. }
         | EventKind::Valour { .. }
         | EventKind::GunsCaptured { .. }
         | EventKind::CorpsBroken { .. } => false,
@@ -166,15 +162,10 @@ fn walk(name: &str, log: &[Event]) -> Vec<String> {
             // melee result, a move of its own (a cavalry zone) or, in free
             // space, a volley at it.
             EventKind::StateChange { unit, cause, .. } if *cause != Cause::Shock => {
-                let by_melee =
-                    causes.iter().any(|c| matches!(c.kind, EventKind::Melee { .. } | EventKind::Clash { .. }));
+                let by_melee = causes.iter().any(|c| matches!(c.kind, EventKind::Melee { .. }));
                 let by_volley =
-                    causes.iter().any(|c| matches!(&c.kind, EventKind::Volley { target, .. } if target == unit));
+                    causes.iter().any(|c| matches!(&c.kind, EventKind::Fire { target, .. } if target == unit));
                 (!about(unit) && !by_melee && !by_volley).then_some("a state change caused by nothing of its unit")
-            }
-            EventKind::Casualties { .. } => {
-                (!causes.iter().all(|c| matches!(c.kind, EventKind::Volley { .. } | EventKind::Clash { .. })))
-                    .then_some("casualties not caused by a volley or a melee")
             }
             EventKind::Valour { unit, .. } => {
                 (!about(unit)).then_some("a fall of valour caused by nothing of its unit")

@@ -12,7 +12,7 @@ use sauve::belle_alliance::engine::FsEngine;
 use sauve::belle_alliance::play::{At, Bound, FsPlay, close_phase};
 use sauve::belle_alliance::{FsCtx, Table, ai};
 use sauve::dice::Dice;
-use sauve::events::{Cause, EventKind, EventLog, MoveReason, Pos};
+use sauve::events::{Cause, EventKind, EventLog, FireRoll, MeleeRolls, MoveReason, Pos};
 use sauve::labataille::orders::Order;
 use sauve::scenario::Scenario;
 use sauve::sim::{self, Seats, Simulation};
@@ -89,7 +89,9 @@ fn a_volley_that_breaks_its_target_sends_it_away_from_the_firers() {
     );
     g.order(Phase::OffensiveFire, 0, fire(&["a"], "b")).expect("in range");
     let volley = g.kinds().into_iter().find_map(|k| match k {
-        EventKind::Volley { modifier, total, figures, state, .. } => Some((*modifier, *total, *figures, *state)),
+        EventKind::Fire { rolled: FireRoll::FreeSpace { modifier, total, figures, state, .. }, .. } => {
+            Some((*modifier, *total, *figures, *state))
+        }
         _ => None,
     });
     assert_eq!(volley, Some((3, 21, 5, State::FU)));
@@ -166,7 +168,9 @@ fn a_charge_rides_into_contact_and_melees_with_its_bonus() {
     assert!((x - 114.5).abs() < 0.1, "stops in contact with the line's end (112) plus half its depth: {x}");
     // Ratio 12 v 24 -4, flank +2, horse on foot +3, charge +2: 11 + 3 = 14 v 10.
     let clash = g.kinds().into_iter().find_map(|k| match k {
-        EventKind::Clash { attack_total, defence_total, .. } => Some((*attack_total, *defence_total)),
+        EventKind::Melee { rolls: MeleeRolls::FreeSpace { attack_total, defence_total, .. }, .. } => {
+            Some((*attack_total, *defence_total))
+        }
         _ => None,
     });
     assert_eq!(clash, Some((14, 10)));
@@ -197,7 +201,7 @@ fn foot_charged_by_horse_may_form_square_first_and_the_horse_breaks_on_it() {
     });
     assert_eq!(check, Some((12, true)));
     let clash = g.kinds().into_iter().find_map(|k| match k {
-        EventKind::Clash { attack_total, defence_total, loser, .. } => {
+        EventKind::Melee { rolls: MeleeRolls::FreeSpace { attack_total, defence_total, loser, .. }, .. } => {
             Some((*attack_total, *defence_total, loser.clone()))
         }
         _ => None,

@@ -123,6 +123,75 @@ fn no_golden_log_is_left_over() {
     }
 }
 
+/// A JSON value read strictly: an object that names a key twice is an
+/// error (as strict JSON readers refuse it), naming the key.
+struct Strict;
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Strict;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Strict, E> {
+                Ok(Strict)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Strict, E> {
+                Ok(Strict)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Strict, E> {
+                Ok(Strict)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Strict, E> {
+                Ok(Strict)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Strict, E> {
+                Ok(Strict)
+            }
+            fn visit_unit<E>(self) -> Result<Strict, E> {
+                Ok(Strict)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Strict, A::Error> {
+                while a.next_element::<Strict>()?.is_some() {}
+                Ok(Strict)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Strict, A::Error> {
+                let mut keys = std::collections::BTreeSet::new();
+                while let Some(k) = a.next_key::<String>()? {
+                    if !keys.insert(k.clone()) {
+                        return Err(serde::de::Error::custom(format!("the key '{k}' twice in one object")));
+                    }
+                    a.next_value::<Strict>()?;
+                }
+                Ok(Strict)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Every golden log is strict JSON: no object names a key twice (a
+/// broken corps names its army in a field of its own).
+#[test]
+fn every_golden_log_reads_as_strict_json() {
+    assert!(serde_json::from_str::<Strict>(r#"{"side":null,"side":"fr"}"#).is_err(), "the reader is strict");
+    let dir = root().join("tests").join("golden");
+    let mut read = 0;
+    for e in std::fs::read_dir(&dir).expect("tests/golden").filter_map(|e| e.ok()) {
+        let path = e.path();
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        for (n, line) in text.lines().enumerate() {
+            if let Err(err) = serde_json::from_str::<Strict>(line) {
+                panic!("{}:{}: {err}", path.display(), n + 1);
+            }
+            read += 1;
+        }
+    }
+    assert!(read > 1000, "the golden logs were read: {read} lines");
+}
+
 #[test]
 fn the_first_difference_names_the_event_old_and_new() {
     let d = first_difference("{\"seq\":0}\n{\"seq\":1,\"x\":1}\n", "{\"seq\":0}\n{\"seq\":1,\"x\":2}\n");

@@ -13,7 +13,7 @@ use sauve::whatif::compare::compare;
 use sauve::whatif::merge::{join, summarise};
 use sauve::whatif::odds::Forecast;
 use sauve::whatif::outcome::{BROKEN, Outcome, ROUTED};
-use sauve::whatif::reroll::{ForkError, forked_script, rolls};
+use sauve::whatif::reroll::{ForkError, RollAt, Which, forked_script, roll_of, rolls, rolls_of, script};
 use sauve::whatif::seeds::{run_seed, shard};
 use sauve::whatif::table::BatchTable;
 use sauve::whatif::{Progress, Start, batch, forecast, fork};
@@ -133,22 +133,105 @@ fn finished_save(name: &str, seed: u64) -> (SaveGame, Arc<Scenario>, Simulation)
     (save, s, sim)
 }
 
+/// The seq and value of each roll, in the order rolled.
+fn seq_rolls(events: &[sauve::events::Event]) -> Vec<(u64, u32)> {
+    rolls(events).into_iter().map(|(at, r)| (at.seq, r)).collect()
+}
+
 #[test]
 fn the_log_gives_back_every_roll_and_they_replay_the_same_game() {
     let (_, s, sim) = finished_save("grossbeeren-1813.ron", 4);
     let all = rolls(&sim.log().events);
     let rolled = sim.app.world().resource::<DiceBox>().0.rolled();
-    assert_eq!(all.len() as u64, rolled, "one event per roll");
-    let script: Vec<u32> = all.iter().map(|&(_, r)| r).collect();
-    let mut again = Simulation::new(s.clone(), 4, script, Seats::Watch);
+    assert_eq!(all.len() as u64, rolled, "one entry per roll");
+    let mut again = Simulation::new(s.clone(), 4, script(&sim.log().events), Seats::Watch);
     again.run();
     assert_eq!(again.log().to_jsonl(), sim.log().to_jsonl(), "the rolls as a script are the same game");
+}
+
+/// Every bundled battle, both modes, with the AI on both sides: every
+/// roll the dice made is in the log ([`rolls_of`] names each event's),
+/// and the rolls played back as `--dice` are the same game, line for line.
+#[test]
+fn every_bundled_battle_gives_back_every_roll_and_replays_from_them() {
+    for name in BUNDLED {
+        for seed in [1, 3] {
+            let (_, s, sim) = finished_save(name, seed);
+            let events = &sim.log().events;
+            let rolled = sim.app.world().resource::<DiceBox>().0.rolled();
+            assert_eq!(rolls(events).len() as u64, rolled, "{name} seed {seed}: a roll the log does not hold");
+            let mut again = Simulation::new(s.clone(), seed, script(events), Seats::Watch);
+            again.run();
+            assert_eq!(again.log().to_jsonl(), sim.log().to_jsonl(), "{name} seed {seed}: the rolls as --dice");
+            // A melee on a table holds two rolls, each its own.
+            if s.mode == sauve::scenario::Mode::FreeSpace {
+                let two = events.iter().find(|e| rolls_of(e).len() == 2);
+                let two = two.unwrap_or_else(|| panic!("{name} seed {seed}: no melee"));
+                let which: Vec<Which> = rolls_of(two).into_iter().map(|(w, _)| w).collect();
+                assert_eq!(which, vec![Which::Attack, Which::Defence]);
+            }
+        }
+    }
+}
+
+const BUNDLED: [&str; 6] = [
+    "cascade.ron",
+    "dennewitz-1813.ron",
+    "grossbeeren-1813.ron",
+    "hagelberg-1813.ron",
+    "ligny-1815.ron",
+    "plancenoit-1815.ron",
+];
+
+/// A fork at late rolled events of every bundled battle (the last check,
+/// a fire combat, a melee's rolls, each one changed) agrees with the
+/// original on every event before it, and holds the new roll at it.
+#[test]
+fn a_fork_of_every_bundled_battle_agrees_with_the_original_before_its_roll() {
+    for name in BUNDLED {
+        let (save, s, sim) = finished_save(name, 3);
+        let events = &sim.log().events;
+        let all = rolls(events);
+        let hex = s.mode == sauve::scenario::Mode::Hex;
+        // The latest roll of each kind of rolled event, and one of each side of a melee.
+        let mut picks: Vec<(RollAt, u32)> = Vec::new();
+        for want in [Which::Roll, Which::Attack, Which::Defence] {
+            for kind in ["MoraleCheck", "Fire", "Melee"] {
+                let late = all.iter().rev().find(|(at, _)| {
+                    at.which == want
+                        && serde_json::to_value(&events[at.seq as usize].kind)
+                            .ok()
+                            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(|k| k == kind))
+                            == Some(true)
+                });
+                picks.extend(late.copied());
+            }
+        }
+        assert!(picks.len() >= 2, "{name}: rolled events to fork");
+        for (at, was) in picks {
+            let roll = match (hex, was) {
+                (true, 66) => 11,
+                (true, _) => 66,
+                (false, 18) => 3,
+                (false, _) => 18,
+            };
+            let which = (at.which != Which::Roll).then_some(at.which);
+            let forked = fork::fork(&save, &s, at.seq, which, roll)
+                .unwrap_or_else(|e| panic!("{name}: fork at {} {}: {e}", at.seq, at.which));
+            let n = at.seq as usize;
+            let (old, new) = (sim.log().to_jsonl(), forked.fork.to_jsonl());
+            let (old, new): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+            assert_eq!(&new[..n], &old[..n], "{name}: the fork at {} agrees line for line before it", at.seq);
+            assert_eq!(roll_of(&forked.fork.events[n], at.which), Some(roll), "{name}: the new roll at {}", at.seq);
+            assert!(forked.comparison.agree_before >= at.seq);
+        }
+    }
 }
 
 #[test]
 fn a_fork_is_the_game_of_the_hand_edited_dice() {
     let (save, s, sim) = finished_save("grossbeeren-1813.ron", 4);
-    let all = rolls(&sim.log().events);
+    let all = seq_rolls(&sim.log().events);
     // A morale check in the middle of the battle that failed: make it 66.
     let (at, was) = all
         .iter()
@@ -156,7 +239,7 @@ fn a_fork_is_the_game_of_the_hand_edited_dice() {
         .skip(all.len() / 3)
         .find(|&(seq, _)| matches!(&sim.log().events[seq as usize].kind, EventKind::MoraleCheck { passed: false, .. }))
         .expect("a failed check");
-    let forked = fork::fork(&save, &s, at, 66).expect("a fork");
+    let forked = fork::fork(&save, &s, at, None, 66).expect("a fork");
     // By hand: every roll of the game, that one changed, as --dice.
     let mut dice: Vec<u32> = all.iter().map(|&(_, r)| r).collect();
     let k = all.iter().position(|&(q, _)| q == at).expect("the roll");
@@ -181,15 +264,40 @@ fn a_fork_is_the_game_of_the_hand_edited_dice() {
 }
 
 #[test]
+fn a_melee_on_a_table_forks_at_either_sides_roll() {
+    let (save, s, sim) = finished_save("ligny-1815.ron", 1);
+    let events = &sim.log().events;
+    let melee = events.iter().rev().find(|e| rolls_of(e).len() == 2).expect("a melee");
+    let rolled = rolls_of(melee);
+    let all = rolls(events);
+    for (which, was) in rolled {
+        let roll = if was == 18 { 3 } else { 18 };
+        let forked = fork::fork(&save, &s, melee.seq, Some(which), roll).expect("a fork");
+        let k = all.iter().position(|&(at, _)| at == RollAt { seq: melee.seq, which }).expect("listed");
+        let mut dice = script(events);
+        dice[k] = roll;
+        assert_eq!(forked.save.dice, dice, "the {which} roll is the one changed");
+        assert_eq!(roll_of(&forked.fork.events[melee.seq as usize], which), Some(roll));
+    }
+    // Unnamed, a roll of two is refused, saying which there are.
+    let err = forked_script(events, melee.seq, None, 10, false).unwrap_err();
+    assert_eq!(err, ForkError::WhichRoll { seq: melee.seq, asked: None, has: vec![Which::Attack, Which::Defence] });
+    assert!(err.to_string().contains("--which attack or defence"), "{err}");
+    let check = events.iter().find(|e| rolls_of(e).len() == 1).expect("a check");
+    let err = forked_script(events, check.seq, Some(Which::Defence), 10, false).unwrap_err();
+    assert!(err.to_string().contains("has no defence roll"), "{err}");
+}
+
+#[test]
 fn a_fork_keeps_the_players_orders_and_lets_the_ai_decide_afresh() {
     // The French orders count as a player's: they are replayed; the
     // Prussians are the AI's and decide anew in the other history.
     let (mut save, s, sim) = finished_save("grossbeeren-1813.ron", 9);
     save.controls = vec![Control::Player, Control::Ai];
-    let all = rolls(&sim.log().events);
+    let all = seq_rolls(&sim.log().events);
     let (at, was) = all[all.len() / 2];
     let roll = if was == 66 { 11 } else { 66 };
-    let forked = fork::fork(&save, &s, at, roll).expect("a fork");
+    let forked = fork::fork(&save, &s, at, None, roll).expect("a fork");
     assert_eq!(&forked.fork.events[..at as usize], &sim.log().events[..at as usize], "the same game before");
     let before_fork = |o: &&sauve::sim::LoggedOrder| {
         // Orders of phases wholly before the forked event's.
@@ -215,21 +323,26 @@ fn a_fork_keeps_the_players_orders_and_lets_the_ai_decide_afresh() {
 fn a_fork_names_what_is_wrong_with_its_event_or_roll() {
     let (_, _, sim) = finished_save("cascade.ron", 1);
     let events = &sim.log().events;
-    let all = rolls(events);
+    let all = seq_rolls(events);
     let (at, was) = all[0];
     assert_eq!(
-        forked_script(events, 0, 36, true),
+        forked_script(events, 0, None, 36, true),
         Err(ForkError::NotRolled {
             seq: 0,
             kind: "PhaseStart".into(),
             nearest: all.iter().take(3).map(|&(s, _)| s).collect(),
         })
     );
-    assert_eq!(forked_script(events, 999_999, 36, true), Err(ForkError::NoEvent { seq: 999_999, len: events.len() }));
-    assert_eq!(forked_script(events, at, 37, true), Err(ForkError::BadRoll { roll: 37, d66: true }));
-    assert_eq!(forked_script(events, at, was, true), Err(ForkError::SameRoll { seq: at, roll: was }));
+    assert_eq!(
+        forked_script(events, 999_999, None, 36, true),
+        Err(ForkError::NoEvent { seq: 999_999, len: events.len() })
+    );
+    assert_eq!(forked_script(events, at, None, 37, true), Err(ForkError::BadRoll { roll: 37, d66: true }));
+    assert_eq!(forked_script(events, at, None, was, true), Err(ForkError::SameRoll { seq: at, roll: was }));
     let msg = ForkError::NotRolled { seq: 0, kind: "PhaseStart".into(), nearest: vec![3, 5] }.to_string();
     assert!(msg.contains("rolls no die") && msg.contains("3, 5"), "{msg}");
+    let msg = ForkError::PartedEarly { at: 473, parted: 44 }.to_string();
+    assert!(msg.contains("473") && msg.contains("event 44") && msg.contains("before the changed roll"), "{msg}");
 }
 
 #[test]
@@ -246,7 +359,7 @@ fn a_comparison_lists_changed_fates_and_cascades() {
         })
         .map(|e| e.seq)
         .expect("a failed contagion check");
-    let forked = fork::fork(&save, &s, at, 66).expect("a fork");
+    let forked = fork::fork(&save, &s, at, None, 66).expect("a fork");
     let c = &forked.comparison;
     assert!(!c.fates.is_empty(), "a unit that routed in the original holds in the fork");
     assert!(!c.vanish.is_empty() || !c.appear.is_empty(), "the cascade changed");

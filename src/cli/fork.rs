@@ -10,6 +10,7 @@ use super::exit::{fail, usage_error};
 use crate::save::SaveGame;
 use crate::whatif::compare::Words;
 use crate::whatif::fork::fork;
+use crate::whatif::reroll::{Which, roll_of};
 
 /// The arguments of `sauve fork`.
 #[derive(Args, Debug)]
@@ -17,9 +18,13 @@ pub struct ForkArgs {
     /// The save (a finished game's save is its replay).
     pub save: PathBuf,
     /// The rolled event to change (its `seq` in the game's event log: a
-    /// morale check, a volley or a melee).
+    /// morale check, a fire combat or a melee).
     #[arg(long, value_name = "SEQ")]
     pub at: u64,
+    /// Which of the event's rolls: `attack` or `defence` for a free-space
+    /// melee, where each side rolls; an event with one roll needs none.
+    #[arg(long, value_name = "attack|defence")]
+    pub which: Option<Which>,
     /// What it rolls instead: a d66 result (11..66) in hex mode, a 3d6
     /// total (3..18) in free space.
     #[arg(long)]
@@ -36,9 +41,10 @@ pub struct ForkArgs {
     pub json: bool,
 }
 
-fn default_out(save: &Path, at: u64, roll: u32) -> PathBuf {
+fn default_out(save: &Path, at: u64, which: Option<Which>, roll: u32) -> PathBuf {
     let stem = save.file_stem().map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
-    save.with_file_name(format!("{stem}.fork-{at}-{roll}.ron"))
+    let which = which.filter(|&w| w != Which::Roll).map_or_else(String::new, |w| format!("-{w}"));
+    save.with_file_name(format!("{stem}.fork-{at}{which}-{roll}.ron"))
 }
 
 pub fn run(a: &ForkArgs) -> ExitCode {
@@ -46,12 +52,12 @@ pub fn run(a: &ForkArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return fail(e.lines()),
     };
-    let out = a.out.clone().unwrap_or_else(|| default_out(&a.save, a.at, a.roll));
+    let out = a.out.clone().unwrap_or_else(|| default_out(&a.save, a.at, a.which, a.roll));
     if out.canonicalize().ok().is_some_and(|o| a.save.canonicalize().ok() == Some(o)) {
         return usage_error("--out is the save being forked; the fork is written to a file of its own");
     }
     let scenario = std::sync::Arc::new(scenario);
-    let forked = match fork(&save, &scenario, a.at, a.roll) {
+    let forked = match fork(&save, &scenario, a.at, a.which, a.roll) {
         Ok(f) => f,
         Err(e) => return fail(vec![format!("{}: error: {e}", a.save.display())]),
     };
@@ -67,6 +73,7 @@ pub fn run(a: &ForkArgs) -> ExitCode {
         let j = serde_json::json!({
             "save": out.display().to_string(),
             "at": a.at,
+            "which": a.which,
             "roll": a.roll,
             "dice": forked.save.dice,
             "comparison": forked.comparison,
@@ -78,9 +85,10 @@ pub fn run(a: &ForkArgs) -> ExitCode {
         println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
     } else {
         let before = forked.original.events.get(a.at as usize);
-        let was =
-            before.and_then(crate::whatif::reroll::roll_of).map_or_else(String::new, |r| format!(" (it rolled {r})"));
-        println!("Fork of {} at event {}{was}, rolling {} instead.", a.save.display(), a.at, a.roll);
+        let which = before.and_then(|e| crate::whatif::reroll::pick(e, a.which).ok()).unwrap_or(Which::Roll);
+        let whose = if which == Which::Roll { String::new() } else { format!(", the {which} roll") };
+        let was = before.and_then(|e| roll_of(e, which)).map_or_else(String::new, |r| format!(" (it rolled {r})"));
+        println!("Fork of {} at event {}{whose}{was}, rolling {} instead.", a.save.display(), a.at, a.roll);
         print!("{}", Words(&forked.comparison, &scenario));
         for (o, why) in &forked.dropped {
             println!(

@@ -32,7 +32,7 @@ use crate::events::Seq;
 use crate::scenario::Scenario;
 use crate::sim::{self, Battle};
 use crate::whatif::compare::{Comparison, Words};
-use crate::whatif::reroll::roll_of;
+use crate::whatif::reroll::{RollAt, Which, roll_of};
 use choices::{Choice, Rolled, roll_choices, rolled_before};
 
 /// Rolled events the panel lists at once.
@@ -46,10 +46,10 @@ pub const FORK_DIR: &str = "saves";
 pub struct ForkView {
     /// The panel is open (D).
     pub open: bool,
-    /// The event picked to roll otherwise.
-    pub picked: Option<Seq>,
-    /// A roll clicked for the picked event: the fork is made next frame.
-    pub asked: Option<(Seq, u32)>,
+    /// The roll picked to roll otherwise.
+    pub picked: Option<RollAt>,
+    /// A new roll clicked for the picked one: the fork is made next frame.
+    pub asked: Option<(RollAt, u32)>,
     pub branches: Option<Branches>,
     /// Where the saves of a fork go.
     pub dir: PathBuf,
@@ -69,6 +69,8 @@ pub struct Branches {
     pub original: PathBuf,
     pub fork: PathBuf,
     pub at: Seq,
+    /// Which of the event's rolls (a free-space melee has two).
+    pub which: Which,
     pub roll: u32,
     /// What the event rolled in the original.
     pub was: u32,
@@ -89,7 +91,7 @@ impl Branches {
 struct ForkPanel;
 /// A listed event: clicking it picks it.
 #[derive(Component)]
-struct EventLine(Seq);
+struct EventLine(RollAt);
 /// A roll of the picker: clicking it makes the fork.
 #[derive(Component)]
 struct RollButton(u32);
@@ -165,23 +167,28 @@ fn make(world: &mut World) {
     say(world, n);
 }
 
-/// Forks the game as it stands at event `at`, which rolls `roll` instead:
-/// writes the game and its fork as saves and opens the fork.
-pub fn fork_here(world: &mut World, at: Seq, roll: u32) -> Result<Notice, Notice> {
+/// Forks the game as it stands at the roll `at`, which reads `roll`
+/// instead: writes the game and its fork as saves and opens the fork.
+pub fn fork_here(world: &mut World, at: RollAt, roll: u32) -> Result<Notice, Notice> {
+    let RollAt { seq: at, which } = at;
     let text = world.get_resource::<ScenarioText>().map(|t| t.0.clone()).unwrap_or_default();
     let Some(scenario) = world.get_resource::<Battle>().map(|b| b.scenario.clone()) else {
         return Err(Notice::error("No battle to fork."));
     };
     let Some(save) = crate::save::capture(world, &text) else { return Err(Notice::error("No battle to fork.")) };
-    let forked = crate::whatif::fork::fork(&save, &scenario, at, roll)
+    let forked = crate::whatif::fork::fork(&save, &scenario, at, Some(which), roll)
         .map_err(|e| Notice::error(format!("Cannot fork there: {e}")))?;
     let dir = world.resource::<ForkView>().dir.clone();
-    let fork = dir.join(format!("fork-{at}-{roll}.save.ron"));
-    let original = dir.join(format!("fork-{at}-{roll}.original.save.ron"));
+    let name = match which {
+        Which::Roll => format!("fork-{at}-{roll}"),
+        w => format!("fork-{at}-{w}-{roll}"),
+    };
+    let fork = dir.join(format!("{name}.save.ron"));
+    let original = dir.join(format!("{name}.original.save.ron"));
     for (path, s) in [(&original, &save), (&fork, &forked.save)] {
         s.write(path).map_err(|e| Notice::error(format!("Cannot write {}: {e}", path.display())))?;
     }
-    let was = forked.original.events.get(at as usize).and_then(roll_of).unwrap_or(0);
+    let was = forked.original.events.get(at as usize).and_then(|e| roll_of(e, which)).unwrap_or(0);
     let dropped = forked
         .dropped
         .iter()
@@ -197,6 +204,7 @@ pub fn fork_here(world: &mut World, at: Seq, roll: u32) -> Result<Notice, Notice
         original,
         fork: fork.clone(),
         at,
+        which,
         roll,
         was,
         comparison: forked.comparison,
@@ -294,9 +302,13 @@ pub fn content(view: &ForkView, scenario: &Scenario, events: &[crate::events::Ev
     if let Some(b) = &view.branches {
         let (this, other) = if b.on_fork { ("the fork", "the original") } else { ("the original", "the fork") };
         text += &format!(
-            "Two histories: event {} rolls {} in the fork, {} in the original. Showing {this}; B shows {other} at \
+            "Two histories: event {}{} rolls {} in the fork, {} in the original. Showing {this}; B shows {other} at \
              the same moment.\nRinged: units whose fate differs.\n{}",
             b.at,
+            match b.which {
+                Which::Roll => String::new(),
+                w => format!(" ({w})"),
+            },
             b.roll,
             b.was,
             Words(&b.comparison, scenario)
@@ -310,11 +322,16 @@ pub fn content(view: &ForkView, scenario: &Scenario, events: &[crate::events::Ev
         return out;
     }
     let listed = rolled_before(scenario, events, cursor, LISTED);
-    out.text += &match (view.picked.and_then(|s| events.get(s as usize)), listed.is_empty()) {
-        (Some(e), _) => format!(
-            "Fork at event {}: it rolled {}. What does it roll instead? (green: the check passes, red: it fails)",
+    let picked = view.picked.and_then(|p| events.get(p.seq as usize).map(|e| (e, p.which)));
+    out.text += &match (picked, listed.is_empty()) {
+        (Some((e, which)), _) => format!(
+            "Fork at event {}: {} {}. What does it roll instead? (green: the check passes, red: it fails)",
             e.seq,
-            roll_of(e).unwrap_or(0)
+            match which {
+                Which::Roll => "it rolled".to_owned(),
+                w => format!("the {w} rolled"),
+            },
+            roll_of(e, which).unwrap_or(0)
         ),
         (None, true) => "Fork the history: nothing has been rolled before the moment shown.".to_owned(),
         (None, false) => format!(
@@ -323,8 +340,8 @@ pub fn content(view: &ForkView, scenario: &Scenario, events: &[crate::events::Ev
             listed.len()
         ),
     };
-    if let Some(e) = view.picked.and_then(|s| events.get(s as usize)) {
-        out.rolls = roll_choices(scenario, e);
+    if let Some((e, which)) = picked {
+        out.rolls = roll_choices(scenario, e, which);
     }
     out.events = listed;
     out
@@ -413,14 +430,14 @@ fn panel(
                     });
             }
             for e in &c.events {
-                let mark = if Some(e.seq) == picked { ">" } else { " " };
+                let mark = if Some(e.at) == picked { ">" } else { " " };
                 p.spawn((
                     Button,
-                    EventLine(e.seq),
+                    EventLine(e.at),
                     Node { padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)), ..default() },
-                    BackgroundColor(if Some(e.seq) == picked { PICKED } else { Color::NONE }),
+                    BackgroundColor(if Some(e.at) == picked { PICKED } else { Color::NONE }),
                     children![(
-                        Text::new(format!("{mark} #{} {}", e.seq, e.text)),
+                        Text::new(format!("{mark} #{} {}", e.at.seq, e.text)),
                         TextFont::from_font_size(12.0),
                         TextColor(TEXT),
                     )],

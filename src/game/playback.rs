@@ -354,13 +354,13 @@ fn tick(
                     }
                 }
             }
-            EventKind::Fire { units, target, .. } | EventKind::Volley { units, target, .. } => {
+            EventKind::Fire { units, target, .. } => {
                 if let Some(to) = index(target) {
                     let from = units.iter().filter_map(|u| index(u)).collect();
                     fx.strikes.push(Strike { from, to, melee: false, ttl: flash });
                 }
             }
-            EventKind::Melee { attackers, defenders, .. } | EventKind::Clash { attackers, defenders, .. } => {
+            EventKind::Melee { attackers, defenders, .. } => {
                 if let Some(to) = defenders.first().and_then(|d| index(d)) {
                     let from = attackers.iter().filter_map(|u| index(u)).collect();
                     fx.strikes.push(Strike { from, to, melee: true, ttl: flash });
@@ -375,8 +375,7 @@ fn tick(
             | EventKind::Eliminated { .. }
             | EventKind::LeftMap { .. }
             | EventKind::Losses { .. }
-            | EventKind::Casualties { .. }
-            | EventKind::Turned { .. }
+            | EventKind::Attack { .. }
             | EventKind::Valour { .. }
             | EventKind::GunsCaptured { .. }
             | EventKind::Exited { .. }

@@ -6,7 +6,7 @@
 
 use bevy::prelude::*;
 
-use crate::events::{Event, EventKind, Pos};
+use crate::events::{Event, EventKind, Heading, Pos};
 
 use crate::hex::Offset;
 use crate::scenario::{Formation, Place, Readiness, Scenario, State};
@@ -113,7 +113,12 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
             }
         },
         EventKind::Readiness { to, .. } => u.readiness = *to,
-        EventKind::Facing { to, .. } => u.facing = Some(*to),
+        EventKind::Facing { to: Heading::Hexside(to), .. } => u.facing = Some(*to),
+        EventKind::Facing { to: Heading::Degrees(to), .. } => {
+            if let Some(c) = u.cm.as_mut() {
+                c.2 = *to;
+            }
+        }
         EventKind::Surrendered { .. } => {
             u.state = State::Surrendered;
             u.gone = true;
@@ -123,13 +128,7 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
             u.gone = true;
         }
         EventKind::LeftMap { .. } | EventKind::Exited { .. } => u.gone = true,
-        EventKind::Losses { strength, .. } => u.strength = *strength,
-        EventKind::Casualties { left, .. } => u.strength = *left,
-        EventKind::Turned { to, .. } => {
-            if let Some(c) = u.cm.as_mut() {
-                c.2 = *to;
-            }
-        }
+        EventKind::Losses { lost, .. } => u.strength = lost.counts().1,
         EventKind::Formation { to, .. } => {
             if let Some(limbered) = to.limbered() {
                 u.limbered = limbered;
@@ -142,8 +141,7 @@ pub fn apply(units: &mut [ShownUnit], index: impl Fn(&str) -> Option<usize>, e: 
         | EventKind::MoraleCheck { .. }
         | EventKind::Fire { .. }
         | EventKind::Melee { .. }
-        | EventKind::Volley { .. }
-        | EventKind::Clash { .. }
+        | EventKind::Attack { .. }
         | EventKind::Valour { .. }
         | EventKind::GunsCaptured { .. }
         | EventKind::ReplayError { .. }
@@ -195,6 +193,7 @@ pub fn shown_after(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::events::Lost;
     use std::sync::Arc;
 
     use crate::sim::{Seats, Simulation};
@@ -274,7 +273,11 @@ mod tests {
         let index = |x: &str| s.unit_index(x);
         let ev =
             |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind, because: Vec::new() };
-        apply(&mut units, index, &ev(EventKind::Losses { unit: id.clone(), increments: 1, strength: 3 }));
+        apply(
+            &mut units,
+            index,
+            &ev(EventKind::Losses { unit: id.clone(), lost: Lost::Increments { increments: 1, strength: 3 } }),
+        );
         apply(
             &mut units,
             index,
@@ -304,13 +307,17 @@ mod tests {
         let ev =
             |kind: EventKind| Event { seq: 0, turn: 1, side: None, phase: Phase::Movement, kind, because: Vec::new() };
         let before = units.clone();
-        apply(&mut units, index, &ev(EventKind::Facing { unit: id.clone(), from, to }));
+        apply(
+            &mut units,
+            index,
+            &ev(EventKind::Facing { unit: id.clone(), from: Heading::Hexside(from), to: Heading::Hexside(to) }),
+        );
         assert_eq!(units[0].facing, Some(to));
         assert_eq!(units[1..], before[1..], "only that unit turns");
         // Stepping back shows the facing of that moment.
         let events = [
-            ev(EventKind::Facing { unit: id.clone(), from, to }),
-            ev(EventKind::Facing { unit: id, from: to, to: Dir::SW }),
+            ev(EventKind::Facing { unit: id.clone(), from: Heading::Hexside(from), to: Heading::Hexside(to) }),
+            ev(EventKind::Facing { unit: id, from: Heading::Hexside(to), to: Heading::Hexside(Dir::SW) }),
         ];
         let names = ScenarioNames(&s);
         let at = |n| shown_after(&s, &events, n, &index, &names).units[0].facing;

@@ -275,7 +275,7 @@ pub(super) fn fs_command_segment(world: &mut World, played: bool) -> bool {
             let (routed, _) = fs_victory::fled(b.table, side);
             let because: Vec<_> =
                 b.table.units.iter().filter(|u| u.side == side).filter_map(|u| b.log.last_fall(&u.id)).collect();
-            b.log.push_because(EventKind::CorpsBroken { corps: id.clone(), side: id, gone: 0, routed }, &because);
+            b.log.push_because(EventKind::CorpsBroken { corps: id.clone(), army: id, gone: 0, routed }, &because);
         }
         fs.broken.iter().any(|&x| x)
     })

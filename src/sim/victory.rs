@@ -91,7 +91,7 @@ pub(super) fn command_segment(world: &mut World) -> bool {
                 let mut log = world.resource_mut::<BattleLog>();
                 let because = victory::break_causes(&scenario, board, &log, st.corps);
                 log.push_because(
-                    EventKind::CorpsBroken { corps: c.id.clone(), side, gone: st.gone, routed: st.routed },
+                    EventKind::CorpsBroken { corps: c.id.clone(), army: side, gone: st.gone, routed: st.routed },
                     &because,
                 );
             }

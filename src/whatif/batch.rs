@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::outcome::{ROUTED, falls};
 use super::table::{BatchRow, BatchTable};
 use super::{Progress, pool};
-use crate::events::EventKind;
+use crate::events::{EventKind, Lost};
 use crate::scenario::Scenario;
 use crate::sim::{self, BattleSummary, Seats, Simulation};
 
@@ -58,7 +58,7 @@ pub fn play(scenario: &Arc<Scenario>, seed: u64, sim: &mut Simulation) -> BatchR
                 }
             }
             for e in &sim.log().events {
-                if let EventKind::Casualties { unit, figures, .. } = &e.kind
+                if let EventKind::Losses { unit, lost: Lost::Figures { figures, .. } } = &e.kind
                     && let Some(u) = scenario.unit_index(unit)
                 {
                     row.losses[scenario.units[u].side] += figures;

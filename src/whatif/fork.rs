@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::compare::{Comparison, compare};
-use super::reroll::{ForkError, forked_script};
+use super::reroll::{ForkError, Which, forked_script};
 use crate::events::{EventLog, Seq};
 use crate::labataille::orders::LoggedOrder;
 use crate::save::SaveGame;
@@ -35,10 +35,19 @@ pub fn original(save: &SaveGame, scenario: &Arc<Scenario>) -> Simulation {
     sim
 }
 
-/// Forks the game of `save` at event `at`, which rolls `roll` instead.
-pub fn fork(save: &SaveGame, scenario: &Arc<Scenario>, at: Seq, roll: u32) -> Result<Forked, ForkError> {
+/// Forks the game of `save` at event `at`, whose roll `which` (its only
+/// one when `None`) reads `roll` instead. The two histories must agree on
+/// every event before `at`: one that parts sooner is an error, for it
+/// would be another game (a roll the log did not give back).
+pub fn fork(
+    save: &SaveGame,
+    scenario: &Arc<Scenario>,
+    at: Seq,
+    which: Option<Which>,
+    roll: u32,
+) -> Result<Forked, ForkError> {
     let original = original(save, scenario).log().clone();
-    let script = forked_script(&original.events, at, roll, scenario.mode == Mode::Hex)?;
+    let script = forked_script(&original.events, at, which, roll, scenario.mode == Mode::Hex)?;
     let mut sim = Simulation::new(scenario.clone(), save.seed, script, Seats::Nobody);
     {
         let world = sim.app.world_mut();
@@ -56,5 +65,8 @@ pub fn fork(save: &SaveGame, scenario: &Arc<Scenario>, at: Seq, roll: u32) -> Re
     let fork_save = crate::save::capture(world, &save.scenario).unwrap_or_else(|| save.clone());
     let fork = sim.log().clone();
     let comparison = compare(scenario, &original.events, &fork.events);
+    if comparison.agree_before < at {
+        return Err(ForkError::PartedEarly { at, parted: comparison.agree_before });
+    }
     Ok(Forked { save: fork_save, original, fork, comparison, dropped, unreached })
 }

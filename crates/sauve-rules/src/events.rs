@@ -6,7 +6,7 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::combat::MeleeResult;
+use crate::rules::combat::{FireResult, MeleeResult};
 use crate::turn::Phase;
 use crate::vocab::{Readiness, Shape, State};
 
@@ -70,6 +70,78 @@ pub struct FinalUnit {
     pub at: Option<Pos>,
 }
 
+/// What a unit lost: strength increments (hex mode) or figures (free
+/// space), and how many it has left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Lost {
+    Increments { increments: u32, strength: u32 },
+    Figures { figures: u32, left: u32 },
+}
+
+impl Lost {
+    /// (lost, left), whatever they count.
+    pub fn counts(self) -> (u32, u32) {
+        match self {
+            Lost::Increments { increments, strength } => (increments, strength),
+            Lost::Figures { figures, left } => (figures, left),
+        }
+    }
+}
+
+/// How a fire combat read its roll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FireRoll {
+    /// Hex mode (RULES.md 1.8 as docs/rules.md 1.8 plays it): the
+    /// firers' firepower and table column, the d66 rolled, its two dice
+    /// added, and the table's cell.
+    Hex { firepower: f32, column: usize, roll: u8, total: u8, result: FireResult },
+    /// Free space (docs/rules.md 2.8): the fire points, the modifier they
+    /// and the target give, the natural 3d6, the total, and the figures
+    /// and state it costs.
+    FreeSpace { points: f32, modifier: i32, roll: u8, total: i32, figures: u32, state: State },
+}
+
+impl FireRoll {
+    /// The natural roll.
+    pub fn roll(&self) -> u8 {
+        match self {
+            FireRoll::Hex { roll, .. } | FireRoll::FreeSpace { roll, .. } => *roll,
+        }
+    }
+}
+
+/// How a melee was rolled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MeleeRolls {
+    /// Hex mode (docs/rules.md 1.9): one d66 read as two dice added, on
+    /// the odds column, with the modifier, the total and the table's
+    /// result.
+    Hex { odds: String, roll: u8, modifier: i32, total: i32, result: MeleeResult },
+    /// Free space (docs/rules.md 2.9): each side's natural 3d6 and total;
+    /// the loser (`None`: a draw), the figures and state it costs.
+    FreeSpace {
+        attack_roll: u8,
+        attack_total: i32,
+        defence_roll: u8,
+        defence_total: i32,
+        loser: Option<String>,
+        figures: u32,
+        state: State,
+    },
+}
+
+/// Which way a unit faces: a hexside in hex mode, degrees clockwise from
+/// north on a table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Heading {
+    Hexside(crate::hex::Dir),
+    Degrees(f32),
+}
+
 /// What happened. The variant name is the event's `kind`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
@@ -118,31 +190,28 @@ pub enum EventKind {
         unit: String,
         edge: crate::hex::Edge,
     },
-    /// Strength increments lost to fire or melee.
+    /// Strength lost to fire or melee: increments in hex mode, figures on
+    /// a table, and what the unit has left.
     Losses {
         unit: String,
-        increments: u32,
-        strength: u32,
+        #[serde(flatten)]
+        lost: Lost,
     },
-    /// A fire combat: who fired at whom, the table column and the roll.
+    /// A fire combat: who fired at whom and the roll; the table's reading
+    /// of it is each mode's (see [`FireRoll`]).
     Fire {
         units: Vec<String>,
         target: String,
-        firepower: f32,
-        column: usize,
-        roll: u8,
-        total: u8,
-        result: String,
+        #[serde(flatten)]
+        rolled: FireRoll,
     },
-    /// A melee: attackers, defenders, odds column, modified total and result.
+    /// A melee: attackers and defenders, the dice and the result, each
+    /// mode's (see [`MeleeRolls`]).
     Melee {
         attackers: Vec<String>,
         defenders: Vec<String>,
-        odds: String,
-        roll: u8,
-        modifier: i32,
-        total: i32,
-        result: MeleeResult,
+        #[serde(flatten)]
+        rolls: MeleeRolls,
     },
     /// A unit marched off the map by order across an exit edge (victory).
     Exited {
@@ -154,7 +223,8 @@ pub enum EventKind {
     /// (checked at the start of each turn, RULES.md 1.6).
     CorpsBroken {
         corps: String,
-        side: String,
+        /// The side whose corps (or, on a table, whose army) it is.
+        army: String,
         gone: u32,
         routed: u32,
     },
@@ -186,50 +256,21 @@ pub enum EventKind {
         from: Shape,
         to: Shape,
     },
-    /// A unit turned to face another hexside (rule 1.7), by order.
+    /// A unit turned to face another hexside (rule 1.7) or, on a table, a
+    /// new bearing, by order or for a charge.
     Facing {
         unit: String,
-        from: crate::hex::Dir,
-        to: crate::hex::Dir,
+        from: Heading,
+        to: Heading,
     },
-    /// Free space: a unit turned to a new facing (degrees clockwise from
-    /// north) by order or for a charge.
-    Turned {
-        unit: String,
-        from: f32,
-        to: f32,
-    },
-    /// Free space: units fire together at one target (docs/rules.md 2.8):
-    /// their fire points, the modifier the points and target give, the
-    /// natural 3d6, the total, and the figures and state it costs.
-    Volley {
-        units: Vec<String>,
-        target: String,
-        points: f32,
-        modifier: i32,
-        roll: u8,
-        total: i32,
-        figures: u32,
-        state: State,
-    },
-    /// Free space: a melee (docs/rules.md 2.9). Each side's natural 3d6 and
-    /// total; the loser (`None`: a draw), the figures and state it costs.
-    Clash {
+    /// An order to attack (a melee, or a charge and the melee it rides
+    /// into): the units sent and the enemy they go for. The attack's own
+    /// checks (pre-melee checks, a charged battalion's square) follow
+    /// from it.
+    Attack {
         attackers: Vec<String>,
-        defenders: Vec<String>,
-        attack_roll: u8,
-        attack_total: i32,
-        defence_roll: u8,
-        defence_total: i32,
-        loser: Option<String>,
-        figures: u32,
-        state: State,
-    },
-    /// Free space: figures lost to fire or melee, and how many are left.
-    Casualties {
-        unit: String,
-        figures: u32,
-        left: u32,
+        target: String,
+        charge: bool,
     },
     /// Free space: losses cost a unit valour (one point per 20% of its
     /// starting figures lost, docs/rules.md 2.10).
@@ -253,10 +294,7 @@ pub enum EventKind {
 /// An event's place in the log: its `seq`.
 pub type Seq = u64;
 
-/// One line of the log. Read back by [`Event`]'s `Deserialize`, which
-/// also reads the one line whose kind has a field of the envelope's name:
-/// a `CorpsBroken` writes the corps' `side` after the envelope's (always
-/// null: corps break in the shocks segment, which no side has).
+/// One line of the log.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Event {
     pub seq: Seq,
@@ -284,22 +322,34 @@ struct Envelope {
     because: Vec<Seq>,
 }
 
+/// The kinds of the first vocabulary (before one kind per idea, docs/why.md)
+/// and the kind each is now: a log written then reads as if written now.
+const RENAMED: [(&str, &str); 4] =
+    [("Volley", "Fire"), ("Clash", "Melee"), ("Casualties", "Losses"), ("Turned", "Facing")];
+
 impl<'de> Deserialize<'de> for Event {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         use serde_json::Value;
-        // A JSON object keeps the last of two equal keys: for a
-        // `CorpsBroken` that is the corps' side, and the envelope's is null.
         let mut map = serde_json::Map::<String, Value>::deserialize(d)?;
-        let corps = map.get("kind").and_then(Value::as_str) == Some("CorpsBroken");
         let mut envelope = serde_json::Map::new();
-        for key in ["seq", "turn", "phase", "because"] {
+        for key in ["seq", "turn", "phase", "because", "side"] {
             if let Some(v) = map.remove(key) {
                 envelope.insert(key.to_owned(), v);
             }
         }
-        if !corps && let Some(v) = map.remove("side") {
-            envelope.insert("side".to_owned(), v);
+        if let Some(Value::String(kind)) = map.get_mut("kind") {
+            if let Some((_, now)) = RENAMED.iter().find(|(was, _)| kind == was) {
+                *kind = (*now).to_owned();
+            }
+            // The first vocabulary wrote a corps' side under the envelope's
+            // key, twice in one object; a JSON object keeps the last, the
+            // corps' (the envelope's was always null: corps break in the
+            // shocks segment, which no side has).
+            if kind == "CorpsBroken" && !map.contains_key("army") {
+                let army = envelope.insert("side".to_owned(), Value::Null).unwrap_or(Value::Null);
+                map.insert("army".to_owned(), army);
+            }
         }
         let e = Envelope::deserialize(Value::Object(envelope)).map_err(D::Error::custom)?;
         let kind = EventKind::deserialize(Value::Object(map)).map_err(D::Error::custom)?;
@@ -472,6 +522,65 @@ mod tests {
             r#"{"seq":0,"turn":2,"side":"fr","phase":"MoraleRecovery","kind":"Move","unit":"a","reason":"Rout","from":[1,2],"to":[1,3],"path":[[1,2],[1,3]]}"#
         );
         assert_eq!(lines[1], r#"{"seq":1,"turn":3,"side":null,"phase":"Shocks","kind":"Surrendered","unit":"b"}"#);
+    }
+
+    /// A log of the first vocabulary (before one kind per idea) reads as
+    /// the same events written now: its table kinds renamed, a broken
+    /// corps' side, written then under the envelope's key, as its army.
+    #[test]
+    fn a_log_of_the_first_vocabulary_reads_as_the_same_events() {
+        let old = [
+            r#"{"seq":44,"turn":1,"side":"fr","phase":"OffensiveFire","kind":"Volley","units":["a","b"],"target":"t","points":6.5,"modifier":2,"roll":11,"total":13,"figures":2,"state":"LU"}"#,
+            r#"{"seq":45,"turn":1,"side":"fr","phase":"Melee","kind":"Clash","attackers":["a"],"defenders":["t"],"attack_roll":9,"attack_total":12,"defence_roll":7,"defence_total":8,"loser":"t","figures":1,"state":"U","because":[44]}"#,
+            r#"{"seq":46,"turn":1,"side":"fr","phase":"Melee","kind":"Casualties","unit":"t","figures":1,"left":5,"because":[45]}"#,
+            r#"{"seq":47,"turn":1,"side":"fr","phase":"Movement","kind":"Turned","unit":"a","from":0.0,"to":45.0}"#,
+            r#"{"seq":48,"turn":2,"side":null,"phase":"Shocks","kind":"CorpsBroken","corps":"I","side":"fr","gone":2,"routed":1,"because":[46]}"#,
+        ];
+        let new = [
+            r#"{"seq":44,"turn":1,"side":"fr","phase":"OffensiveFire","kind":"Fire","units":["a","b"],"target":"t","points":6.5,"modifier":2,"roll":11,"total":13,"figures":2,"state":"LU"}"#,
+            r#"{"seq":45,"turn":1,"side":"fr","phase":"Melee","kind":"Melee","attackers":["a"],"defenders":["t"],"attack_roll":9,"attack_total":12,"defence_roll":7,"defence_total":8,"loser":"t","figures":1,"state":"U","because":[44]}"#,
+            r#"{"seq":46,"turn":1,"side":"fr","phase":"Melee","kind":"Losses","unit":"t","figures":1,"left":5,"because":[45]}"#,
+            r#"{"seq":47,"turn":1,"side":"fr","phase":"Movement","kind":"Facing","unit":"a","from":0.0,"to":45.0}"#,
+            r#"{"seq":48,"turn":2,"side":null,"phase":"Shocks","kind":"CorpsBroken","corps":"I","army":"fr","gone":2,"routed":1,"because":[46]}"#,
+        ];
+        for (o, n) in old.iter().zip(new) {
+            let e: Event = serde_json::from_str(o).unwrap_or_else(|err| panic!("{o}: {err}"));
+            assert_eq!(serde_json::to_string(&e).expect("writes"), n);
+            let again: Event = serde_json::from_str(n).expect("the new line reads");
+            assert_eq!(again, e);
+        }
+        let e: Event = serde_json::from_str(old[4]).expect("reads");
+        assert_eq!(
+            (e.side, e.kind),
+            (None, EventKind::CorpsBroken { corps: "I".into(), army: "fr".into(), gone: 2, routed: 1 })
+        );
+        let e: Event = serde_json::from_str(old[1]).expect("reads");
+        assert!(matches!(e.kind, EventKind::Melee { rolls: MeleeRolls::FreeSpace { attack_roll: 9, .. }, .. }));
+        // An unknown kind is refused with its name.
+        let err = serde_json::from_str::<Event>(r#"{"seq":0,"turn":1,"side":null,"phase":"Shocks","kind":"Salvo"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("Salvo"), "{err}");
+    }
+
+    #[test]
+    fn hex_fire_writes_its_typed_result_as_the_table_writes_it() {
+        let mut log = EventLog::default();
+        log.push(EventKind::Fire {
+            units: vec!["a".into()],
+            target: "t".into(),
+            rolled: FireRoll::Hex {
+                firepower: 4.0,
+                column: 2,
+                roll: 36,
+                total: 9,
+                result: FireResult { losses: 1, check: Some(-1) },
+            },
+        });
+        let line = log.to_jsonl();
+        assert!(line.contains(r#""firepower":4.0,"column":2,"roll":36,"total":9,"result":"1M-1""#), "{line}");
+        let back: Event = serde_json::from_str(line.trim()).expect("reads");
+        assert_eq!(back, log.events[0]);
     }
 
     #[test]

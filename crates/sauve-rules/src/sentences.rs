@@ -3,7 +3,7 @@
 //! are tested without a window.
 
 use crate::dice::needed_roll;
-use crate::events::{Cause, EliminationReason, Event, EventKind, MoveReason, Pos};
+use crate::events::{Cause, EliminationReason, Event, EventKind, FireRoll, Heading, Lost, MeleeRolls, MoveReason, Pos};
 use crate::vocab::{Formation, Shape, State};
 
 /// What kind of line a sentence is, for the log's filter.
@@ -212,65 +212,45 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         EventKind::LeftMap { unit, edge } => {
             (Category::Loss, format!("{} leaves the map by the {edge:?} edge to recover", names.name(unit)))
         }
-        EventKind::Losses { unit, increments, strength } => (
-            Category::Loss,
-            format!("{} loses {} ({strength} left)", names.name(unit), plural(*increments as usize, "increment")),
-        ),
-        EventKind::Fire { units, target, firepower, column, total, result, .. } => {
-            let who: Vec<String> = units.iter().map(|u| names.name(u)).collect();
-            (
-                Category::Check,
-                format!(
-                    "{} fire at {} (firepower {firepower}, column {}, rolled {total}: {result})",
-                    who.join(" and "),
-                    names.name(target),
-                    column + 1
-                ),
-            )
-        }
-        EventKind::Melee { attackers, defenders, odds, total, result, .. } => {
-            let a: Vec<String> = attackers.iter().map(|u| names.name(u)).collect();
-            let d: Vec<String> = defenders.iter().map(|u| names.name(u)).collect();
-            (
-                Category::Failure,
-                format!("{} close with {} at {odds}: {total}, {}", a.join(" and "), d.join(" and "), result.words()),
-            )
-        }
-        EventKind::Volley { units, target, points, modifier, total, figures, state, .. } => {
-            let who: Vec<String> = units.iter().map(|u| names.name(u)).collect();
-            (
-                Category::Check,
-                format!(
-                    "{} fire at {} ({points:.1} points, {modifier:+}; total {total}: {})",
-                    who.join(" and "),
-                    names.name(target),
-                    effect_words(*figures, *state)
-                ),
-            )
-        }
-        EventKind::Clash { attackers, defenders, attack_total, defence_total, loser, figures, state, .. } => {
-            let a: Vec<String> = attackers.iter().map(|u| names.name(u)).collect();
-            let d: Vec<String> = defenders.iter().map(|u| names.name(u)).collect();
-            let outcome = match loser {
-                Some(l) => format!("{} loses, {}", names.name(l), effect_words(*figures, *state)),
-                None => "neither gives ground".to_owned(),
+        EventKind::Losses { unit, lost } => {
+            let ((n, left), what) = match lost {
+                Lost::Increments { .. } => (lost.counts(), "increment"),
+                Lost::Figures { .. } => (lost.counts(), "figure"),
             };
-            (
-                Category::Failure,
-                format!(
-                    "{} close with {} ({attack_total} against {defence_total}): {outcome}",
-                    a.join(" and "),
-                    d.join(" and ")
-                ),
-            )
+            (Category::Loss, format!("{} loses {} ({left} left)", names.name(unit), plural(n as usize, what)))
         }
-        EventKind::Turned { unit, from, to } => {
-            (Category::Move, format!("{} turns from {from:.0} to {to:.0} degrees", names.name(unit)))
+        EventKind::Fire { units, target, rolled } => {
+            let who: Vec<String> = units.iter().map(|u| names.name(u)).collect();
+            let how = match rolled {
+                FireRoll::Hex { firepower, column, total, result, .. } => {
+                    format!("firepower {firepower}, column {}, rolled {total}: {result}", column + 1)
+                }
+                FireRoll::FreeSpace { points, modifier, total, figures, state, .. } => {
+                    format!("{points:.1} points, {modifier:+}; total {total}: {}", effect_words(*figures, *state))
+                }
+            };
+            (Category::Check, format!("{} fire at {} ({how})", who.join(" and "), names.name(target)))
         }
-        EventKind::Casualties { unit, figures, left } => (
-            Category::Loss,
-            format!("{} loses {} ({left} left)", names.name(unit), plural(*figures as usize, "figure")),
-        ),
+        EventKind::Melee { attackers, defenders, rolls } => {
+            let a: Vec<String> = attackers.iter().map(|u| names.name(u)).collect();
+            let d: Vec<String> = defenders.iter().map(|u| names.name(u)).collect();
+            let how = match rolls {
+                MeleeRolls::Hex { odds, total, result, .. } => format!(" at {odds}: {total}, {}", result.words()),
+                MeleeRolls::FreeSpace { attack_total, defence_total, loser, figures, state, .. } => {
+                    let outcome = match loser {
+                        Some(l) => format!("{} loses, {}", names.name(l), effect_words(*figures, *state)),
+                        None => "neither gives ground".to_owned(),
+                    };
+                    format!(" ({attack_total} against {defence_total}): {outcome}")
+                }
+            };
+            (Category::Failure, format!("{} close with {}{how}", a.join(" and "), d.join(" and ")))
+        }
+        EventKind::Attack { attackers, target, charge } => {
+            let a: Vec<String> = attackers.iter().map(|u| names.name(u)).collect();
+            let verb = if *charge { "charge" } else { "attack" };
+            (Category::Check, format!("{} ordered to {verb} {}", a.join(" and "), names.name(target)))
+        }
         EventKind::Valour { unit, from, to } => {
             (Category::Loss, format!("{}'s valour falls from {from:+} to {to:+}", names.name(unit)))
         }
@@ -283,9 +263,15 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
         EventKind::Formation { unit, from, to } => {
             (Category::Move, format!("{} changes from {from} to {to}", names.name(unit)))
         }
-        EventKind::Facing { unit, from, to } => {
-            (Category::Move, format!("{} turns from {from:?} to face {to:?}", names.name(unit)))
-        }
+        EventKind::Facing { unit, from, to } => match (from, to) {
+            (Heading::Degrees(from), Heading::Degrees(to)) => {
+                (Category::Move, format!("{} turns from {from:.0} to {to:.0} degrees", names.name(unit)))
+            }
+            (Heading::Hexside(from), Heading::Hexside(to)) => {
+                (Category::Move, format!("{} turns from {from:?} to face {to:?}", names.name(unit)))
+            }
+            (from, to) => (Category::Move, format!("{} turns from {from:?} to {to:?}", names.name(unit))),
+        },
         EventKind::Exited { unit, edge, increments } => (
             Category::Move,
             format!(
@@ -374,15 +360,12 @@ pub fn unit_id(e: &Event) -> Option<String> {
         | EventKind::Eliminated { unit, .. }
         | EventKind::LeftMap { unit, .. }
         | EventKind::Losses { unit, .. }
-        | EventKind::Casualties { unit, .. }
-        | EventKind::Turned { unit, .. }
         | EventKind::Valour { unit, .. }
         | EventKind::GunsCaptured { unit, .. }
         | EventKind::Formation { unit, .. }
         | EventKind::Facing { unit, .. }
         | EventKind::Exited { unit, .. } => Some(unit.clone()),
-        EventKind::Fire { target, .. } | EventKind::Volley { target, .. } => Some(target.clone()),
-        EventKind::Clash { defenders, .. } => defenders.first().cloned(),
+        EventKind::Fire { target, .. } | EventKind::Attack { target, .. } => Some(target.clone()),
         EventKind::Melee { defenders, .. } => defenders.first().cloned(),
         EventKind::LeaderJoined { unit, .. } => Some(unit.clone()),
         EventKind::PhaseStart {}
@@ -549,7 +532,7 @@ mod tests {
 
     #[test]
     fn losses_and_exits_count_increments() {
-        let l = ev(EventKind::Losses { unit: "fr-9L".into(), increments: 2, strength: 3 });
+        let l = ev(EventKind::Losses { unit: "fr-9L".into(), lost: Lost::Increments { increments: 2, strength: 3 } });
         assert_eq!(sentence(&l, &Ids).map(|x| x.1).as_deref(), Some("1st Bn 9e Léger loses 2 increments (3 left)"));
         let x = ev(EventKind::Exited { unit: "fr-9L".into(), edge: crate::hex::Edge::North, increments: 1 });
         assert_eq!(
@@ -561,12 +544,12 @@ mod tests {
 
     #[test]
     fn a_corps_breaks_and_a_leader_rides_by_name() {
-        let b = ev(EventKind::CorpsBroken { corps: "fr-3".into(), side: "fr".into(), gone: 4, routed: 2 });
+        let b = ev(EventKind::CorpsBroken { corps: "fr-3".into(), army: "fr".into(), gone: 4, routed: 2 });
         assert_eq!(
             sentence(&b, &Ids),
             Some((Category::Failure, "III Corps breaks: 4 battalions gone, 2 routed".into()))
         );
-        let one = ev(EventKind::CorpsBroken { corps: "ru-x".into(), side: "ru".into(), gone: 1, routed: 0 });
+        let one = ev(EventKind::CorpsBroken { corps: "ru-x".into(), army: "ru".into(), gone: 1, routed: 0 });
         assert_eq!(sentence(&one, &Ids).map(|x| x.1).as_deref(), Some("ru-x breaks: 1 battalion gone, 0 routed"));
         let j = ev(EventKind::LeaderJoined { leader: "ney".into(), unit: "fr-9L".into() });
         assert_eq!(sentence(&j, &Ids).map(|x| x.1).as_deref(), Some("Marshal Ney rides to 1st Bn 9e Léger"));

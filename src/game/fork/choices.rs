@@ -4,31 +4,40 @@
 //! morale check would have made of it (RULES.md 1.1).
 
 use crate::dice::{D66, morale_check};
-use crate::events::{Event, EventKind, Seq};
+use crate::events::{Event, EventKind};
 use crate::scenario::{Mode, Scenario};
 use crate::sentences::ScenarioNames;
-use crate::whatif::reroll::roll_of;
+use crate::whatif::reroll::{RollAt, Which, roll_of, rolls_of};
 use crate::why::text::{said, stamp};
 
-/// A rolled event the panel lists.
+/// A roll the panel lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rolled {
-    pub seq: Seq,
+    pub at: RollAt,
     pub roll: u32,
     /// "turn 1, shocks: ..." as the log says it.
     pub text: String,
 }
 
-/// The last `n` rolled events among the first `cursor` of `events`,
-/// newest first.
+/// The last `n` rolls among the first `cursor` events of `events`, newest
+/// first: one line for each roll, so a free-space melee lists its
+/// attacker's and its defender's.
 pub fn rolled_before(scenario: &Scenario, events: &[Event], cursor: usize, n: usize) -> Vec<Rolled> {
-    let names = ScenarioNames(scenario);
+    let names = &ScenarioNames(scenario);
     events[..cursor.min(events.len())]
         .iter()
         .rev()
-        .filter_map(|e| {
-            let roll = roll_of(e)?;
-            Some(Rolled { seq: e.seq, roll, text: format!("{}: {}", stamp(e, &names), said(e, &names)) })
+        .flat_map(|e| {
+            let rolls = rolls_of(e);
+            let two = rolls.len() > 1;
+            rolls.into_iter().rev().map(move |(which, roll)| {
+                let whose = if two { format!(" ({which}: {roll})") } else { String::new() };
+                Rolled {
+                    at: RollAt { seq: e.seq, which },
+                    roll,
+                    text: format!("{}: {}{whose}", stamp(e, names), said(e, names)),
+                }
+            })
         })
         .take(n)
         .collect()
@@ -47,8 +56,8 @@ pub struct Choice {
 
 /// Every roll the event's die can show: the 36 d66 results in hex mode
 /// (in rows of six, 11 to 66), the 3d6 totals 3 to 18 in free space.
-pub fn roll_choices(scenario: &Scenario, e: &Event) -> Vec<Choice> {
-    let was = roll_of(e);
+pub fn roll_choices(scenario: &Scenario, e: &Event, which: Which) -> Vec<Choice> {
+    let was = roll_of(e, which);
     let check = match &e.kind {
         EventKind::MoraleCheck { morale, modifier, .. } if scenario.mode == Mode::Hex => Some((*morale, *modifier)),
         _ => None,

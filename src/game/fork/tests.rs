@@ -22,7 +22,7 @@ use crate::game::shown::Shown;
 use crate::game::testing::{battle_app, parse, press};
 use crate::save::SaveGame;
 use crate::sim::{BattleLog, Simulation};
-use crate::whatif::reroll::roll_of;
+use crate::whatif::reroll::{RollAt, Which, roll_of};
 
 const CASCADE: &str = crate::game::opened::BUNDLED[0].1;
 
@@ -72,9 +72,9 @@ fn fateful(save: &SaveGame, events: &[Event]) -> (u64, u32, crate::whatif::fork:
     let scenario = std::sync::Arc::new(parse(CASCADE, "cascade.ron").as_ref().clone());
     for e in events.iter().rev() {
         let EventKind::MoraleCheck { passed, .. } = &e.kind else { continue };
-        let flip = roll_choices(&scenario, e).into_iter().find(|c| c.passes == Some(!passed) && !c.same);
+        let flip = roll_choices(&scenario, e, Which::Roll).into_iter().find(|c| c.passes == Some(!passed) && !c.same);
         let Some(flip) = flip else { continue };
-        if let Ok(f) = crate::whatif::fork::fork(save, &scenario, e.seq, flip.roll)
+        if let Ok(f) = crate::whatif::fork::fork(save, &scenario, e.seq, None, flip.roll)
             && !f.comparison.fates.is_empty()
         {
             return (e.seq, flip.roll, f);
@@ -98,20 +98,21 @@ fn d_picks_a_roll_and_the_fork_opens_from_its_own_save_and_b_switches_branches()
     press(&mut app, KeyCode::KeyD);
     assert!(app.world().resource::<ForkView>().open, "D opens the panel");
     let s = app.world().resource::<Opened>().scenario.clone().expect("a scenario");
-    let listed: Vec<u64> = rolled_before(&s, &original, at as usize + 1, super::LISTED).iter().map(|r| r.seq).collect();
+    let listed: Vec<u64> =
+        rolled_before(&s, &original, at as usize + 1, super::LISTED).iter().map(|r| r.at.seq).collect();
     assert_eq!(listed.first(), Some(&at), "newest first, up to the moment shown");
     for seq in &listed {
-        assert!(entity_of::<EventLine>(&mut app, |l| l.0 == *seq).is_some(), "event {seq} listed");
+        assert!(entity_of::<EventLine>(&mut app, |l| l.0.seq == *seq).is_some(), "event {seq} listed");
     }
-    assert!(entity_of::<EventLine>(&mut app, |l| l.0 > at).is_none(), "nothing after the moment shown");
+    assert!(entity_of::<EventLine>(&mut app, |l| l.0.seq > at).is_none(), "nothing after the moment shown");
 
     // Its line picks it; the picker offers every d66 result but the one rolled.
-    let line = entity_of::<EventLine>(&mut app, |l| l.0 == at).expect("the check's line");
+    let line = entity_of::<EventLine>(&mut app, |l| l.0.seq == at).expect("the check's line");
     click(&mut app, line);
-    assert_eq!(app.world().resource::<ForkView>().picked, Some(at));
+    assert_eq!(app.world().resource::<ForkView>().picked, Some(RollAt { seq: at, which: Which::Roll }));
     let mut q = app.world_mut().query::<&RollButton>();
     let offered: Vec<u32> = q.iter(app.world()).map(|r| r.0).collect();
-    let was = roll_of(&original[at as usize]).expect("a roll");
+    let was = roll_of(&original[at as usize], Which::Roll).expect("a roll");
     assert_eq!(offered.len(), 35, "{offered:?}");
     assert!(!offered.contains(&was));
 
@@ -124,7 +125,7 @@ fn d_picks_a_roll_and_the_fork_opens_from_its_own_save_and_b_switches_branches()
     assert_eq!(app.world().resource::<Opened>().source, Source::File(fork_path.clone()));
     assert!(fork_path.exists() && original_path.exists());
     assert_eq!(events(&app), expected.fork.events, "the window's fork is whatif::fork's");
-    assert_eq!(roll_of(&events(&app)[at as usize]), Some(roll));
+    assert_eq!(roll_of(&events(&app)[at as usize], Which::Roll), Some(roll));
     assert_eq!(app.world().resource::<Shown>().cursor, at as usize + 1, "shown at the changed roll");
     let view = app.world().resource::<ForkView>();
     let b = view.branches.as_ref().expect("two branches");
@@ -175,7 +176,7 @@ fn the_picker_marks_each_d66_roll_pass_or_fail_and_free_space_offers_3d6() {
         },
         because: Vec::new(),
     };
-    let c = roll_choices(&s, &check(35, 0, 24));
+    let c = roll_choices(&s, &check(35, 0, 24), Which::Roll);
     assert_eq!(c.len(), 36);
     let at = |r: u32| c.iter().find(|x| x.roll == r).copied().expect("offered");
     // RULES.md 1.1: a modified roll above the morale passes; natural 11
@@ -183,13 +184,13 @@ fn the_picker_marks_each_d66_roll_pass_or_fail_and_free_space_offers_3d6() {
     assert_eq!(at(35).passes, Some(false));
     assert_eq!(at(36).passes, Some(true));
     assert!(at(24).same && c.iter().filter(|x| x.same).count() == 1);
-    let c = roll_choices(&s, &check(20, 30, 24));
+    let c = roll_choices(&s, &check(20, 30, 24), Which::Roll);
     assert_eq!(c.iter().find(|x| x.roll == 11).and_then(|x| x.passes), Some(!s.rules.natural_extremes));
-    let c = roll_choices(&s, &check(65, -20, 24));
+    let c = roll_choices(&s, &check(65, -20, 24), Which::Roll);
     assert_eq!(c.iter().find(|x| x.roll == 66).and_then(|x| x.passes), Some(s.rules.natural_extremes));
 
     let ligny = parse(crate::game::opened::BUNDLED[4].1, "ligny-1815.ron");
-    let c = roll_choices(&ligny, &check(35, 0, 9));
+    let c = roll_choices(&ligny, &check(35, 0, 9), Which::Roll);
     assert_eq!(c.iter().map(|x| x.roll).collect::<Vec<_>>(), (3..=18).collect::<Vec<_>>());
     assert!(c.iter().all(|x| x.passes.is_none()));
 }

@@ -114,7 +114,7 @@ fn pointing_at_an_enemy_shows_the_odds_and_a_click_fires() {
     app.world_mut().write_message(MapClick { hex: crate::hex::Offset::new(10, 10), button: MapButton::Primary });
     app.update();
     let log = app.world().resource::<sim::BattleLog>();
-    let volley = log.events.iter().find(|e| matches!(e.kind, crate::events::EventKind::Volley { .. }));
+    let volley = log.events.iter().find(|e| matches!(e.kind, crate::events::EventKind::Fire { .. }));
     assert!(volley.is_some(), "the click fired");
     let book = app.world().resource::<sim::PlayState>().book.clone();
     assert!(book.iter().any(|o| o.order == Order::Fire { units: vec!["a1".into()], target: "b1".into() }));

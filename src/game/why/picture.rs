@@ -4,7 +4,7 @@
 //! where the two are different units: a router passing a friend (contagion),
 //! a volley or a melee, a stack's top unit failing before its stack-mate.
 
-use crate::events::{Event, EventKind, MoveReason, Pos, Seq};
+use crate::events::{Event, EventKind, MeleeRolls, MoveReason, Pos, Seq};
 use crate::scenario::Scenario;
 use crate::sentences::{self, Names};
 use crate::why::Chain;
@@ -69,8 +69,8 @@ fn pos_of(u: &ShownUnit) -> Option<Pos> {
 /// The units an event names as acting on the others (firers, attackers).
 fn actors(e: &Event) -> &[String] {
     match &e.kind {
-        EventKind::Fire { units, .. } | EventKind::Volley { units, .. } => units,
-        EventKind::Melee { attackers, .. } | EventKind::Clash { attackers, .. } => attackers,
+        EventKind::Fire { units, .. } => units,
+        EventKind::Melee { attackers, .. } | EventKind::Attack { attackers, .. } => attackers,
         _ => &[],
     }
 }
@@ -79,12 +79,8 @@ fn actors(e: &Event) -> &[String] {
 /// loser or a winner's casualties): the other side of the fight.
 fn against<'a>(e: &'a Event, unit: Option<&str>) -> &'a [String] {
     match &e.kind {
-        EventKind::Clash { attackers, defenders, .. } => {
-            if unit.is_some_and(|u| attackers.iter().any(|a| a == u)) {
-                defenders
-            } else {
-                attackers
-            }
+        EventKind::Melee { attackers, defenders, rolls: MeleeRolls::FreeSpace { .. } } => {
+            if unit.is_some_and(|u| attackers.iter().any(|a| a == u)) { defenders } else { attackers }
         }
         _ => actors(e),
     }
@@ -114,10 +110,10 @@ pub fn picture(scenario: &Scenario, events: &[Event], chain: &Chain, names: &dyn
             let unit = sentences::unit_id(e).as_deref().and_then(index);
             let mut involved: Vec<usize> = unit.into_iter().collect();
             involved.extend(actors(e).iter().filter_map(|a| index(a)));
-            if let EventKind::Fire { target, .. } | EventKind::Volley { target, .. } = &e.kind {
+            if let EventKind::Fire { target, .. } | EventKind::Attack { target, .. } = &e.kind {
                 involved.extend(index(target));
             }
-            if let EventKind::Melee { defenders, .. } | EventKind::Clash { defenders, .. } = &e.kind {
+            if let EventKind::Melee { defenders, .. } = &e.kind {
                 involved.extend(defenders.iter().filter_map(|d| index(d)));
             }
             let here: Vec<(usize, Pos)> =
@@ -159,11 +155,8 @@ pub fn picture(scenario: &Scenario, events: &[Event], chain: &Chain, names: &dyn
                         arrows.push(Arrow { from, to, link: Link::Contagion, number: step.number });
                     }
                 }
-                EventKind::Fire { .. }
-                | EventKind::Melee { .. }
-                | EventKind::Volley { .. }
-                | EventKind::Clash { .. } => {
-                    let fire = matches!(cause.kind, EventKind::Fire { .. } | EventKind::Volley { .. });
+                EventKind::Fire { .. } | EventKind::Melee { .. } => {
+                    let fire = matches!(cause.kind, EventKind::Fire { .. });
                     let link = if fire { Link::Fire } else { Link::Melee };
                     let id = step.unit.and_then(|u| scenario.units.get(u)).map(|u| u.id.as_str());
                     for (u, from) in &placed[c] {

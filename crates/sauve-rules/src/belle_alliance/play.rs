@@ -11,7 +11,7 @@ use crate::belle_alliance::march::{self, allowance, may_march, turn_between};
 use crate::belle_alliance::tables::severity;
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
+use crate::events::{Cause, EventKind, EventLog, FireRoll, Heading, Lost, MeleeRolls, MoveReason, Seq};
 use crate::labataille::orders::{Order, OrderError, allows};
 use crate::terrain::Arm;
 use crate::turn::Phase;
@@ -155,7 +155,11 @@ impl Bound<'_, '_> {
         unit.x = to.0;
         unit.y = to.1;
         if turn_between(was, unit.facing) > EPS {
-            self.log.push(EventKind::Turned { unit: id.into(), from: was, to: unit.facing });
+            self.log.push(EventKind::Facing {
+                unit: id.into(),
+                from: Heading::Degrees(was),
+                to: Heading::Degrees(unit.facing),
+            });
         }
         if (from.0 - to.0).hypot(from.1 - to.1) > EPS {
             self.log.push(EventKind::Move {
@@ -302,8 +306,13 @@ impl Bound<'_, '_> {
         unit.x = to.0;
         unit.y = to.1;
         unit.facing = facing;
-        let turned = (turn_between(was, facing) > EPS)
-            .then(|| self.log.push(EventKind::Turned { unit: id.into(), from: was, to: facing }));
+        let turned = (turn_between(was, facing) > EPS).then(|| {
+            self.log.push(EventKind::Facing {
+                unit: id.into(),
+                from: Heading::Degrees(was),
+                to: Heading::Degrees(facing),
+            })
+        });
         let moved = self.log.push_because(
             EventKind::Move {
                 unit: id.into(),
@@ -384,15 +393,17 @@ impl Bound<'_, '_> {
         let total = roll + v.modifier;
         let row = read(&self.ctx.ba().fire.results, total);
         let (figures, state) = row.map_or((0, State::Order), |r| (r.figures, r.state));
-        let fired = self.log.push(EventKind::Volley {
+        let fired = self.log.push(EventKind::Fire {
             units: ids.to_vec(),
             target: target.into(),
-            points: v.points,
-            modifier: v.modifier,
-            roll: roll as u8,
-            total,
-            figures,
-            state,
+            rolled: FireRoll::FreeSpace {
+                points: v.points,
+                modifier: v.modifier,
+                roll: roll as u8,
+                total,
+                figures,
+                state,
+            },
         });
         for i in firers {
             self.play.fired[i] = true;
@@ -420,16 +431,18 @@ impl Bound<'_, '_> {
         let loser = result.map(|(defender_lost, _)| if defender_lost { t } else { lead });
         let (figures, state) = result.map_or((0, State::Order), |(_, r)| (r.figures, r.state));
         let clash = self.log.push_because(
-            EventKind::Clash {
+            EventKind::Melee {
                 attackers: attackers.iter().map(|&a| self.table.units[a].id.clone()).collect(),
                 defenders: vec![self.table.units[t].id.clone()],
-                attack_roll: ar as u8,
-                attack_total: at_total,
-                defence_roll: dr as u8,
-                defence_total: de_total,
-                loser: loser.map(|l| self.table.units[l].id.clone()),
-                figures,
-                state,
+                rolls: MeleeRolls::FreeSpace {
+                    attack_roll: ar as u8,
+                    attack_total: at_total,
+                    defence_roll: dr as u8,
+                    defence_total: de_total,
+                    loser: loser.map(|l| self.table.units[l].id.clone()),
+                    figures,
+                    state,
+                },
             },
             by,
         );
@@ -476,9 +489,10 @@ impl Bound<'_, '_> {
         if lost > 0 {
             let unit = &mut self.table.units[u];
             unit.figures -= lost;
-            let seq = self
-                .log
-                .push_because(EventKind::Casualties { unit: unit.id.clone(), figures: lost, left: unit.figures }, by);
+            let seq = self.log.push_because(
+                EventKind::Losses { unit: unit.id.clone(), lost: Lost::Figures { figures: lost, left: unit.figures } },
+                by,
+            );
             after = vec![seq];
             self.engine.moved(ctx, self.table, u);
         }

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::dice::{Dice, morale_check};
-use crate::events::{Cause, EliminationReason, EventKind, EventLog, MoveReason, Pos, Seq};
+use crate::events::{Cause, EliminationReason, EventKind, EventLog, Lost, MoveReason, Pos, Seq};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
 use crate::labataille::ai::goal_fields::GoalFields;
@@ -386,8 +386,10 @@ impl Engine {
         let lost = increments.min(u.strength);
         u.strength -= lost;
         u.rested = false;
-        let losses =
-            log.push_because(EventKind::Losses { unit: u.id.clone(), increments: lost, strength: u.strength }, by);
+        let losses = log.push_because(
+            EventKind::Losses { unit: u.id.clone(), lost: Lost::Increments { increments: lost, strength: u.strength } },
+            by,
+        );
         if u.strength == 0 {
             let id = u.id.clone();
             self.relocate(ctx, board, unit, None);

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
-use crate::events::{EventKind, EventLog, MoveReason};
+use crate::events::{EventKind, EventLog, Heading, MoveReason};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
 use crate::labataille::combat::{Battlefield, CombatError, resolve_charge, resolve_fire, resolve_melee};
@@ -438,7 +438,11 @@ impl Orders<'_, '_> {
         let from = board.units[i].facing;
         board.units[i].facing = facing;
         engine.touched(side);
-        log.push(EventKind::Facing { unit: unit.to_owned(), from, to: facing });
+        log.push(EventKind::Facing {
+            unit: unit.to_owned(),
+            from: Heading::Hexside(from),
+            to: Heading::Hexside(facing),
+        });
         Ok(())
     }
 
@@ -605,7 +609,10 @@ mod tests {
         assert_eq!(r, vec![Ok(())]);
         assert_eq!(board.units[0].facing, Dir::SE);
         let last = log.events.last().expect("an event");
-        assert_eq!(last.kind, EventKind::Facing { unit: "fr".into(), from: Dir::N, to: Dir::SE });
+        assert_eq!(
+            last.kind,
+            EventKind::Facing { unit: "fr".into(), from: Heading::Hexside(Dir::N), to: Heading::Hexside(Dir::SE) }
+        );
         assert!(log.to_jsonl().contains(r#""kind":"Facing","unit":"fr","from":"N","to":"SE""#));
     }
 

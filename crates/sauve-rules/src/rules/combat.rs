@@ -161,6 +161,22 @@ impl fmt::Display for FireResult {
     }
 }
 
+/// Written in the log as the table writes it (`"1M-1"`).
+impl Serialize for FireResult {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FireResult {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        FireResult::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!("'{text}' is not a fire table result (-, M, 1, 1M-1, ...)"))
+        })
+    }
+}
+
 /// A cell of the melee table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MeleeResult {

@@ -277,11 +277,13 @@ mod tests {
         let fire = log.push(EventKind::Fire {
             units: vec!["r".into()],
             target: "t".into(),
-            firepower: 4.0,
-            column: 2,
-            roll: 36,
-            total: 9,
-            result: "1/M".into(),
+            rolled: crate::events::FireRoll::Hex {
+                firepower: 4.0,
+                column: 2,
+                roll: 36,
+                total: 9,
+                result: crate::rules::combat::FireResult { losses: 1, check: Some(0) },
+            },
         });
         let c = log.push_because(check("t", Cause::Fire, false), &[fire]);
         let dis = log.push_because(change("t", State::Disordered, Cause::Fire), &[c]);

@@ -468,7 +468,7 @@ mod tests {
         log.push_because(EventKind::Surrendered { unit: "b".into() }, &[start]);
         log.push_because(EventKind::Eliminated { unit: "c".into(), reason: EliminationReason::OffMap }, &[moved]);
         log.push_because(
-            EventKind::CorpsBroken { corps: "I".into(), side: "fr".into(), gone: 2, routed: 1 },
+            EventKind::CorpsBroken { corps: "I".into(), army: "fr".into(), gone: 2, routed: 1 },
             &[shock, moved],
         );
         log.set_stamp(2, Some("fr"), Phase::MoraleRecovery);

@@ -83,9 +83,7 @@ pub fn root_kind(e: &Event) -> Root {
         // A routed defender caught by an ordered attack surrenders.
         EventKind::Fire { .. }
         | EventKind::Melee { .. }
-        | EventKind::Volley { .. }
-        | EventKind::Turned { .. }
-        | EventKind::Clash { .. }
+        | EventKind::Attack { .. }
         | EventKind::Surrendered { .. }
         | EventKind::Formation { .. }
         | EventKind::Facing { .. }
@@ -93,7 +91,6 @@ pub fn root_kind(e: &Event) -> Root {
         EventKind::Eliminated { .. }
         | EventKind::LeftMap { .. }
         | EventKind::Losses { .. }
-        | EventKind::Casualties { .. }
         | EventKind::Valour { .. }
         | EventKind::GunsCaptured { .. }
         | EventKind::CorpsBroken { .. } => Root::Uncaused,

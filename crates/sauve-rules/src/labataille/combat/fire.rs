@@ -2,7 +2,7 @@
 //! sight, and the volley itself.
 
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog};
+use crate::events::{Cause, EventKind, EventLog, FireRoll};
 use crate::hex::Offset;
 use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, combat_failure, illegal, two_d6_chance};
@@ -160,11 +160,7 @@ pub fn resolve_fire(
     let fired = log.push(EventKind::Fire {
         units: firers.iter().map(|&f| board.units[f].id.clone()).collect(),
         target: board.units[target].id.clone(),
-        firepower: odds.firepower,
-        column: odds.column,
-        roll: d.value(),
-        total,
-        result: result.to_string(),
+        rolled: FireRoll::Hex { firepower: odds.firepower, column: odds.column, roll: d.value(), total, result },
     });
     for &f in firers {
         board.units[f].rested = false;

@@ -2,7 +2,7 @@
 //! defenders who surrender, and the advance after combat.
 
 use crate::dice::Dice;
-use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
+use crate::events::{Cause, EventKind, EventLog, MeleeRolls, MoveReason, Seq};
 use crate::hex::Offset;
 use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, combat_failure, illegal, two_d6_chance};
@@ -257,11 +257,13 @@ pub fn resolve_melee(
             EventKind::Melee {
                 attackers: attackers.iter().map(|&a| board.units[a].id.clone()).collect(),
                 defenders: still.iter().map(|&d| board.units[d].id.clone()).collect(),
-                odds: odds.label.clone(),
-                roll: d.value(),
-                modifier: odds.modifier,
-                total: roll + odds.modifier,
-                result,
+                rolls: MeleeRolls::Hex {
+                    odds: odds.label.clone(),
+                    roll: d.value(),
+                    modifier: odds.modifier,
+                    total: roll + odds.modifier,
+                    result,
+                },
             },
             by,
         );

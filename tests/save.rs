@@ -217,7 +217,7 @@ fn a_table_battle_saves_resumes_and_replays_exactly() {
     b.run();
     assert_eq!(b.log().to_jsonl(), a.log().to_jsonl(), "the same game afterwards");
     let kinds = |sim: &Simulation, k: &str| sim.log().to_jsonl().lines().filter(|l| l.contains(k)).count();
-    assert!(kinds(&a, "\"kind\":\"Volley\"") > 0 && kinds(&a, "\"kind\":\"GameOver\"") == 1);
+    assert!(kinds(&a, "\"kind\":\"Fire\"") > 0 && kinds(&a, "\"kind\":\"GameOver\"") == 1);
     let done = save::capture(a.app.world(), text).expect("a battle");
     let (loaded, parsed) = SaveGame::parse(&done.to_ron(), "l.save.ron").expect("reads back");
     let mut c = Simulation::new(Arc::new(parsed.clone()), 0, vec![], Seats::Nobody);

@@ -57,16 +57,14 @@ fn unit_of(e: &Event) -> Option<&str> {
 }
 
 /// Whether `e` is one of the events the rules start from: a phase start, an
-/// order (a volley, a melee, a march, a charge, a change of formation), a
-/// scripted shock, a check an attack demands before the melee, a routed
-/// unit caught in a melee, cavalry resting.
+/// order (a volley, an attack, a march, a change of formation), a scripted
+/// shock, cavalry resting. A melee, a charge's ride and the checks an
+/// attack demands follow from the order to attack.
 fn may_be_root(e: &Event) -> bool {
     match &e.kind {
         EventKind::PhaseStart {}
         | EventKind::Fire { .. }
-        | EventKind::Melee { .. }
         | EventKind::Attack { .. }
-        | EventKind::Surrendered { .. }
         | EventKind::Readiness { .. }
         | EventKind::Formation { .. }
         | EventKind::Facing { .. }
@@ -75,12 +73,12 @@ fn may_be_root(e: &Event) -> bool {
         | EventKind::Final { .. }
         | EventKind::ReplayError { .. }
         | EventKind::LeaderJoined { .. } => true,
-        EventKind::Move { reason, .. } => {
-            matches!(reason, MoveReason::Order | MoveReason::Charge | MoveReason::Advance)
-        }
+        EventKind::Move { reason, .. } => matches!(reason, MoveReason::Order),
         EventKind::StateChange { cause, .. } => *cause == Cause::Shock,
-        EventKind::MoraleCheck { cause, .. } => matches!(cause, Cause::Melee | Cause::Charge),
-        EventKind::Eliminated { .. }
+        EventKind::MoraleCheck { .. }
+        | EventKind::Melee { .. }
+        | EventKind::Surrendered { .. }
+        | EventKind::Eliminated { .. }
         | EventKind::LeftMap { .. }
         | EventKind::Losses { .. }
         | EventKind::Valour { .. }
@@ -153,6 +151,13 @@ fn walk(name: &str, log: &[Event]) -> Vec<String> {
                 let fell = log[..i].iter().any(|x| x.worsens() == Some(unit.as_str()));
                 (!start || other || fell != fall)
                     .then_some("a segment's roll not caused by the segment's start and the unit's fall")
+            }
+            // The checks an attack demands (an attacker's and a defender's
+            // before the melee, a charged battalion's square, the results'
+            // after it) and the melee itself go back to the order to attack.
+            EventKind::MoraleCheck { cause: Cause::Melee | Cause::Charge, .. } | EventKind::Melee { .. } => {
+                let ordered = roots(log, e.seq).iter().any(|&r| matches!(log[r as usize].kind, EventKind::Attack { .. }));
+                (!ordered).then_some("an attack's check or melee that does not go back to an order to attack")
             }
             EventKind::MoraleCheck { cause: Cause::Fire, .. } => {
                 (!causes.iter().any(|c| matches!(c.kind, EventKind::Fire { .. })))

@@ -417,3 +417,46 @@ fn the_light_reading_finds_the_falls_and_chains_of_the_whole_events() {
         }
     }
 }
+
+/// The log of `sauve simulate FILE --seed SEED --ai both`, written under
+/// `name` in the scratch folder, and its events.
+fn ai_battle(file: &str, seed: u64, name: &str) -> (PathBuf, Vec<Event>) {
+    let log = scratch().join(name);
+    let ron = root().join("scenarios").join(file);
+    stdout(&sauve(&["simulate", p(&ron), "--seed", &seed.to_string(), "--ai", "both", "--events", p(&log)]));
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    (log, text.lines().map(|l| serde_json::from_str(l).expect("an event")).collect())
+}
+
+/// An attack is an event of its own, before its checks, which follow
+/// from it: the why of a pre-melee check (hex mode) or of a charged
+/// battalion's square test (free space) says who was ordered to attack
+/// whom, marked as an order.
+#[test]
+fn the_why_of_an_attacks_check_names_the_order_to_attack() {
+    for (file, seed, cause) in [("dennewitz-1813.ron", 1, Cause::Melee), ("ligny-1815.ron", 1, Cause::Charge)] {
+        let (log, events) = ai_battle(file, seed, &format!("{file}.jsonl"));
+        // The first check an attack demanded before its melee.
+        let check = events
+            .iter()
+            .find(|e| {
+                matches!(&e.kind, EventKind::MoraleCheck { cause: c, .. } if *c == cause)
+                    && e.because.iter().any(|&b| matches!(events[b as usize].kind, EventKind::Attack { .. }))
+            })
+            .unwrap_or_else(|| panic!("{file}: no {cause:?} check follows from an attack"));
+        let attack = check.because.iter().map(|&b| &events[b as usize]).find_map(|e| match &e.kind {
+            EventKind::Attack { attackers, target, charge } => Some((e.seq, attackers.clone(), target.clone(), *charge)),
+            _ => None,
+        });
+        let (seq, attackers, target, charge) = attack.expect("the attack");
+        assert!(events[seq as usize].because.is_empty(), "{file}: the order is a root");
+        let ron = root().join("scenarios").join(file);
+        let s = load(&ron).expect("the scenario");
+        let name = |id: &str| s.units.iter().find(|u| u.id == id).map_or(id.to_owned(), |u| u.name.clone());
+        let text = stdout(&sauve(&["why", p(&log), "--event", &check.seq.to_string(), "--scenario", p(&ron)]));
+        let verb = if charge { "charge" } else { "attack" };
+        let said = format!("{} ordered to {verb} {}", name(&attackers[0]), name(&target));
+        let line = text.lines().find(|l| l.contains(&said)).unwrap_or_else(|| panic!("{file}: '{said}' in\n{text}"));
+        assert!(line.contains(&format!("#{seq}")) && line.contains("[root: order]"), "{line}");
+    }
+}

@@ -294,7 +294,11 @@ impl Bound<'_, '_> {
         let u = own(self.table, id, at.side)?;
         let t = enemy(self.table, target, at.side)?;
         self.charge_contact(u, t).map_err(|w| illegal(id, w))?;
-        let reacted = self.square_against(t);
+        // The order is an event of its own: the target's square test and
+        // the ride follow from it.
+        let attack =
+            self.log.push(EventKind::Attack { attackers: vec![id.into()], target: target.into(), charge: true });
+        let reacted = self.square_against(t, u, attack);
         // A square stands where the line stood but is shaped otherwise: the
         // charge rides at it, or is called off if it is now out of reach.
         let contact = self.charge_contact(u, t);
@@ -307,12 +311,15 @@ impl Bound<'_, '_> {
         unit.y = to.1;
         unit.facing = facing;
         let turned = (turn_between(was, facing) > EPS).then(|| {
-            self.log.push(EventKind::Facing {
-                unit: id.into(),
-                from: Heading::Degrees(was),
-                to: Heading::Degrees(facing),
-            })
+            self.log.push_because(
+                EventKind::Facing { unit: id.into(), from: Heading::Degrees(was), to: Heading::Degrees(facing) },
+                &[attack],
+            )
         });
+        let ride: Vec<Seq> = match turned {
+            Some(turned) => vec![turned],
+            None => vec![attack],
+        };
         let moved = self.log.push_because(
             EventKind::Move {
                 unit: id.into(),
@@ -321,7 +328,7 @@ impl Bound<'_, '_> {
                 to: cm(to),
                 path: vec![cm(from), cm(to)],
             },
-            &turned.into_iter().chain(reacted).collect::<Vec<_>>(),
+            &ride.into_iter().chain(reacted).collect::<Vec<_>>(),
         );
         self.engine.moved(self.ctx, self.table, u);
         self.clash(&[u], t, true, &[moved]).map_err(|w| illegal(id, w))
@@ -330,8 +337,9 @@ impl Bound<'_, '_> {
     /// Foot charged by horse tries to form square before the contact
     /// (house default, docs/rules.md 2.7): in line or column, in order or
     /// LU, 3d6 + valour reaching `melee.square_test`, with room to form it.
-    /// Returns the test's or the square's `seq` (none if it could not try).
-    fn square_against(&mut self, t: usize) -> Option<Seq> {
+    /// The test follows from the charge's `attack` by `charger`. Returns
+    /// the test's or the square's `seq` (none if it could not try).
+    fn square_against(&mut self, t: usize, charger: usize, attack: Seq) -> Option<Seq> {
         let target = &self.table.units[t];
         if target.arm != Arm::Infantry
             || !matches!(target.state, State::Order | State::LU)
@@ -343,16 +351,19 @@ impl Bound<'_, '_> {
         let roll = self.dice.three_d6() as i32;
         let total = roll + target.valour;
         let passed = total >= need;
-        let check = self.log.push(EventKind::MoraleCheck {
-            unit: target.id.clone(),
-            cause: Cause::Charge,
-            morale: need.clamp(0, 255) as u8,
-            modifier: target.valour,
-            roll: roll as u8,
-            result: total.clamp(0, 255) as u8,
-            passed,
-            source: None,
-        });
+        let check = self.log.push_because(
+            EventKind::MoraleCheck {
+                unit: target.id.clone(),
+                cause: Cause::Charge,
+                morale: need.clamp(0, 255) as u8,
+                modifier: target.valour,
+                roll: roll as u8,
+                result: total.clamp(0, 255) as u8,
+                passed,
+                source: Some(self.table.units[charger].id.clone()),
+            },
+            &[attack],
+        );
         let mut near = Vec::new();
         if !passed || march::reform_room(self.ctx, self.engine, self.table, t, Formation::Square, &mut near).is_err() {
             return Some(check);
@@ -415,7 +426,11 @@ impl Bound<'_, '_> {
     fn melee(&mut self, at: At, ids: &[String], target: &str, charged: bool) -> Result<(), OrderError> {
         let attackers = self.group(at, ids, &self.play.fought, "has already fought this bound")?;
         let t = enemy(self.table, target, at.side)?;
-        self.clash(&attackers, t, charged, &[]).map_err(|w| illegal(ids.first().map_or("", String::as_str), w))
+        let first = ids.first().map_or("", String::as_str);
+        fight(self.ctx, self.engine, self.table, &attackers, t, charged).map_err(|w| illegal(first, w))?;
+        // The order is an event of its own, which the melee follows from.
+        let attack = self.log.push(EventKind::Attack { attackers: ids.to_vec(), target: target.into(), charge: false });
+        self.clash(&attackers, t, charged, &[attack]).map_err(|w| illegal(first, w))
     }
 
     /// A melee (2.9), rolled and suffered: the loser takes its row, the

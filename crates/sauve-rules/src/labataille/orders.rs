@@ -12,7 +12,7 @@ use crate::dice::Dice;
 use crate::events::{EventKind, EventLog, Heading, MoveReason};
 use crate::hex::{Dir, Edge, Offset};
 use crate::labataille::Board;
-use crate::labataille::combat::{Battlefield, CombatError, resolve_charge, resolve_fire, resolve_melee};
+use crate::labataille::combat::{Battlefield, CombatError, order_melee, resolve_charge, resolve_fire};
 use crate::labataille::engine::Engine;
 use crate::labataille::grid::{Centi, centi};
 use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
@@ -316,7 +316,7 @@ impl Orders<'_, '_> {
                 let attackers =
                     self.group(board, units, side, &self.activity.fought, "has already fought this turn")?;
                 let t = self.target(board, target, side)?;
-                resolve_melee(bf, engine, board, dice, log, &attackers, t, false, &[])?;
+                order_melee(bf, engine, board, dice, log, &attackers, t)?;
                 for i in attackers {
                     self.activity.fought[i] = true;
                 }

@@ -6,7 +6,7 @@ use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
 use crate::hex::{Dir, Offset};
 use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, illegal};
-use crate::labataille::combat::melee::{melee_odds, resolve_melee};
+use crate::labataille::combat::melee::{log_attack, melee_odds, resolve_melee};
 use crate::labataille::engine::Engine;
 use crate::labataille::movement::{MoveQuery, MoveSearch, Reach, allowance, reach_remembered};
 use crate::terrain::Arm;
@@ -108,11 +108,12 @@ pub fn resolve_charge(
         melee_odds(bf, board, engine, &[unit], target, true)?;
     }
     let ctx = bf.ctx;
-    // The approach is the order's (a root); what the charge brings on
-    // follows from it.
-    let mut by: Vec<Seq> = Vec::new();
+    // The order is an event of its own (a root); the approach and all the
+    // charge brings on follow from it.
+    let attack = log_attack(board, log, &[unit], target, true);
+    let mut by: Vec<Seq> = vec![attack];
     if path.len() > 1 {
-        by.extend(Engine::log_move(board, log, unit, MoveReason::Charge, &path, &[]));
+        by.extend(Engine::log_move(board, log, unit, MoveReason::Charge, &path, &[attack]));
         engine.relocate(ctx, board, unit, path.last().copied());
     }
     let t = &board.units[target];

@@ -164,6 +164,33 @@ pub fn melee_odds(
     Ok(MeleeOdds { attack, defence, column, label, modifier, outcomes, walkover })
 }
 
+/// An order to attack (rule 1.9): checked, written as an `Attack` event of
+/// its own (a root: an order's), then resolved; the attack's checks, the
+/// melee and what follows follow from it.
+pub fn order_melee(
+    bf: &Battlefield,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    attackers: &[usize],
+    target: usize,
+) -> Result<(), CombatError> {
+    melee_odds(bf, board, engine, attackers, target, false)?;
+    let attack = log_attack(board, log, attackers, target, false);
+    resolve_melee(bf, engine, board, dice, log, attackers, target, false, &[attack])
+}
+
+/// Writes the order to attack `target` with `attackers` (a charge, or an
+/// order to melee) and returns its `seq`.
+pub fn log_attack(board: &Board, log: &mut EventLog, attackers: &[usize], target: usize, charge: bool) -> Seq {
+    log.push(EventKind::Attack {
+        attackers: attackers.iter().map(|&a| board.units[a].id.clone()).collect(),
+        target: board.units[target].id.clone(),
+        charge,
+    })
+}
+
 /// Resolves a melee: routed defenders surrender; attackers and then
 /// defenders make their pre-melee checks; the survivors roll on the table;
 /// the lead attacker advances into an emptied hex. `by`: what brought the

@@ -15,4 +15,4 @@ mod melee;
 pub use battlefield::{Battlefield, CombatError, two_d6_chance};
 pub use charge::{charge_path, charge_reach, resolve_charge};
 pub use fire::{FireOdds, between, fire_odds, line_of_sight, resolve_fire};
-pub use melee::{MeleeOdds, melee_odds, resolve_melee};
+pub use melee::{MeleeOdds, log_attack, melee_odds, order_melee, resolve_melee};

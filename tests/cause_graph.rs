@@ -156,7 +156,8 @@ fn walk(name: &str, log: &[Event]) -> Vec<String> {
             // before the melee, a charged battalion's square, the results'
             // after it) and the melee itself go back to the order to attack.
             EventKind::MoraleCheck { cause: Cause::Melee | Cause::Charge, .. } | EventKind::Melee { .. } => {
-                let ordered = roots(log, e.seq).iter().any(|&r| matches!(log[r as usize].kind, EventKind::Attack { .. }));
+                let ordered =
+                    roots(log, e.seq).iter().any(|&r| matches!(log[r as usize].kind, EventKind::Attack { .. }));
                 (!ordered).then_some("an attack's check or melee that does not go back to an order to attack")
             }
             EventKind::MoraleCheck { cause: Cause::Fire, .. } => {

@@ -445,7 +445,9 @@ fn the_why_of_an_attacks_check_names_the_order_to_attack() {
             })
             .unwrap_or_else(|| panic!("{file}: no {cause:?} check follows from an attack"));
         let attack = check.because.iter().map(|&b| &events[b as usize]).find_map(|e| match &e.kind {
-            EventKind::Attack { attackers, target, charge } => Some((e.seq, attackers.clone(), target.clone(), *charge)),
+            EventKind::Attack { attackers, target, charge } => {
+                Some((e.seq, attackers.clone(), target.clone(), *charge))
+            }
             _ => None,
         });
         let (seq, attackers, target, charge) = attack.expect("the attack");

@@ -124,6 +124,27 @@ impl Engine {
         }
     }
 
+    /// A copy to try something on and throw away (the odds of an attack
+    /// play its checks on one): the same occupancy, fields (shared until a
+    /// side's change rebuilds them), queue and bonuses; fresh scratch, and
+    /// none of the AI's goal fields.
+    pub fn probe(&self) -> Self {
+        Self {
+            occupancy: self.occupancy.clone(),
+            fields: self.fields.clone(),
+            built_from: self.built_from.clone(),
+            generation: self.generation.clone(),
+            planner: RoutPlanner::new(),
+            retreats: RetreatPlanner::new(),
+            queue: self.queue.clone(),
+            field_builds: self.field_builds,
+            known: self.known.clone(),
+            bonus: self.bonus.clone(),
+            seen: self.seen.clone(),
+            goal_fields: GoalFields::default(),
+        }
+    }
+
     /// Brings the engine up to date with a board that may have changed since
     /// it last saw it: rebuilds who stands where, and marks the fields of any
     /// side whose units moved or changed state as stale.

@@ -107,13 +107,41 @@ pub fn resolve_charge(
     if path.len() == 1 {
         melee_odds(bf, board, engine, &[unit], target, true)?;
     }
+    let by = ride(bf, engine, board, dice, log, unit, target, &path);
+    resolve_melee(bf, engine, board, dice, log, &[unit], target, true, &by)?;
+    let u = &mut board.units[unit];
+    let to = match u.readiness {
+        Readiness::Fresh => Readiness::Tired,
+        _ => Readiness::Exhausted,
+    };
+    if u.at.is_some() && u.readiness != to {
+        log.push_because(EventKind::Readiness { unit: u.id.clone(), from: u.readiness, to }, &by);
+        u.readiness = to;
+    }
+    Ok(())
+}
+
+/// A charge up to its melee (rule 1.9, house design): the order written as
+/// an `Attack`, the ride along `path` to the hex of contact, and the
+/// target's attempt to form square. Returns what the melee follows from.
+#[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
+pub fn ride(
+    bf: &Battlefield,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    unit: usize,
+    target: usize,
+    path: &[Offset],
+) -> Vec<Seq> {
     let ctx = bf.ctx;
     // The order is an event of its own (a root); the approach and all the
     // charge brings on follow from it.
     let attack = log_attack(board, log, &[unit], target, true);
     let mut by: Vec<Seq> = vec![attack];
     if path.len() > 1 {
-        by.extend(Engine::log_move(board, log, unit, MoveReason::Charge, &path, &[attack]));
+        by.extend(Engine::log_move(board, log, unit, MoveReason::Charge, path, &[attack]));
         engine.relocate(ctx, board, unit, path.last().copied());
     }
     let t = &board.units[target];
@@ -137,15 +165,5 @@ pub fn resolve_charge(
             engine.set_state(board, log, target, State::Disordered, Cause::Charge, &[c.seq]);
         }
     }
-    resolve_melee(bf, engine, board, dice, log, &[unit], target, true, &by)?;
-    let u = &mut board.units[unit];
-    let to = match u.readiness {
-        Readiness::Fresh => Readiness::Tired,
-        _ => Readiness::Exhausted,
-    };
-    if u.at.is_some() && u.readiness != to {
-        log.push_because(EventKind::Readiness { unit: u.id.clone(), from: u.readiness, to }, &by);
-        u.readiness = to;
-    }
-    Ok(())
+    by
 }

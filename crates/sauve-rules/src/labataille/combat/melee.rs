@@ -191,10 +191,23 @@ pub fn log_attack(board: &Board, log: &mut EventLog, attackers: &[usize], target
     })
 }
 
+/// What the checks before a melee leave: a melee to roll, or none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prepared {
+    /// The attackers still in good order against the defenders still in
+    /// the hex and not routed (the first of them the target).
+    Fight { attackers: Vec<usize>, defenders: Vec<usize> },
+    /// No defender was left to fight (routed ones surrendered, the rest
+    /// failed their checks and left): the attackers took the hex.
+    Cleared,
+    /// No attacker was left in good order to go in.
+    CalledOff,
+}
+
 /// Resolves a melee: routed defenders surrender; attackers and then
 /// defenders make their pre-melee checks; the survivors roll on the table;
 /// the lead attacker advances into an emptied hex. `by`: what brought the
-/// melee on (a charge's approach; empty for an order to attack), which the
+/// melee on (the order to attack, and a charge's approach), which the
 /// checks before the melee follow from.
 #[allow(clippy::too_many_arguments)] // the rule's inputs, each needed once
 pub fn resolve_melee(
@@ -208,9 +221,39 @@ pub fn resolve_melee(
     charging: bool,
     by: &[Seq],
 ) -> Result<(), CombatError> {
+    let Some(hex) = board.units.get(target).and_then(|t| t.at) else {
+        melee_odds(bf, board, engine, attackers, target, charging)?;
+        return Ok(());
+    };
+    match prepare_melee(bf, engine, board, dice, log, attackers, target, charging, by)? {
+        Prepared::Fight { attackers, defenders } => {
+            roll_melee(bf, engine, board, dice, log, &attackers, &defenders, hex, charging, by)
+        }
+        Prepared::Cleared | Prepared::CalledOff => Ok(()),
+    }
+}
+
+/// Everything of a melee before its table roll (rule 1.9 and the house's
+/// pre-melee checks): routed defenders surrender; the attackers check (not
+/// when charging: a charge is committed), a failure dropping out; the
+/// defenders in good order check, a failure leaving; the forced moves run.
+/// An attack that no longer has both sides ends here, the attackers
+/// advancing into an emptied hex.
+#[allow(clippy::too_many_arguments)] // as `resolve_melee`
+pub fn prepare_melee(
+    bf: &Battlefield,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    attackers: &[usize],
+    target: usize,
+    charging: bool,
+    by: &[Seq],
+) -> Result<Prepared, CombatError> {
     melee_odds(bf, board, engine, attackers, target, charging)?;
     let ctx = bf.ctx;
-    let Some(hex) = board.units[target].at else { return Ok(()) };
+    let Some(hex) = board.units[target].at else { return Ok(Prepared::CalledOff) };
     for &a in attackers {
         board.units[a].rested = false;
     }
@@ -223,7 +266,7 @@ pub fn resolve_melee(
     }
     if defenders.iter().all(|&d| board.units[d].at != Some(hex)) {
         advance(bf, engine, board, log, attackers, hex, by);
-        return Ok(());
+        return Ok(Prepared::Cleared);
     }
     // Pre-melee checks: attackers first (a charge is already committed),
     // then the defenders; failures drop out.
@@ -245,7 +288,7 @@ pub fn resolve_melee(
     }
     if fighting_attackers.is_empty() {
         engine.resolve(ctx, board, dice, log);
-        return Ok(());
+        return Ok(Prepared::CalledOff);
     }
     for &d in &defenders {
         let u = &board.units[d];
@@ -268,6 +311,30 @@ pub fn resolve_melee(
         .filter(|&a| board.units[a].at.is_some() && board.units[a].state == State::GoodOrder)
         .collect();
     if !still.is_empty() && !attackers.is_empty() {
+        return Ok(Prepared::Fight { attackers, defenders: still });
+    }
+    advance(bf, engine, board, log, &attackers, hex, by);
+    Ok(if attackers.is_empty() { Prepared::CalledOff } else { Prepared::Cleared })
+}
+
+/// The melee's roll on the table and its result (rule 1.9), then the
+/// advance into an emptied hex.
+#[allow(clippy::too_many_arguments)] // as `resolve_melee`
+fn roll_melee(
+    bf: &Battlefield,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    attackers: &[usize],
+    still: &[usize],
+    hex: Offset,
+    charging: bool,
+    by: &[Seq],
+) -> Result<(), CombatError> {
+    let ctx = bf.ctx;
+    let attackers = attackers.to_vec();
+    {
         let target = still[0];
         let odds = melee_odds(bf, board, engine, &attackers, target, charging)?;
         let d = dice.d66();
@@ -316,7 +383,7 @@ pub fn resolve_melee(
             MeleeResult::EX => {
                 engine.lose(ctx, board, log, lead, 1, &after);
                 engine.lose(ctx, board, log, target, 1, &after);
-                for &d in &still {
+                for &d in still {
                     if board.units[d].at.is_none() {
                         continue;
                     }
@@ -330,7 +397,7 @@ pub fn resolve_melee(
                 if result == MeleeResult::DD {
                     engine.lose(ctx, board, log, target, 1, &after);
                 }
-                for &d in &still {
+                for &d in still {
                     if board.units[d].at.is_some() {
                         combat_failure(engine, board, log, d, Cause::Melee, &after);
                     }
@@ -338,7 +405,7 @@ pub fn resolve_melee(
             }
             MeleeResult::DX => {
                 engine.lose(ctx, board, log, target, 1, &after);
-                for &d in &still {
+                for &d in still {
                     if board.units[d].at.is_some() && board.units[d].state != State::Routed {
                         let changed = engine.set_state(board, log, d, State::Routed, Cause::Melee, &after);
                         engine.push(d, Forced::Rout, changed);
@@ -346,16 +413,14 @@ pub fn resolve_melee(
                 }
             }
             MeleeResult::DS => {
-                for &d in &still {
+                for &d in still {
                     surrender(bf, engine, board, log, d, &after);
                 }
             }
         }
         engine.resolve(ctx, board, dice, log);
         advance(bf, engine, board, log, &attackers, hex, &after);
-        return Ok(());
     }
-    advance(bf, engine, board, log, &attackers, hex, by);
     Ok(())
 }
 

@@ -5,14 +5,17 @@
 //! volley or a charge starts runs by the same rules as a shock's.
 //!
 //! Each fight has its file: `fire`, `melee` and `charge`; `battlefield`
-//! holds what they all read and how they fail.
+//! holds what they all read and how they fail; `odds` counts every die an
+//! attack rolls.
 
 mod battlefield;
 mod charge;
 mod fire;
 mod melee;
+mod odds;
 
 pub use battlefield::{Battlefield, CombatError, two_d6_chance};
-pub use charge::{charge_path, charge_reach, resolve_charge};
+pub use charge::{charge_path, charge_reach, resolve_charge, ride};
 pub use fire::{FireOdds, between, fire_odds, line_of_sight, resolve_fire};
-pub use melee::{MeleeOdds, log_attack, melee_odds, order_melee, resolve_melee};
+pub use melee::{MeleeOdds, Prepared, log_attack, melee_odds, order_melee, prepare_melee, resolve_melee};
+pub use odds::{AttackOdds, CheckOdds, attack_odds, charge_odds};

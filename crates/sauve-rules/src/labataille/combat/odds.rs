@@ -1,0 +1,230 @@
+//! The whole odds of an attack (rule 1.9 and the house's pre-melee checks,
+//! docs/rules.md 1.9): every die the attack rolls before the melee table,
+//! counted, then the table's results. The attackers' own checks, the
+//! defenders', a charged battalion's square and whatever the forced moves
+//! between them roll (a failed horse's rout and the contagion it spreads)
+//! are played by the real rules on a copy of the board, once for each way
+//! each check can go; the table is then read for whoever is left to fight.
+//! The window, the AI and `sauve odds` all ask this one function.
+
+use crate::dice::{D66, Dice, morale_check};
+use crate::events::{Cause, EventKind, EventLog};
+use crate::hex::Offset;
+use crate::labataille::Board;
+use crate::labataille::combat::battlefield::{Battlefield, CombatError, illegal};
+use crate::labataille::combat::charge::ride;
+use crate::labataille::combat::melee::{MeleeOdds, Prepared, melee_odds, prepare_melee};
+use crate::labataille::engine::Engine;
+use crate::rules::combat::MeleeResult;
+
+/// One check an attack may demand, and its chances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckOdds {
+    pub unit: usize,
+    /// Why it checks: `Melee` before the melee, `Charge` for a square, or
+    /// what a forced move brought on (`Contagion`).
+    pub cause: Cause,
+    /// Chance the check is rolled at all (a defender checks only if some
+    /// attacker passed; a contagion check only if someone routed by it).
+    pub rolled: f32,
+    /// Chance it passes, when rolled.
+    pub passes: f32,
+}
+
+/// The odds of an attack with every die in them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackOdds {
+    /// The table as it reads before any check: the odds column, modifier
+    /// and results if every unit passed (what the odds said before).
+    pub table: MeleeOdds,
+    /// Every check the attack may roll before the melee, in the order
+    /// first rolled.
+    pub checks: Vec<CheckOdds>,
+    /// Chance the melee table is rolled at all.
+    pub goes_in: f32,
+    /// Chance no defender is left to fight it (routed ones surrender, the
+    /// rest fail their checks and leave): the attackers take the hex.
+    pub cleared: f32,
+    /// Chance the attack is called off: no attacker is left in good order.
+    pub called_off: f32,
+    /// Each table result with its chance, all dice counted (the chances
+    /// add up to `goes_in`).
+    pub outcomes: Vec<(MeleeResult, f32)>,
+}
+
+impl AttackOdds {
+    /// Chance the attack ends in the attackers' favour: the hex cleared
+    /// before the table, or a result that favours them.
+    pub fn win_chance(&self) -> f32 {
+        self.cleared + self.outcomes.iter().filter(|(r, _)| r.favours_attacker()).map(|(_, p)| p).sum::<f32>()
+    }
+
+    /// The chance of one table result, all dice counted.
+    pub fn chance_of(&self, result: MeleeResult) -> f32 {
+        self.outcomes.iter().filter(|(r, _)| *r == result).map(|(_, p)| p).sum()
+    }
+
+    /// The check of `unit` for `cause`, if the attack may roll one.
+    pub fn check_of(&self, unit: usize, cause: Cause) -> Option<&CheckOdds> {
+        self.checks.iter().find(|c| c.unit == unit && c.cause == cause)
+    }
+}
+
+/// The odds of an order to attack `target` with `attackers` (rule 1.9),
+/// every die counted: each attacker's own pre-melee check, the defenders',
+/// what their failures bring on, then the table for those left.
+pub fn attack_odds(
+    bf: &Battlefield,
+    engine: &Engine,
+    board: &Board,
+    attackers: &[usize],
+    target: usize,
+) -> Result<AttackOdds, CombatError> {
+    let table = melee_odds(bf, board, engine, attackers, target, false)?;
+    Ok(count(bf, engine, board, table, &|bf, engine, board, dice, log| {
+        prepare_melee(bf, engine, board, dice, log, attackers, target, false, &[])
+    }))
+}
+
+/// The odds of a charge of `unit` at `target` riding `path` (its
+/// `charge_path`, rule 1.9), worked out at the hex of contact: the target's
+/// square, its pre-melee check, then the table with the charge's bonus.
+pub fn charge_odds(
+    bf: &Battlefield,
+    engine: &Engine,
+    board: &Board,
+    unit: usize,
+    target: usize,
+    path: &[Offset],
+) -> Result<AttackOdds, CombatError> {
+    let Some(&contact) = path.last() else { return Err(illegal(board, unit, "has no way to its target")) };
+    // The table as it reads from the hex of contact, before any check.
+    let mut there = board.clone();
+    let mut moved = engine.probe();
+    moved.relocate(bf.ctx, &mut there, unit, Some(contact));
+    let table = melee_odds(bf, &there, &moved, &[unit], target, true)?;
+    Ok(count(bf, engine, board, table, &|bf, engine, board, dice, log| {
+        let by = ride(bf, engine, board, dice, log, unit, target, path);
+        prepare_melee(bf, engine, board, dice, log, &[unit], target, true, &by)
+    }))
+}
+
+/// What plays an attack up to its table on a copy.
+type Prelude<'p> =
+    dyn Fn(&Battlefield, &mut Engine, &mut Board, &mut Dice, &mut EventLog) -> Result<Prepared, CombatError> + 'p;
+
+/// One way the checks went: the rolls that make it, and its chance.
+struct Branch {
+    script: Vec<u32>,
+    chance: f64,
+}
+
+/// Plays `prelude` on copies of the board for every way its checks can
+/// go, each check's rolls grouped by whether they pass (all that matters
+/// of a check), and sums the table's odds of each way.
+fn count(bf: &Battlefield, engine: &Engine, board: &Board, table: MeleeOdds, prelude: &Prelude) -> AttackOdds {
+    let mut out =
+        AttackOdds { table, checks: Vec::new(), goes_in: 0.0, cleared: 0.0, called_off: 0.0, outcomes: Vec::new() };
+    // Per check (unit, cause): the chance it is rolled and that it passes.
+    let mut tally: Vec<(usize, Cause, f64, f64)> = Vec::new();
+    let mut outcomes: Vec<(MeleeResult, f64)> = Vec::new();
+    let (mut goes_in, mut cleared, mut called_off) = (0.0f64, 0.0f64, 0.0f64);
+    let mut todo = vec![Branch { script: Vec::new(), chance: 1.0 }];
+    while let Some(b) = todo.pop() {
+        let mut e = engine.probe();
+        let mut board = board.clone();
+        let mut log = EventLog::default();
+        let mut dice = Dice::new(0, b.script.clone());
+        let Ok(prepared) = prelude(bf, &mut e, &mut board, &mut dice, &mut log) else { continue };
+        if dice.rolled() > b.script.len() as u64 {
+            // A roll beyond this branch's: split on how it goes. Before a
+            // melee's table only morale checks roll.
+            let check =
+                log.events.iter().filter(|e| matches!(e.kind, EventKind::MoraleCheck { .. })).nth(b.script.len());
+            for (roll, p) in splits(bf, check.map(|e| &e.kind)) {
+                let mut script = b.script.clone();
+                script.push(roll);
+                todo.push(Branch { script, chance: b.chance * p });
+            }
+            continue;
+        }
+        for ev in &log.events {
+            if let EventKind::MoraleCheck { unit, cause, passed, .. } = &ev.kind
+                && let Some(u) = board.units.iter().position(|x| &x.id == unit)
+            {
+                match tally.iter_mut().find(|t| t.0 == u && t.1 == *cause) {
+                    Some(t) => {
+                        t.2 += b.chance;
+                        t.3 += if *passed { b.chance } else { 0.0 };
+                    }
+                    None => tally.push((u, *cause, b.chance, if *passed { b.chance } else { 0.0 })),
+                }
+            }
+        }
+        match prepared {
+            Prepared::Fight { attackers, defenders } => {
+                goes_in += b.chance;
+                let odds = melee_odds(bf, &board, &e, &attackers, defenders[0], is_charge(&log));
+                match odds {
+                    Ok(o) => {
+                        for (r, p) in o.outcomes {
+                            let w = b.chance * f64::from(p);
+                            match outcomes.iter_mut().find(|(x, _)| *x == r) {
+                                Some((_, q)) => *q += w,
+                                None => outcomes.push((r, w)),
+                            }
+                        }
+                    }
+                    // Cannot happen for a prepared fight; count it as called off.
+                    Err(_) => called_off += b.chance,
+                }
+            }
+            Prepared::Cleared => cleared += b.chance,
+            Prepared::CalledOff => called_off += b.chance,
+        }
+    }
+    // Checks in the order the rules roll them: the first branch's order.
+    out.checks = tally
+        .into_iter()
+        .map(|(unit, cause, rolled, passed)| CheckOdds {
+            unit,
+            cause,
+            rolled: rolled as f32,
+            passes: if rolled > 0.0 { (passed / rolled) as f32 } else { 0.0 },
+        })
+        .collect();
+    out.goes_in = goes_in as f32;
+    out.cleared = cleared as f32;
+    out.called_off = called_off as f32;
+    outcomes.sort_by_key(|(r, _)| *r as u8);
+    out.outcomes = outcomes.into_iter().map(|(r, p)| (r, p as f32)).collect();
+    out
+}
+
+/// Whether the attack played is a charge (its `Attack` says so).
+fn is_charge(log: &EventLog) -> bool {
+    log.events.iter().any(|e| matches!(e.kind, EventKind::Attack { charge: true, .. }))
+}
+
+/// The ways a roll can go that matter, each as one roll that makes it and
+/// its chance: a morale check passes or fails (RULES.md 1.1, natural
+/// extremes as the rules say); any other roll, each of the 36 d66 results.
+fn splits(bf: &Battlefield, kind: Option<&EventKind>) -> Vec<(u32, f64)> {
+    let all: Vec<D66> = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u })).collect();
+    match kind {
+        Some(EventKind::MoraleCheck { morale, modifier, .. }) => {
+            let ne = bf.ctx.rules.natural_extremes;
+            let pass: Vec<&D66> = all.iter().filter(|&&r| morale_check(*morale, *modifier, r, ne).passed).collect();
+            let fail: Vec<&D66> = all.iter().filter(|&&r| !morale_check(*morale, *modifier, r, ne).passed).collect();
+            let mut out = Vec::new();
+            if let Some(r) = pass.first() {
+                out.push((u32::from(r.value()), pass.len() as f64 / 36.0));
+            }
+            if let Some(r) = fail.first() {
+                out.push((u32::from(r.value()), fail.len() as f64 / 36.0));
+            }
+            out
+        }
+        _ => all.iter().map(|r| (u32::from(r.value()), 1.0 / 36.0)).collect(),
+    }
+}

@@ -414,3 +414,45 @@ fn a_cautious_ai_keeps_a_reserve_back() {
     let a2 = g.unit("a2");
     assert_eq!((a2.x, a2.y), (100.0, 40.0), "the others close on the enemy a whole march");
 }
+
+/// A charge's odds with every die in them (docs/rules.md 2.7, 2.9): the
+/// target's square test, then the melee against the line or the square,
+/// agree with the charge ridden with random dice, within 4.5 standard
+/// errors of each ending.
+#[test]
+fn a_charges_odds_count_the_square_test_and_agree_with_charges_ridden() {
+    let units = [
+        fsu("h", "a", "Cavalry", 140.0, 100.0, 12, ", facing: 270.0"),
+        fsu("b", "b", "Infantry", 100.0, 100.0, 24, ", facing: 180.0"),
+    ];
+    let mut g = Game::new(&units, &[]);
+    let odds = g.bound(|b| sauve::belle_alliance::play::charge_odds(b, 0, 1)).expect("a charge in reach");
+    let p = odds.square.expect("a line charged by horse tries to form square");
+    // 3d6 + valour 0 reaching 11: 108 of the 216 rolls.
+    assert!((p - 108.0 / 216.0).abs() < 1e-6, "{p}");
+    let square = odds.against_square.clone().expect("the square is still in reach");
+    assert!(square.attack - square.defence < odds.fight.attack - odds.fight.defence, "horse fares worse on a square");
+    let sum = odds.win + odds.draw + odds.lose + odds.called_off;
+    assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+    let runs: u32 = 6000;
+    let (mut win, mut draw, mut lose) = (0u32, 0u32, 0u32);
+    for seed in 0..runs {
+        let mut g = Game::new(&units, &[]);
+        g.dice = Dice::new(u64::from(seed), Vec::new());
+        g.order(Phase::Charge, 0, Order::Charge { unit: "h".into(), target: "b".into() }).expect("a charge");
+        let loser = g.kinds().into_iter().find_map(|k| match k {
+            EventKind::Melee { rolls: MeleeRolls::FreeSpace { loser, .. }, .. } => Some(loser.clone()),
+            _ => None,
+        });
+        match loser.expect("the charge rode in") {
+            Some(l) if l == "b" => win += 1,
+            Some(_) => lose += 1,
+            None => draw += 1,
+        }
+    }
+    for (name, seen, p) in [("win", win, odds.win), ("draw", draw, odds.draw), ("lose", lose, odds.lose)] {
+        let (seen, p) = (f64::from(seen) / f64::from(runs), f64::from(p));
+        let se = (p * (1.0 - p) / f64::from(runs)).sqrt();
+        assert!((seen - p).abs() <= 4.5 * se + 1e-9, "{name}: odds {p:.4}, seen {seen:.4}");
+    }
+}

@@ -323,6 +323,17 @@ pub fn fs_fire_odds(
     })
 }
 
+/// The odds of a charge of `unit` at `target` with every die in them: the
+/// target's square test, then the melee from where the charge makes
+/// contact ([`crate::belle_alliance::play::charge_odds`]).
+pub fn fs_charge_odds(
+    world: &mut World,
+    unit: usize,
+    target: usize,
+) -> Result<crate::belle_alliance::play::ChargeOdds, String> {
+    with_bound(world, |b, _, _| crate::belle_alliance::play::charge_odds(b, unit, target))
+}
+
 /// The odds of a melee of `attackers` at `target` (a charge of the first
 /// attacker, from where it would make contact, when `charge`): both sides'
 /// modifiers and the chances the target loses, a draw, the attacker loses.

@@ -45,10 +45,11 @@ pub use driver::{
     dropped_orders, end_phase, orders_not_replayed, run_to, run_to_boundary, start_fork_replay, start_replay,
     step_phase, write_final,
 };
-pub use free_space::{FsState, fs_fire_odds, fs_march_preview, fs_melee_odds, fs_score};
+pub use free_space::{FsState, fs_charge_odds, fs_fire_odds, fs_march_preview, fs_melee_odds, fs_score};
 pub use hex_phases::ai_rest_of_phase;
 pub use order_api::{
-    awaiting_orders, charge_path, fire_odds, issue_order, melee_odds, movement_range, mp_left, rout_preview, undo,
+    attack_odds, awaiting_orders, charge_odds, charge_path, fire_odds, issue_order, movement_range, mp_left,
+    rout_preview, undo,
 };
 pub use play::PlayState;
 pub use setup::{install, install_schedules, reset, spawn_units};

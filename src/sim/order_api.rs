@@ -143,15 +143,38 @@ pub fn charge_path(world: &mut World, unit: usize, target: usize) -> Result<Vec<
     })
 }
 
-/// The odds of a melee (or a charge's melee), shown before the player commits.
-pub fn melee_odds(
+/// The odds of an order to attack, every die counted (the attackers' own
+/// checks, the defenders', the table: [`crate::labataille::combat::attack_odds`]),
+/// shown before the player commits.
+pub fn attack_odds(
     world: &mut World,
     attackers: &[usize],
     target: usize,
-    charging: bool,
-) -> Result<crate::labataille::combat::MeleeOdds, OrderError> {
+) -> Result<crate::labataille::combat::AttackOdds, OrderError> {
     with_orders(world, |o, engine, board, _, _, _| {
-        crate::labataille::combat::melee_odds(o.bf, board, engine, attackers, target, charging)
-            .map_err(OrderError::from)
+        if let Some(&bad) = attackers.iter().chain([&target]).find(|&&i| i >= board.units.len()) {
+            return Err(OrderError::UnknownUnit(format!("#{bad}")));
+        }
+        crate::labataille::combat::attack_odds(o.bf, engine, board, attackers, target).map_err(OrderError::from)
+    })
+}
+
+/// A charge before it rides: the approach it would ride and its odds at
+/// the hex of contact, every die counted (the target's square, its check,
+/// the table: [`crate::labataille::combat::charge_odds`]).
+pub fn charge_odds(
+    world: &mut World,
+    unit: usize,
+    target: usize,
+) -> Result<(Vec<crate::hex::Offset>, crate::labataille::combat::AttackOdds), OrderError> {
+    with_orders(world, |o, engine, board, _, _, _| {
+        for i in [unit, target] {
+            if i >= board.units.len() {
+                return Err(OrderError::UnknownUnit(format!("#{i}")));
+            }
+        }
+        let path = crate::labataille::combat::charge_path(o.bf, engine, board, o.search, unit, target)?;
+        let odds = crate::labataille::combat::charge_odds(o.bf, engine, board, unit, target, &path)?;
+        Ok((path, odds))
     })
 }

@@ -210,3 +210,39 @@ fn the_odds_of_a_charge_agree_with_charges_ridden() {
         });
     });
 }
+
+/// A volley's odds count its second die too: the chance the target is made
+/// to check and fails is the count of all 36 x 36 outcomes of the real
+/// volley's two rolls (the table's, then the check's).
+#[test]
+fn the_odds_of_a_volley_count_the_targets_check() {
+    let setup = Setup {
+        s: field(&[
+            "(id: \"fr-a\", side: \"fr\", arm: Infantry, at: (4, 6), morale: 34, strength: 6)",
+            "(id: \"ru-a\", side: \"ru\", arm: Infantry, at: (4, 4), morale: 35, strength: 4)",
+        ]),
+    };
+    let (a, t) = (setup.unit("fr-a"), setup.unit("ru-a"));
+    setup.with(|bf, engine, board| {
+        let odds = sauve_rules::labataille::combat::fire_odds(bf, board, engine, &[a], t).expect("in range");
+        assert!(odds.check_chance() > 0.0, "some results demand a check: {odds:?}");
+        let all: Vec<u32> = (1..=6).flat_map(|x| (1..=6).map(move |y| x * 10 + y)).collect();
+        let mut failed = 0u32;
+        for &r1 in &all {
+            for &r2 in &all {
+                let (mut e, mut b, mut d, mut log) =
+                    (engine.probe(), board.clone(), Dice::new(1, vec![r1, r2]), EventLog::default());
+                sauve_rules::labataille::combat::resolve_fire(bf, &mut e, &mut b, &mut d, &mut log, &[a], t)
+                    .expect("a legal volley");
+                failed += u32::from(log.events.iter().any(|ev| {
+                    matches!(
+                        &ev.kind,
+                        EventKind::MoraleCheck { cause: sauve_rules::events::Cause::Fire, passed: false, .. }
+                    )
+                }));
+            }
+        }
+        let counted = f64::from(failed) / 1296.0;
+        assert!((f64::from(odds.check_fails) - counted).abs() < 1e-5, "odds {} counted {counted}", odds.check_fails);
+    });
+}

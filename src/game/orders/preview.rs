@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 
 use super::decide::unit_views;
-use super::words::{fire_odds_text, melee_odds_text, move_text};
+use super::words::{attack_odds_text, fire_odds_text, move_text};
 use crate::game::input::MapPointer;
 use crate::game::turn::{CacheKey, PlayerTurn};
 use crate::sim;
@@ -85,36 +85,36 @@ pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
             Ok(o) => fire_odds_text(&o, &name),
             Err(e) => format!("Cannot fire at {name}: {e}"),
         },
-        Phase::Melee => match sim::melee_odds(world, &turn.group, target.index, false) {
-            Ok(o) => melee_odds_text(&o, &name, false),
+        Phase::Melee => match sim::attack_odds(world, &turn.group, target.index) {
+            Ok(o) => attack_odds_text(&o, &name, false, &|u| unit_name(&units, u)),
             Err(e) => format!("Cannot attack {name}: {e}"),
         },
         Phase::Charge => {
             let from = units.get(turn.group[0]).and_then(|u| u.at);
-            let adjacent = from.zip(target.at).is_some_and(|(a, b)| a.distance(b) == 1);
-            if adjacent {
-                match sim::melee_odds(world, &turn.group, target.index, true) {
-                    Ok(o) => melee_odds_text(&o, &name, true),
-                    Err(e) => format!("Cannot charge {name}: {e}"),
-                }
-            } else {
-                // The approach the charge would ride, drawn like a march.
-                match sim::charge_path(world, turn.group[0], target.index) {
-                    Ok(path) => {
-                        let d = from.zip(target.at).map_or(0, |(a, b)| a.distance(b));
-                        let text = format!(
-                            "Charge {name} ({:?}, {}, {d} hexes away) by the path drawn: the odds are worked out \
-                             on contact",
-                            target.arm,
-                            format!("{:?}", target.formation).to_lowercase()
+            // The approach the charge would ride, drawn like a march, and
+            // its odds at the hex of contact.
+            match sim::charge_odds(world, turn.group[0], target.index) {
+                Ok((path, o)) => {
+                    let d = from.zip(target.at).map_or(0, |(a, b)| a.distance(b));
+                    let mut text = attack_odds_text(&o, &name, true, &|u| unit_name(&units, u));
+                    if path.len() > 1 {
+                        text = text.replacen(
+                            &format!("Charge {name} "),
+                            &format!("Charge {name} ({d} hexes away, by the path drawn; odds at the hex of contact) "),
+                            1,
                         );
                         turn.preview = Some(path);
-                        text
                     }
-                    Err(e) => format!("Cannot charge {name}: {e}"),
+                    text
                 }
+                Err(e) => format!("Cannot charge {name}: {e}"),
             }
         }
         Phase::Movement | Phase::Shocks | Phase::MoraleRecovery | Phase::End => return,
     });
+}
+
+/// A unit's name as the player reads it.
+fn unit_name(units: &[super::decide::UnitView], u: usize) -> String {
+    units.iter().find(|v| v.index == u).map_or_else(|| format!("unit {u}"), |v| v.name.clone())
 }

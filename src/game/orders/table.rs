@@ -239,24 +239,47 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
             }
             Err(why) => format!("Cannot fire at {name}: {why}."),
         },
-        Phase::Melee | Phase::Charge => {
-            let charge = phase == Phase::Charge;
-            let who = if charge { who[..1].to_vec() } else { who };
-            match sim::fs_melee_odds(world, &who, e, charge) {
-                Ok((f, (win, draw, lose))) => format!(
-                    "{} {name}: {:+} against {:+} ({:?}). Win {}, draw {}, lose {}. Click to {}.",
-                    if charge { "Charge" } else { "Attack" },
-                    f.attack,
-                    f.defence,
-                    f.aspect,
-                    percent(win),
-                    percent(draw),
-                    percent(lose),
-                    if charge { "charge" } else { "attack" }
-                ),
-                Err(why) => format!("Cannot {} {name}: {why}.", if charge { "charge" } else { "attack" }),
+        Phase::Charge => match sim::fs_charge_odds(world, who[0], e) {
+            Ok(o) => {
+                let square = match (o.square, &o.against_square) {
+                    (Some(p), Some(f)) => format!(
+                        " It forms square {} (then {:+} against {:+}{}).",
+                        percent(p),
+                        f.attack,
+                        f.defence,
+                        if o.called_off > 0.0 {
+                            format!("; out of reach {}", percent(o.called_off))
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    (Some(_), None) => " It tries to form square, but no square can stand there.".to_owned(),
+                    (None, _) => String::new(),
+                };
+                format!(
+                    "Charge {name}: {:+} against {:+} ({:?}).{square} Win {}, draw {}, lose {}. Click to charge.",
+                    o.fight.attack,
+                    o.fight.defence,
+                    o.fight.aspect,
+                    percent(o.win),
+                    percent(o.draw),
+                    percent(o.lose),
+                )
             }
-        }
+            Err(why) => format!("Cannot charge {name}: {why}."),
+        },
+        Phase::Melee => match sim::fs_melee_odds(world, &who, e, false) {
+            Ok((f, (win, draw, lose))) => format!(
+                "Attack {name}: {:+} against {:+} ({:?}). Win {}, draw {}, lose {}. Click to attack.",
+                f.attack,
+                f.defence,
+                f.aspect,
+                percent(win),
+                percent(draw),
+                percent(lose),
+            ),
+            Err(why) => format!("Cannot attack {name}: {why}."),
+        },
         _ => String::new(),
     }
 }

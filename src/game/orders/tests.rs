@@ -11,7 +11,7 @@ use crate::game::testing::{battle_app, go_to, press};
 use super::decide::{Click, OrderKey, exit_edge, order_for_click, order_for_key, unit_views};
 use super::give::give;
 use super::preview::refresh;
-use super::words::{fire_odds_text, melee_odds_text};
+use super::words::{attack_odds_text, fire_odds_text};
 use crate::game::input::{MapButton, MapClick, MapPointer};
 use crate::game::seats::{Seats, seat};
 use crate::game::shown::Shown;
@@ -106,8 +106,11 @@ fn a_melee_shows_its_odds_then_is_fought_on_a_click() {
     let w = sim.app.world_mut();
     assert_eq!(go_to(w, Phase::Melee), 0);
     let Click::Select { group, .. } = click(w, &[], None, Offset::new(3, 5), false) else { panic!("select") };
-    let odds = sim::melee_odds(w, &group, 1, false).map(|o| melee_odds_text(&o, "ru-a", false));
+    let odds = sim::attack_odds(w, &group, 1).map(|o| attack_odds_text(&o, "ru-a", false, &|u| format!("#{u}")));
     assert!(odds.as_ref().is_ok_and(|t| t.starts_with("Melee with ru-a at ") && t.contains("you win")), "{odds:?}");
+    // The attacker's own check and the defender's are in the odds.
+    let t = odds.as_deref().unwrap_or_default();
+    assert!(t.contains("#0 passes its check") && t.contains("#1 passes its check"), "{t}");
     let Click::Order(order) = click(w, &group, Some(0), Offset::new(3, 4), false) else { panic!("melee") };
     assert!(matches!(order, Order::Melee { .. }));
     let m = give(w, &order);
@@ -137,7 +140,11 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
     assert_eq!(path.first(), Some(&Offset::new(3, 7)), "{path:?}");
     assert_eq!(path.last().map(|h| h.distance(target)), Some(1), "it stops next to the target: {path:?}");
     assert!(path.windows(2).all(|p| p[0].distance(p[1]) == 1), "hex by hex: {path:?}");
-    assert!(turn.odds.as_ref().is_some_and(|t| t.contains("5 hexes away) by the path drawn")), "{:?}", turn.odds);
+    // The odds before the ride, at the hex of contact, with the target's
+    // square test in them.
+    let odds = turn.odds.clone().unwrap_or_default();
+    assert!(odds.contains("5 hexes away, by the path drawn; odds at the hex of contact"), "{odds}");
+    assert!(odds.contains("you win") && odds.contains("forms square"), "{odds}");
 
     // The charge rides exactly that path.
     let before = w.resource::<crate::sim::BattleLog>().events.len();

@@ -2,8 +2,9 @@
 //! melee before it is committed, a march before it is ordered, and the
 //! banner's line while the player looks back at the log.
 
+use crate::events::Cause;
 use crate::hex::Offset;
-use crate::labataille::combat::{FireOdds, MeleeOdds};
+use crate::labataille::combat::{AttackOdds, FireOdds};
 use crate::labataille::movement::Centi;
 
 /// Movement points (hundredths) in words: 350 -> "3.5 MP", 300 -> "3 MP".
@@ -21,29 +22,51 @@ pub fn pct(p: f32) -> String {
 /// The odds of a volley before it is fired.
 pub fn fire_odds_text(o: &FireOdds, target: &str) -> String {
     format!(
-        "Fire at {target}: firepower {}, column {}\n  losses {} (expected {:.1} increments), morale check {}",
+        "Fire at {target}: firepower {}, column {}\n  losses {} (expected {:.1} increments), morale check {} \
+         (it fails one {})",
         o.firepower,
         o.column + 1,
         pct(o.loss_chance()),
         o.expected_losses(),
-        pct(o.check_chance())
+        pct(o.check_chance()),
+        pct(o.check_fails)
     )
 }
 
-/// The odds of a melee (or a charge's melee) before it is fought.
-pub fn melee_odds_text(o: &MeleeOdds, target: &str, charge: bool) -> String {
+/// The odds of an attack (or a charge) before it is made, every die
+/// counted: the chance to win, each check the attack demands (`name` words
+/// a unit), how often it goes in, then each table result.
+pub fn attack_odds_text(o: &AttackOdds, target: &str, charge: bool, name: &dyn Fn(usize) -> String) -> String {
     let what = if charge { "Charge" } else { "Melee with" };
-    if o.walkover {
+    let t = &o.table;
+    if t.walkover {
         return format!("{what} {target}: every defender is routed and surrenders without a fight");
     }
     let mut out = format!(
         "{what} {target} at {} ({} against {}, modifier {:+}): you win {}",
-        o.label,
-        o.attack,
-        o.defence,
-        o.modifier,
+        t.label,
+        t.attack,
+        t.defence,
+        t.modifier,
         pct(o.win_chance())
     );
+    for c in &o.checks {
+        let why = match c.cause {
+            Cause::Charge => "forms square",
+            Cause::Contagion => "holds when a friend runs past",
+            _ => "passes its check",
+        };
+        let when =
+            if c.rolled < 0.999 { format!(" (if it checks, {} of the time)", pct(c.rolled)) } else { String::new() };
+        out += &format!("\n  {} {why} {}{when}", name(c.unit), pct(c.passes));
+    }
+    out += &format!("\n  the attack goes in {}", pct(o.goes_in));
+    if o.cleared > 0.0 {
+        out += &format!(", they give way before it {}", pct(o.cleared));
+    }
+    if o.called_off > 0.0 {
+        out += &format!(", called off {}", pct(o.called_off));
+    }
     for (r, p) in &o.outcomes {
         if *p > 0.0 {
             out += &format!("\n  {:>8}  {}", pct(*p), r.words());
@@ -88,11 +111,12 @@ mod tests {
                 (FireResult { losses: 0, check: Some(-1) }, 0.25),
                 (FireResult::default(), 0.5),
             ],
+            check_fails: 0.3,
         };
         let t = fire_odds_text(&fire, "2e Ligne");
         assert!(t.starts_with("Fire at 2e Ligne: firepower 6, column 4"), "{t}");
-        assert!(t.contains("losses 25% (expected 0.2 increments), morale check 50%"), "{t}");
-        let melee = MeleeOdds {
+        assert!(t.contains("losses 25% (expected 0.2 increments), morale check 50% (it fails one 30%)"), "{t}");
+        let table = crate::labataille::combat::MeleeOdds {
             attack: 6,
             defence: 4,
             column: 3,
@@ -101,9 +125,24 @@ mod tests {
             outcomes: vec![(MeleeResult::AR, 0.25), (MeleeResult::DR, 0.75)],
             walkover: false,
         };
-        let t = melee_odds_text(&melee, "the Guard", false);
-        assert!(t.starts_with("Melee with the Guard at 3:2 (6 against 4, modifier +1): you win 75%"), "{t}");
-        assert!(t.contains("25%  attackers repulsed"), "{t}");
+        let check =
+            |unit, rolled, passes| crate::labataille::combat::CheckOdds { unit, cause: Cause::Melee, rolled, passes };
+        let melee = AttackOdds {
+            table,
+            checks: vec![check(0, 1.0, 0.5), check(1, 0.5, 0.6)],
+            goes_in: 0.3,
+            cleared: 0.2,
+            called_off: 0.5,
+            outcomes: vec![(MeleeResult::AR, 0.075), (MeleeResult::DR, 0.225)],
+        };
+        let names = |u: usize| ["1er Bn", "the Guard"][u].to_owned();
+        let t = attack_odds_text(&melee, "the Guard", false, &names);
+        // The chance to win counts the hex cleared before the table and the results that favour the attacker.
+        assert!(t.starts_with("Melee with the Guard at 3:2 (6 against 4, modifier +1): you win 42%"), "{t}");
+        assert!(t.contains("1er Bn passes its check 50%\n"), "{t}");
+        assert!(t.contains("the Guard passes its check 60% (if it checks, 50% of the time)"), "{t}");
+        assert!(t.contains("the attack goes in 30%, they give way before it 20%, called off 50%"), "{t}");
+        assert!(t.contains("8%  attackers repulsed"), "{t}");
         assert!(move_text(Offset::new(2, 4), 350).ends_with("3.5 MP"));
     }
 }

@@ -341,10 +341,7 @@ impl Bound<'_, '_> {
     /// the test's or the square's `seq` (none if it could not try).
     fn square_against(&mut self, t: usize, charger: usize, attack: Seq) -> Option<Seq> {
         let target = &self.table.units[t];
-        if target.arm != Arm::Infantry
-            || !matches!(target.state, State::Order | State::LU)
-            || !matches!(target.formation, Formation::Line | Formation::Column)
-        {
+        if !tries_square(target) {
             return None;
         }
         let need = self.ctx.ba().melee.square_test;
@@ -581,6 +578,74 @@ pub fn charge_fight(b: &mut Bound, u: usize, t: usize) -> Result<crate::belle_al
     (b.table.units[u].x, b.table.units[u].y, b.table.units[u].facing) = keep;
     b.engine.moved(b.ctx, b.table, u);
     f
+}
+
+/// Whether foot charged by horse tries to form square (house default,
+/// docs/rules.md 2.7): in line or column, in order or LU.
+fn tries_square(u: &crate::belle_alliance::FsUnit) -> bool {
+    u.arm == Arm::Infantry
+        && matches!(u.state, State::Order | State::LU)
+        && matches!(u.formation, Formation::Line | Formation::Column)
+}
+
+/// A charge's odds with every die in them (docs/rules.md 2.7, 2.9).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChargeOdds {
+    /// The melee against the target as it stands.
+    pub fight: crate::belle_alliance::combat::Fight,
+    /// Chance the target forms square before the contact (its 3d6 and
+    /// valour reach `melee.square_test` and it has room); `None` when it
+    /// does not try.
+    pub square: Option<f32>,
+    /// The melee against the square, if it forms one the charge still
+    /// reaches.
+    pub against_square: Option<crate::belle_alliance::combat::Fight>,
+    /// Chances the charge beats the target, draws, is beaten, all dice
+    /// counted, and is called off (the square out of its reach).
+    pub win: f32,
+    pub draw: f32,
+    pub lose: f32,
+    pub called_off: f32,
+}
+
+/// The odds of a charge of `u` at `t`: the target's square test, then the
+/// melee from where the charge makes contact, against the line or the
+/// square (the window's odds, the AI's and `sauve odds`).
+pub fn charge_odds(b: &mut Bound, u: usize, t: usize) -> Result<ChargeOdds, String> {
+    let fight = charge_fight(b, u, t)?;
+    let rows = b.ctx.ba().melee.results.clone();
+    let (win, draw, lose) = combat::fight_odds(&fight, &rows);
+    let mut odds = ChargeOdds { fight, square: None, against_square: None, win, draw, lose, called_off: 0.0 };
+    if !tries_square(&b.table.units[t]) {
+        return Ok(odds);
+    }
+    let need = b.ctx.ba().melee.square_test - b.table.units[t].valour;
+    let mut near = Vec::new();
+    let room = march::reform_room(b.ctx, b.engine, b.table, t, Formation::Square, &mut near).is_ok();
+    let p = if room { combat::at_least(need) } else { 0.0 };
+    odds.square = Some(p);
+    if p <= 0.0 {
+        return Ok(odds);
+    }
+    let was = b.table.units[t].formation;
+    b.table.units[t].formation = Formation::Square;
+    b.engine.moved(b.ctx, b.table, t);
+    let square = charge_fight(b, u, t);
+    b.table.units[t].formation = was;
+    b.engine.moved(b.ctx, b.table, t);
+    let (sw, sd, sl, off) = match &square {
+        Ok(f) => {
+            let (w, d, l) = combat::fight_odds(f, &rows);
+            (w, d, l, 0.0)
+        }
+        Err(_) => (0.0, 0.0, 0.0, 1.0),
+    };
+    odds.against_square = square.ok();
+    odds.win = (1.0 - p) * win + p * sw;
+    odds.draw = (1.0 - p) * draw + p * sd;
+    odds.lose = (1.0 - p) * lose + p * sl;
+    odds.called_off = p * off;
+    Ok(odds)
 }
 
 /// The end of a phase (2.5): every forced move waiting is made, with all

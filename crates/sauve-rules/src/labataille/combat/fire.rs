@@ -1,7 +1,7 @@
 //! Fire (RULES.md 1.9): the odds of a volley, what stands in the line of
 //! sight, and the volley itself.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, pass_chance};
 use crate::events::{Cause, EventKind, EventLog, FireRoll};
 use crate::hex::Offset;
 use crate::labataille::Board;
@@ -20,6 +20,10 @@ pub struct FireOdds {
     pub column: usize,
     /// Each distinct result with its chance.
     pub outcomes: Vec<(FireResult, f32)>,
+    /// Chance the target is made to check morale and fails, both dice
+    /// counted: the table's roll, then its check with the result's
+    /// modifier, its state's and its leader's (rules 1.1, 1.9).
+    pub check_fails: f32,
 }
 
 impl FireOdds {
@@ -137,7 +141,14 @@ pub fn fire_odds(
             None => outcomes.push((r, two_d6_chance(total))),
         }
     }
-    Ok(FireOdds { firepower, column, outcomes })
+    let ctx = bf.ctx;
+    let base = Engine::state_modifier(ctx.rules, t.state) + engine.bonus.get(target).copied().unwrap_or(0);
+    let check_fails = outcomes
+        .iter()
+        .filter(|(r, _)| r.losses < t.strength && matches!(t.state, State::GoodOrder | State::Disordered))
+        .filter_map(|(r, p)| r.check.map(|m| p * (1.0 - pass_chance(t.morale, base + m, ctx.rules.natural_extremes))))
+        .sum();
+    Ok(FireOdds { firepower, column, outcomes, check_fails })
 }
 
 /// Resolves a volley: roll two dice on the column, take the losses, check

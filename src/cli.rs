@@ -5,6 +5,7 @@ mod batch;
 mod exit;
 mod forecast;
 mod fork;
+mod odds;
 mod why;
 
 use std::io::Write;
@@ -124,6 +125,11 @@ pub enum Command {
     /// units whose fate differs, the cascades that appear or vanish, the
     /// score.
     Fork(fork::ForkArgs),
+    /// The odds of an order before it is given, as the window shows them:
+    /// a volley, a melee or a charge of the named units at a target, on a
+    /// scenario's opening board or a save's, every die counted (the
+    /// attackers' own checks, the defenders', a square, the table).
+    Odds(odds::OddsArgs),
     /// One AI-against-AI battle per seed, one CSV row each (shards for a
     /// cluster scheduler); `batch merge` sums shards up.
     Batch(batch::BatchArgs),
@@ -204,6 +210,7 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
         Some(Command::Replay { file, events }) => replay(&file, events.as_deref()),
         Some(Command::Forecast(args)) => forecast::run(&args),
         Some(Command::Fork(args)) => fork::run(&args),
+        Some(Command::Odds(args)) => odds::run(&args),
         Some(Command::Batch(args)) => batch::run(&args),
         Some(Command::Why(args)) => match why::why(&args) {
             Ok(answer) => {

@@ -81,7 +81,8 @@ pub fn attack_odds(
     target: usize,
 ) -> Result<AttackOdds, CombatError> {
     let table = melee_odds(bf, board, engine, attackers, target, false)?;
-    Ok(count(bf, engine, board, table, &|bf, engine, board, dice, log| {
+    let involved = in_the_fight(engine, bf, board, attackers, target);
+    Ok(count(bf, engine, board, table, &involved, &|bf, engine, board, dice, log| {
         prepare_melee(bf, engine, board, dice, log, attackers, target, false, &[])
     }))
 }
@@ -103,10 +104,24 @@ pub fn charge_odds(
     let mut moved = engine.probe();
     moved.relocate(bf.ctx, &mut there, unit, Some(contact));
     let table = melee_odds(bf, &there, &moved, &[unit], target, true)?;
-    Ok(count(bf, engine, board, table, &|bf, engine, board, dice, log| {
+    let involved = in_the_fight(engine, bf, board, &[unit], target);
+    Ok(count(bf, engine, board, table, &involved, &|bf, engine, board, dice, log| {
         let by = ride(bf, engine, board, dice, log, unit, target, path);
         prepare_melee(bf, engine, board, dice, log, &[unit], target, true, &by)
     }))
+}
+
+/// The most ways the checks of one attack are split into.
+const MAX_WAYS: usize = 256;
+
+/// The attackers and every unit in the target's hex.
+fn in_the_fight(engine: &Engine, bf: &Battlefield, board: &Board, attackers: &[usize], target: usize) -> Vec<usize> {
+    let mut v = attackers.to_vec();
+    if let Some(at) = board.units[target].at {
+        v.extend(engine.occupancy.at(bf.ctx.grid.idx(at)).iter().map(|&u| u as usize));
+    }
+    v.push(target);
+    v
 }
 
 /// What plays an attack up to its table on a copy.
@@ -121,8 +136,20 @@ struct Branch {
 
 /// Plays `prelude` on copies of the board for every way its checks can
 /// go, each check's rolls grouped by whether they pass (all that matters
-/// of a check), and sums the table's odds of each way.
-fn count(bf: &Battlefield, engine: &Engine, board: &Board, table: MeleeOdds, prelude: &Prelude) -> AttackOdds {
+/// of a check), and sums the table's odds of each way. The checks of the
+/// units in the fight (`involved`: the attackers and every unit in the
+/// target's hex) are split both ways; a check of anyone else that the
+/// forced moves bring on (contagion far from the fight) is taken to go its
+/// likelier way, so that a long cascade elsewhere cannot multiply the
+/// ways without end. Past `MAX_WAYS` ways, every check goes its likelier way.
+fn count(
+    bf: &Battlefield,
+    engine: &Engine,
+    board: &Board,
+    table: MeleeOdds,
+    involved: &[usize],
+    prelude: &Prelude,
+) -> AttackOdds {
     let mut out =
         AttackOdds { table, checks: Vec::new(), goes_in: 0.0, cleared: 0.0, called_off: 0.0, outcomes: Vec::new() };
     // Per check (unit, cause): the chance it is rolled and that it passes.
@@ -130,6 +157,7 @@ fn count(bf: &Battlefield, engine: &Engine, board: &Board, table: MeleeOdds, pre
     let mut outcomes: Vec<(MeleeResult, f64)> = Vec::new();
     let (mut goes_in, mut cleared, mut called_off) = (0.0f64, 0.0f64, 0.0f64);
     let mut todo = vec![Branch { script: Vec::new(), chance: 1.0 }];
+    let mut ways_made = 0usize;
     while let Some(b) = todo.pop() {
         let mut e = engine.probe();
         let mut board = board.clone();
@@ -141,7 +169,19 @@ fn count(bf: &Battlefield, engine: &Engine, board: &Board, table: MeleeOdds, pre
             // melee's table only morale checks roll.
             let check =
                 log.events.iter().filter(|e| matches!(e.kind, EventKind::MoraleCheck { .. })).nth(b.script.len());
-            for (roll, p) in splits(bf, check.map(|e| &e.kind)) {
+            let mut ways = splits(bf, check.map(|e| &e.kind));
+            let ours = check.is_some_and(|e| match &e.kind {
+                EventKind::MoraleCheck { unit, .. } => involved.iter().any(|&u| &board.units[u].id == unit),
+                _ => false,
+            });
+            if (!ours || ways_made >= MAX_WAYS) && ways.len() > 1 {
+                // The likelier way alone, with all the chance.
+                ways.sort_by(|a, b| b.1.total_cmp(&a.1));
+                ways.truncate(1);
+                ways[0].1 = 1.0;
+            }
+            ways_made += ways.len() - 1;
+            for (roll, p) in ways {
                 let mut script = b.script.clone();
                 script.push(roll);
                 todo.push(Branch { script, chance: b.chance * p });

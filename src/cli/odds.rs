@@ -49,7 +49,8 @@ pub fn run(a: &OddsArgs) -> ExitCode {
     let index = |id: &str| {
         scenario.unit_index(id).ok_or_else(|| format!("{}: error: unit '{id}': no such unit", a.file.display()))
     };
-    let units: Vec<String> = if let Some(c) = &a.charge { vec![c.clone()] } else { [&a.fire[..], &a.melee[..]].concat() };
+    let units: Vec<String> =
+        if let Some(c) = &a.charge { vec![c.clone()] } else { [&a.fire[..], &a.melee[..]].concat() };
     if units.is_empty() {
         return usage_error("name the units that fire, attack or charge");
     }

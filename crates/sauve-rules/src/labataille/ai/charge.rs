@@ -4,9 +4,8 @@
 
 use std::cmp::Reverse;
 
-use crate::dice::pass_chance;
 use crate::hex::{Dir, Offset};
-use crate::labataille::combat::{charge_reach, melee_odds};
+use crate::labataille::combat::{charge_odds, charge_reach};
 use crate::labataille::grid::{BLOCKED, Centi};
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
@@ -145,37 +144,12 @@ impl Ai<'_, '_, '_> {
         score + attack * ai.charge_screen_ratio as i64 / (defence as i64).max(1)
     }
 
-    /// Chance a charge from `stop` at `target` ends favourably: infantry in
-    /// good order in the open first tries to form square (rule 1.9), so its
-    /// two outcomes are weighed by the chance of the check.
+    /// Chance a charge from `stop` at `target` ends favourably, every die
+    /// counted (the target's square test and its pre-melee check, then the
+    /// table at the hex of contact: `charge_odds`).
     fn charge_win(&mut self, unit: usize, stop: Offset, target: usize) -> f32 {
-        let grid = self.bf.ctx.grid;
-        let saved = self.board.units[unit].at;
-        // melee_odds wants the attacker next to its target: stand it at the
-        // charge's end hex just for the sum.
-        self.board.units[unit].at = Some(stop);
-        let t = &self.board.units[target];
-        let open = t.at.is_some_and(|a| !grid.close[grid.idx(a)]);
-        let win = if t.arm == Arm::Infantry && t.state == State::GoodOrder && t.formation != Formation::Square && open {
-            let modifier =
-                self.bf.ctx.rules.combat.form_square_modifier + self.engine.bonus.get(target).copied().unwrap_or(0);
-            let p = pass_chance(t.morale, modifier, self.bf.ctx.rules.natural_extremes);
-            let formation = t.formation;
-            self.board.units[target].formation = Formation::Square;
-            let in_square = self.melee_win(&[unit], target, true);
-            self.board.units[target].formation = formation;
-            self.board.units[target].state = State::Disordered;
-            let caught = self.melee_win(&[unit], target, true);
-            self.board.units[target].state = State::GoodOrder;
-            p * in_square + (1.0 - p) * caught
-        } else {
-            self.melee_win(&[unit], target, true)
-        };
-        self.board.units[unit].at = saved;
-        win
-    }
-
-    fn melee_win(&self, attackers: &[usize], target: usize, charging: bool) -> f32 {
-        melee_odds(self.bf, self.board, self.engine, attackers, target, charging).map_or(0.0, |o| o.win_chance())
+        let Some(at) = self.board.units[unit].at else { return 0.0 };
+        let path = if at == stop { vec![at] } else { vec![at, stop] };
+        charge_odds(self.bf, self.engine, self.board, unit, target, &path).map_or(0.0, |o| o.win_chance())
     }
 }

@@ -5,7 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use crate::labataille::combat::melee_odds;
+use crate::labataille::combat::{attack_odds, melee_odds};
 use crate::labataille::grid::BLOCKED;
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
@@ -87,7 +87,8 @@ impl Ai<'_, '_, '_> {
             let v = &self.board.units[v as usize];
             v.side != self.side && v.state == State::Disordered
         });
-        let win = odds.win_chance();
+        // Every die counted: the attackers' own checks, the defenders', the table.
+        let win = attack_odds(self.bf, self.engine, self.board, &attackers, t).ok()?.win_chance();
         let key = Reverse((win * KEY_SCALE) as i64);
         if shaken {
             Some(((1, key), attackers))

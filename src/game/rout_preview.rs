@@ -36,8 +36,11 @@ const LABEL_BG: Color = Color::srgba(0.22, 0.03, 0.28, 0.92);
 pub enum Why {
     /// R is on and the unit is selected.
     Selected,
-    /// The enemy under the pointer while a fire, melee or charge is chosen.
+    /// The enemy under the pointer while a fire or melee is chosen.
     Target,
+    /// The enemy under the pointer while this unit's charge is chosen: its
+    /// rout on the board at contact, the charger next to it.
+    Charged(usize),
 }
 
 /// The preview shown, and what it was worked out for.
@@ -157,7 +160,8 @@ fn wanted(world: &World) -> Option<(usize, Why)> {
         && let Some(hex) = pointer.hex
         && let Some(target) = (0..s.units.len()).find(|&i| s.units[i].side != side && on_hex(i, hex))
     {
-        return Some((target, Why::Target));
+        let why = if phase == Phase::Charge { Why::Charged(turn.group[0]) } else { Why::Target };
+        return Some((target, why));
     }
     let unit = pointer.selected.filter(|_| world.resource::<RoutView>().on)?;
     (unit < s.units.len()).then_some((unit, Why::Selected))
@@ -176,7 +180,10 @@ fn refresh(world: &mut World) {
         return;
     }
     let shown = key.and_then(|k| {
-        let preview = sim::rout_preview(world, k.unit)?;
+        let preview = match k.why {
+            Why::Charged(charger) => sim::charge_target_rout(world, charger, k.unit)?,
+            Why::Selected | Why::Target => sim::rout_preview(world, k.unit)?,
+        };
         let name = unit_name(world, k.unit);
         Some(Previewed { why: k.why, preview, name })
     });
@@ -243,6 +250,7 @@ pub fn legend_words(view: &RoutView, names: impl Fn(usize) -> String) -> Option<
     let whose = match shown.why {
         Why::Selected => "selected; R hides it",
         Why::Target => "the target under the pointer",
+        Why::Charged(_) => "the target under the pointer, as it will stand when the charge makes contact",
     };
     let mut out = format!("Rout preview of {} ({whose}): it {}.", shown.name, end_words(p));
     match p.risks.len() {

@@ -48,8 +48,8 @@ pub use driver::{
 pub use free_space::{FsState, fs_charge_odds, fs_fire_odds, fs_march_preview, fs_melee_odds, fs_score};
 pub use hex_phases::ai_rest_of_phase;
 pub use order_api::{
-    attack_odds, awaiting_orders, charge_odds, charge_path, fire_odds, issue_order, movement_range, mp_left,
-    rout_preview, undo,
+    attack_odds, awaiting_orders, charge_odds, charge_path, charge_target_rout, fire_odds, issue_order, movement_range,
+    mp_left, rout_preview, undo,
 };
 pub use play::PlayState;
 pub use setup::{install, install_schedules, reset, spawn_units};

@@ -113,6 +113,31 @@ pub fn rout_preview(world: &mut World, unit: usize) -> Option<crate::labataille:
     })
 }
 
+/// The rout preview of a charge's target on the board at contact: the
+/// charger `unit` at the end of the approach it would ride, next to the
+/// target, where it stands when the melee is rolled
+/// ([`crate::labataille::combat::target_rout_at_contact`]). A charge that
+/// cannot be made shows the board as it stands.
+pub fn charge_target_rout(
+    world: &mut World,
+    unit: usize,
+    target: usize,
+) -> Option<crate::labataille::rout_preview::RoutPreview> {
+    let hex = world.get_resource::<super::battle::Battle>().is_some_and(|b| b.scenario.mode == crate::vocab::Mode::Hex);
+    if !hex {
+        return None;
+    }
+    with_orders(world, |o, engine, board, _, _, _| {
+        if unit >= board.units.len() || target >= board.units.len() {
+            return None;
+        }
+        match crate::labataille::combat::charge_path(o.bf, engine, board, o.search, unit, target) {
+            Ok(path) => crate::labataille::combat::target_rout_at_contact(o.bf, engine, board, unit, target, &path),
+            Err(_) => crate::labataille::rout_preview::preview_rout(o.bf.ctx, engine, board, target),
+        }
+    })
+}
+
 /// Movement points (hundredths) a unit has left in this turn's movement.
 pub fn mp_left(world: &mut World, unit: usize) -> u32 {
     with_orders(world, |o, _, board, _, _, _| if unit < board.units.len() { o.budget(board, unit) } else { 0 })

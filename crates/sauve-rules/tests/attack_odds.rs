@@ -246,3 +246,39 @@ fn the_odds_of_a_volley_count_the_targets_check() {
         assert!((f64::from(odds.check_fails) - counted).abs() < 1e-5, "odds {} counted {counted}", odds.check_fails);
     });
 }
+
+/// While a charge is chosen, the target's rout preview is of the board at
+/// contact (the charger next to it): it is the rout the charge then causes
+/// when the melee routs the target, and not the preview of the board
+/// before the ride, where the horse stood far off.
+#[test]
+fn a_charge_targets_rout_preview_is_the_rout_it_then_causes() {
+    use sauve_rules::events::{MoveReason, Pos};
+    let setup = Setup {
+        s: field(&[
+            "(id: \"fr-h\", side: \"fr\", arm: Cavalry, at: (7, 1), morale: 45, strength: 4)",
+            "(id: \"ru-a\", side: \"ru\", arm: Infantry, at: (4, 4), morale: 35, strength: 4, state: Disordered)",
+        ]),
+    };
+    let (h, t) = (setup.unit("fr-h"), setup.unit("ru-a"));
+    setup.with(|bf, engine, board| {
+        let path = charge_path(bf, engine, board, &mut MoveSearch::default(), h, t).expect("within reach");
+        let at_contact = sauve_rules::labataille::combat::target_rout_at_contact(bf, engine, board, h, t, &path)
+            .expect("on the board");
+        let before = sauve_rules::labataille::rout_preview::preview_rout(bf.ctx, &mut engine.probe(), board, t)
+            .expect("on the board");
+        assert_ne!(at_contact.path, before.path, "the horse at contact stands in the way of the old rout");
+        // The charge, its roll a 66: the disordered battalion is routed (DX).
+        let (mut e, mut b, mut d, mut log) =
+            (engine.probe(), board.clone(), Dice::new(1, vec![66]), EventLog::default());
+        resolve_charge(bf, &mut e, &mut b, &mut d, &mut log, &mut MoveSearch::default(), h, t).expect("a charge");
+        assert!(matches!(ended(&log, &b, board.units[t].at.expect("on"), 0), Ended::Table(MeleeResult::DX)));
+        let id = &board.units[t].id;
+        let routed = log.events.iter().find_map(|e| match &e.kind {
+            EventKind::Move { unit, reason: MoveReason::Rout, path, .. } if unit == id => Some(path.clone()),
+            _ => None,
+        });
+        let previewed: Vec<Pos> = at_contact.path.iter().map(|&o| Pos::from(o)).collect();
+        assert_eq!(routed, Some(previewed), "the rout made is the one previewed at contact");
+    });
+}

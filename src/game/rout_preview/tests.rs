@@ -199,3 +199,31 @@ fn the_legend_says_how_the_rout_ends_and_what_the_labels_mean() {
     assert!(super::legend_words(&off, names).is_some_and(|t| t.contains("select a unit")));
     assert_eq!(super::legend_words(&RoutView::default(), names), None);
 }
+
+/// While a charge is chosen, the target's rout is previewed on the board at
+/// contact: the charger next to it, where it stands when the melee is
+/// rolled (not where it stands now, far off).
+#[test]
+fn pointing_a_charge_at_a_target_previews_its_rout_at_contact() {
+    let rows: Vec<String> = (0..10).map(|_| format!("\"{}\"", ".".repeat(10))).collect();
+    let text = format!(
+        "Scenario(format: 1, name: \"charge\", turns: 2, seed: 7,\n sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{}]),\n units: [(id: \"fr-h\", side: \"fr\", arm: Cavalry, at: (7, 1), morale: 45, strength: 4), (id: \"ru-a\", side: \"ru\", arm: Infantry, at: (4, 4), morale: 35, strength: 4, state: Disordered)])",
+        rows.join(",\n ")
+    );
+    let mut sim = Simulation::new(parse(&text, "charge.ron"), 7, vec![], Seats::Nobody);
+    let w = sim.app.world_mut();
+    seat(w, Seats::HotSeat);
+    assert_eq!(go_to(w, Phase::Charge), 0);
+    let at_contact = crate::sim::charge_target_rout(w, 0, 1).expect("a preview at contact");
+    let Some(now) = rules_preview(w, 1) else { panic!("a preview of ru-a") };
+    assert_ne!(at_contact.path, now.path, "the horse at contact changes the way it would run");
+    let mut app = window_app(sim);
+    app.world_mut().write_message(MapClick { hex: Offset::new(7, 1), button: MapButton::Primary });
+    app.update();
+    assert_eq!(app.world().resource::<PlayerTurn>().group, vec![0], "the horse is picked");
+    app.world_mut().resource_mut::<MapPointer>().hex = Some(Offset::new(4, 4));
+    app.update();
+    let view = app.world().resource::<RoutView>();
+    assert_eq!(view.shown.as_ref().map(|s| (s.why, &s.preview)), Some((Why::Charged(0), &at_contact)));
+    assert_eq!(marks(&mut app), sorted(&at_contact.path));
+}

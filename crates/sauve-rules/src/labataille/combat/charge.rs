@@ -167,3 +167,23 @@ pub fn ride(
     }
     by
 }
+
+/// The rout preview of a charge's `target` on the board as it will stand
+/// when the melee is rolled (rules 1.3, 1.9): the charger at the end of its
+/// `path`, next to the target, as the window shows it while the charge is
+/// chosen. `None` when the target is off the board.
+pub fn target_rout_at_contact(
+    bf: &Battlefield,
+    engine: &Engine,
+    board: &Board,
+    unit: usize,
+    target: usize,
+    path: &[Offset],
+) -> Option<crate::labataille::rout_preview::RoutPreview> {
+    let mut there = board.clone();
+    let mut probe = engine.probe();
+    if let Some(&contact) = path.last() {
+        probe.relocate(bf.ctx, &mut there, unit, Some(contact));
+    }
+    crate::labataille::rout_preview::preview_rout(bf.ctx, &mut probe, &there, target)
+}

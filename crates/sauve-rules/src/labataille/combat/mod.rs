@@ -15,7 +15,7 @@ mod melee;
 mod odds;
 
 pub use battlefield::{Battlefield, CombatError, two_d6_chance};
-pub use charge::{charge_path, charge_reach, resolve_charge, ride};
+pub use charge::{charge_path, charge_reach, resolve_charge, ride, target_rout_at_contact};
 pub use fire::{FireOdds, between, fire_odds, line_of_sight, resolve_fire};
 pub use melee::{MeleeOdds, Prepared, log_attack, melee_odds, order_melee, prepare_melee, resolve_melee};
 pub use odds::{AttackOdds, CheckOdds, attack_odds, charge_odds};

@@ -462,3 +462,37 @@ fn the_why_of_an_attacks_check_names_the_order_to_attack() {
         assert!(line.contains(&format!("#{seq}")) && line.contains("[root: order]"), "{line}");
     }
 }
+
+/// A log written in the first vocabulary (a table's `Volley`, `Clash`,
+/// `Casualties`, `Turned`, a broken army's side as a second `side`) is still
+/// read by `sauve why`, as the same events: its answers are the new log's.
+#[test]
+fn sauve_why_reads_a_log_of_the_first_vocabulary_as_the_same_events() {
+    let (log, _) = ai_battle("ligny-1815.ron", 2, "ligny-now.jsonl");
+    let now = std::fs::read_to_string(&log).expect("the log");
+    let then: String = now
+        .lines()
+        .map(|l| {
+            l.replace(r#""kind":"Fire","#, r#""kind":"Volley","#)
+                .replace(r#""kind":"Melee","#, r#""kind":"Clash","#)
+                .replace(r#""kind":"Losses","#, r#""kind":"Casualties","#)
+                .replace(r#""kind":"Facing","#, r#""kind":"Turned","#)
+                .replace(r#","army":"#, r#","side":"#)
+                + "\n"
+        })
+        .collect();
+    assert_ne!(then, now);
+    assert!(then.contains("Volley") && then.contains("Clash") && then.contains("Casualties"), "a fought battle");
+    let old = scratch().join("ligny-then.jsonl");
+    std::fs::write(&old, &then).expect("written");
+    let ron = root().join("scenarios/ligny-1815.ron");
+    for args in [vec!["--cascades"], vec!["--event", "300"]] {
+        let answer = |path: &Path| {
+            let mut a = vec!["why", p(path)];
+            a.extend(args.iter().copied());
+            a.extend(["--scenario", p(&ron)]);
+            stdout(&sauve(&a))
+        };
+        assert_eq!(answer(&old), answer(&log), "sauve why {args:?}");
+    }
+}

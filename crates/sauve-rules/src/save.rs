@@ -118,9 +118,40 @@ pub fn is_save(text: &str) -> bool {
 }
 
 /// Writes a file through a temporary sibling and a rename, so a failure
-/// never leaves half a file.
+/// never leaves half a file. A link is written through to the file it
+/// names; something that is no file (`/dev/null`, a pipe, a terminal) is
+/// written to directly, never replaced by a file.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return std::fs::write(path, text);
+    }
+    let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let path = if linked { std::fs::canonicalize(path)? } else { path.to_path_buf() };
     let tmp = path.with_extension("tmp-sauve");
     std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    std::fs::rename(&tmp, &path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_atomically;
+
+    /// A link is written through, not replaced by a file: the file it
+    /// names gets the text and the link still names it.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_written_through_and_stays_a_link() {
+        let dir = std::env::temp_dir().join(format!("sauve-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let (file, link) = (dir.join("real.jsonl"), dir.join("link.jsonl"));
+        std::fs::write(&file, "old").expect("written");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&file, &link).expect("a link");
+        write_atomically(&link, "new").expect("written through");
+        assert!(std::fs::symlink_metadata(&link).expect("there").file_type().is_symlink(), "still a link");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "new");
+        // A folder is no file to write: an error, and nothing replaced.
+        assert!(write_atomically(&dir, "x").is_err());
+        assert!(dir.is_dir());
+    }
 }

@@ -456,3 +456,35 @@ fn a_charges_odds_count_the_square_test_and_agree_with_charges_ridden() {
         assert!((seen - p).abs() <= 4.5 * se + 1e-9, "{name}: odds {p:.4}, seen {seen:.4}");
     }
 }
+
+/// A volley's odds count the valour tests its losses demand (docs/rules.md
+/// 2.10): the chance the target is left fleeing agrees with volleys fired
+/// with random dice, within 4.5 standard errors.
+#[test]
+fn a_volleys_chance_to_put_its_target_to_flight_counts_the_valour_tests() {
+    let units = [
+        fsu("a", "a", "Infantry", 112.0, 100.0, 24, ", facing: 270.0"),
+        fsu("b", "b", "Infantry", 100.0, 100.0, 12, ", facing: 90.0"),
+    ];
+    let mut g = Game::new(&units, &[]);
+    let flees = g.bound(|b| {
+        let v = sauve::belle_alliance::combat::volley(b.ctx, b.engine, b.table, &[0], 1).expect("in range");
+        let by_row = sauve::belle_alliance::combat::fire_flight(b.ctx, b.table, 1, v.modifier);
+        let (_, rows) = sauve::belle_alliance::combat::odds(&b.ctx.ba().fire.results, v.modifier);
+        let fu_row: f32 =
+            b.ctx.ba().fire.results.iter().zip(&rows).filter(|(r, _)| r.state == State::FU).map(|(_, p)| p).sum();
+        assert!(by_row > fu_row + 0.01, "the valour tests add to the table's own flight: {by_row} against {fu_row}");
+        by_row
+    });
+    let runs: u32 = 6000;
+    let mut fled = 0u32;
+    for seed in 0..runs {
+        let mut g = Game::new(&units, &[]);
+        g.dice = Dice::new(u64::from(seed), Vec::new());
+        g.order(Phase::OffensiveFire, 0, fire(&["a"], "b")).expect("in range");
+        fled += u32::from(g.unit("b").state == State::FU);
+    }
+    let (seen, p) = (f64::from(fled) / f64::from(runs), f64::from(flees));
+    let se = (p * (1.0 - p) / f64::from(runs)).sqrt();
+    assert!((seen - p).abs() <= 4.5 * se + 1e-9, "odds {p:.4}, seen {seen:.4}");
+}

@@ -94,7 +94,8 @@ pub fn run(a: &OddsArgs) -> ExitCode {
             let path: Vec<[i32; 2]> = path.iter().map(|h| [h.c, h.r]).collect();
             (attack_json(&o, &scenario, Some(path)), attack_odds_text(&o, &name(target), true, &name))
         }),
-        (Mode::FreeSpace, "fire") => sim::fs_fire_odds(world, &who, target).map(|(v, none, rows)| {
+        (Mode::FreeSpace, "fire") => sim::fs_fire_odds(world, &who, target).map(|o| {
+            let (v, none, rows) = (o.volley, o.none, o.rows);
             let table = &scenario.rules.belle_alliance.fire.results;
             let each: Vec<Value> = table
                 .iter()
@@ -107,14 +108,17 @@ pub fn run(a: &OddsArgs) -> ExitCode {
                 .map(|(r, p)| format!("{} figures and {:?} {}", r.figures, r.state, pct(*p)))
                 .collect();
             let text = format!(
-                "Fire at {}: {:.1} points, {:+}\n  no effect {}\n  {}",
+                "Fire at {}: {:.1} points, {:+}\n  no effect {}\n  {}\n  it flees {} (the valour tests its losses demand counted)",
                 name(target),
                 v.points,
                 v.modifier,
                 pct(none),
-                words.join("\n  ")
+                words.join("\n  "),
+                pct(o.flees)
             );
-            (json!({ "points": v.points, "modifier": v.modifier, "no_effect": none, "results": each }), text)
+            let j = json!({ "points": v.points, "modifier": v.modifier, "no_effect": none, "results": each,
+                "flees": o.flees });
+            (j, text)
         }),
         (Mode::FreeSpace, "melee") => sim::fs_melee_odds(world, &who, target, false).map(|(f, (w, d, l))| {
             let j = json!({ "attack": f.attack, "defence": f.defence, "aspect": format!("{:?}", f.aspect),

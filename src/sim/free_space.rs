@@ -308,18 +308,31 @@ pub fn fs_march_preview(world: &mut World, unit: usize, to: (f32, f32), facing: 
     })
 }
 
+/// The odds of a volley of `firers` at `target` before it is fired.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FsFireOdds {
+    /// The volley: its points and modifier.
+    pub volley: crate::belle_alliance::combat::Volley,
+    /// The chance of no effect, and of each row of the fire table.
+    pub none: f32,
+    pub rows: Vec<f32>,
+    /// The chance the target is left fleeing, both its dice counted: the
+    /// table's row, then the valour tests its losses demand (docs/rules.md
+    /// 2.10).
+    pub flees: f32,
+}
+
 /// The odds of a volley of `firers` at `target` before it is fired: the
 /// volley (points, modifier), the chance of no effect and of each row of
-/// the fire table.
-pub fn fs_fire_odds(
-    world: &mut World,
-    firers: &[usize],
-    target: usize,
-) -> Result<(crate::belle_alliance::combat::Volley, f32, Vec<f32>), String> {
+/// the fire table, and of the target fleeing.
+pub fn fs_fire_odds(world: &mut World, firers: &[usize], target: usize) -> Result<FsFireOdds, String> {
+    use crate::belle_alliance::combat;
     with_bound(world, |b, _, _| {
-        let v = crate::belle_alliance::combat::volley(b.ctx, b.engine, b.table, firers, target)?;
-        let (none, rows) = crate::belle_alliance::combat::odds(&b.ctx.ba().fire.results, v.modifier);
-        Ok((v, none, rows))
+        let volley = combat::volley(b.ctx, b.engine, b.table, firers, target)?;
+        let table = &b.ctx.ba().fire.results;
+        let (none, rows) = combat::odds(table, volley.modifier);
+        let flees = combat::fire_flight(b.ctx, b.table, target, volley.modifier);
+        Ok(FsFireOdds { volley, none, rows, flees })
     })
 }
 

@@ -222,19 +222,20 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
     }
     match phase {
         Phase::DefensiveFire | Phase::OffensiveFire => match sim::fs_fire_odds(world, &who, e) {
-            Ok((v, none, rows)) => {
+            Ok(o) => {
                 let table = world.resource::<sim::Battle>().scenario.rules.belle_alliance.fire.results.clone();
                 let each: Vec<String> = table
                     .iter()
-                    .zip(&rows)
+                    .zip(&o.rows)
                     .map(|(r, p)| format!("{}{} {}", r.figures, state_mark(r.state), percent(*p)))
                     .collect();
                 format!(
-                    "Fire at {name}: {:.1} points, {:+}. No effect {}; {}. Click to fire.",
-                    v.points,
-                    v.modifier,
-                    percent(none),
-                    each.join(", ")
+                    "Fire at {name}: {:.1} points, {:+}. No effect {}; {}. It flees {}. Click to fire.",
+                    o.volley.points,
+                    o.volley.modifier,
+                    percent(o.none),
+                    each.join(", "),
+                    percent(o.flees)
                 )
             }
             Err(why) => format!("Cannot fire at {name}: {why}."),

@@ -131,6 +131,42 @@ pub fn volley(
     Ok(Volley { points, modifier, from: (sx / n, sy / n) })
 }
 
+/// A unit's valour once it has `left` figures (docs/rules.md 2.10): its
+/// scenario valour less one point per `valour_loss.share_per_point` of its
+/// starting figures lost. `None` for a unit the scenario does not hold.
+pub fn valour_with(ctx: &FsCtx, u: usize, left: u32) -> Option<i32> {
+    let spec = ctx.units.get(u)?;
+    let start = spec.strength.max(1) as f32;
+    let gone = (start - left as f32).max(0.0) / start;
+    let points = (gone / ctx.ba().valour_loss.share_per_point + 1e-3).floor() as i32;
+    Some(spec.valour - points)
+}
+
+/// The chance a result of `figures` and `state` leaves unit `u` fleeing
+/// (FU), the valour tests its losses demand counted (docs/rules.md 2.10,
+/// RULES.md 2.2.4): each point of valour lost is a test, 3d6 + the new
+/// valour above `valour_loss.flight_max` to hold.
+pub fn flight_chance(ctx: &FsCtx, table: &Table, u: usize, figures: u32, state: State) -> f32 {
+    let Some(unit) = table.units.get(u) else { return 0.0 };
+    if unit.state == State::FU || state == State::FU {
+        return 1.0;
+    }
+    let left = unit.figures - figures.min(unit.figures.saturating_sub(1));
+    let Some(valour) = valour_with(ctx, u, left) else { return 0.0 };
+    let tests = (unit.valour - valour).max(0);
+    let holds = at_least(ctx.ba().valour_loss.flight_max - valour + 1);
+    1.0 - holds.powi(tests)
+}
+
+/// The chance a volley of `modifier` leaves `target` fleeing, both its dice
+/// counted: the fire table's row (2.8), then the valour tests its losses
+/// demand (2.10).
+pub fn fire_flight(ctx: &FsCtx, table: &Table, target: usize, modifier: i32) -> f32 {
+    let rows = &ctx.ba().fire.results;
+    let (_, chances) = odds(rows, modifier);
+    rows.iter().zip(&chances).map(|(r, p)| p * flight_chance(ctx, table, target, r.figures, r.state)).sum()
+}
+
 /// The row of a result table a total reads, if any (ascending `from`).
 pub fn read(rows: &[ResultRow], total: i32) -> Option<ResultRow> {
     rows.iter().rev().find(|r| total >= r.from).copied()

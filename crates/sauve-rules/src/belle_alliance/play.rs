@@ -511,11 +511,7 @@ impl Bound<'_, '_> {
         if severity(state) > 0 {
             self.engine.hit(ctx, self.table, self.log, u, state, cause, from, turn, by);
         }
-        let Some(spec) = ctx.units.get(u) else { return };
-        let start = spec.strength.max(1) as f32;
-        let gone = (start - self.table.units[u].figures as f32).max(0.0) / start;
-        let points = (gone / ctx.ba().valour_loss.share_per_point + EPS).floor() as i32;
-        let valour = spec.valour - points;
+        let Some(valour) = combat::valour_with(ctx, u, self.table.units[u].figures) else { return };
         let was = self.table.units[u].valour;
         if valour >= was {
             return;

@@ -488,3 +488,32 @@ fn a_volleys_chance_to_put_its_target_to_flight_counts_the_valour_tests() {
     let se = (p * (1.0 - p) / f64::from(runs)).sqrt();
     assert!((seen - p).abs() <= 4.5 * se + 1e-9, "odds {p:.4}, seen {seen:.4}");
 }
+
+/// A melee's odds count the valour tests each side's losses demand: the
+/// chances the target and the attacker are left fleeing agree with melees
+/// fought with random dice, within 4.5 standard errors.
+#[test]
+fn a_melees_chances_to_put_either_side_to_flight_count_the_valour_tests() {
+    // Small units: every figure lost is a tenth of one, so losses cost valour.
+    let units = [fsu("a", "a", "Infantry", 100.0, 100.0, 10, ""), fsu("b", "b", "Infantry", 100.0, 95.5, 8, "")];
+    let mut g = Game::new(&units, &[]);
+    let (they, we) = g.bound(|b| {
+        let f = sauve::belle_alliance::combat::fight(b.ctx, b.engine, b.table, &[0], 1, false).expect("in contact");
+        sauve::belle_alliance::combat::fight_flight(b.ctx, b.table, &f, 0, 1)
+    });
+    assert!(they > 0.05 && we > 0.05, "both may flee: {they} {we}");
+    let runs: u32 = 6000;
+    let (mut b_fled, mut a_fled) = (0u32, 0u32);
+    for seed in 0..runs {
+        let mut g = Game::new(&units, &[]);
+        g.dice = Dice::new(u64::from(seed), Vec::new());
+        g.order(Phase::Melee, 0, Order::Melee { units: vec!["a".into()], target: "b".into() }).expect("in contact");
+        b_fled += u32::from(g.unit("b").state == State::FU);
+        a_fled += u32::from(g.unit("a").state == State::FU);
+    }
+    for (who, fled, p) in [("target", b_fled, they), ("attacker", a_fled, we)] {
+        let (seen, p) = (f64::from(fled) / f64::from(runs), f64::from(p));
+        let se = (p * (1.0 - p) / f64::from(runs)).sqrt();
+        assert!((seen - p).abs() <= 4.5 * se + 1e-9, "{who}: odds {p:.4}, seen {seen:.4}");
+    }
+}

@@ -120,18 +120,22 @@ pub fn run(a: &OddsArgs) -> ExitCode {
                 "flees": o.flees });
             (j, text)
         }),
-        (Mode::FreeSpace, "melee") => sim::fs_melee_odds(world, &who, target, false).map(|(f, (w, d, l))| {
+        (Mode::FreeSpace, "melee") => sim::fs_melee_odds(world, &who, target, false).map(|o| {
+            let (f, w, d, l, tf, af) = (o.fight, o.win, o.draw, o.lose, o.target_flees, o.attacker_flees);
             let j = json!({ "attack": f.attack, "defence": f.defence, "aspect": format!("{:?}", f.aspect),
-                "win": w, "draw": d, "lose": l });
+                "win": w, "draw": d, "lose": l, "target_flees": tf, "attacker_flees": af });
             let text = format!(
-                "Attack {}: {:+} against {:+} ({:?})\n  win {}, draw {}, lose {}",
+                "Attack {}: {:+} against {:+} ({:?})\n  win {}, draw {}, lose {}\n  it flees {}, the attacker {} \
+                 (the valour tests of their losses counted)",
                 name(target),
                 f.attack,
                 f.defence,
                 f.aspect,
                 pct(w),
                 pct(d),
-                pct(l)
+                pct(l),
+                pct(tf),
+                pct(af)
             );
             (j, text)
         }),
@@ -142,6 +146,7 @@ pub fn run(a: &OddsArgs) -> ExitCode {
             let j = json!({
                 "fight": fight(&o.fight), "square": o.square, "against_square": o.against_square.as_ref().map(fight),
                 "win": o.win, "draw": o.draw, "lose": o.lose, "called_off": o.called_off,
+                "target_flees": o.target_flees, "charger_flees": o.charger_flees,
             });
             let mut text = format!(
                 "Charge {}: {:+} against {:+} ({:?})",
@@ -157,6 +162,7 @@ pub fn run(a: &OddsArgs) -> ExitCode {
                 }
             }
             text += &format!("\n  win {}, draw {}, lose {}", pct(o.win), pct(o.draw), pct(o.lose));
+            text += &format!("\n  it flees {}, the charger {}", pct(o.target_flees), pct(o.charger_flees));
             if o.called_off > 0.0 {
                 text += &format!(", called off {}", pct(o.called_off));
             }

@@ -347,15 +347,32 @@ pub fn fs_charge_odds(
     with_bound(world, |b, _, _| crate::belle_alliance::play::charge_odds(b, unit, target))
 }
 
+/// The odds of a melee before it is fought.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FsMeleeOdds {
+    /// Both sides' modifiers and the aspect.
+    pub fight: crate::belle_alliance::combat::Fight,
+    /// The chances the target loses, a draw, the attacker loses.
+    pub win: f32,
+    pub draw: f32,
+    pub lose: f32,
+    /// The chances the target and the lead attacker are left fleeing, the
+    /// valour tests of their losses counted.
+    pub target_flees: f32,
+    pub attacker_flees: f32,
+}
+
 /// The odds of a melee of `attackers` at `target` (a charge of the first
 /// attacker, from where it would make contact, when `charge`): both sides'
-/// modifiers and the chances the target loses, a draw, the attacker loses.
+/// modifiers and the chances the target loses, a draw, the attacker loses;
+/// then the chances the target and the lead attacker are left fleeing, the
+/// valour tests of their losses counted.
 pub fn fs_melee_odds(
     world: &mut World,
     attackers: &[usize],
     target: usize,
     charge: bool,
-) -> Result<(crate::belle_alliance::combat::Fight, (f32, f32, f32)), String> {
+) -> Result<FsMeleeOdds, String> {
     with_bound(world, |b, _, _| {
         let fight = if charge {
             let &u = attackers.first().ok_or("nobody charges")?;
@@ -363,7 +380,10 @@ pub fn fs_melee_odds(
         } else {
             crate::belle_alliance::combat::fight(b.ctx, b.engine, b.table, attackers, target, false)?
         };
-        let odds = crate::belle_alliance::combat::fight_odds(&fight, &b.ctx.ba().melee.results);
-        Ok((fight, odds))
+        let (win, draw, lose) = crate::belle_alliance::combat::fight_odds(&fight, &b.ctx.ba().melee.results);
+        let &lead = attackers.first().ok_or("nobody attacks")?;
+        let (target_flees, attacker_flees) =
+            crate::belle_alliance::combat::fight_flight(b.ctx, b.table, &fight, lead, target);
+        Ok(FsMeleeOdds { fight, win, draw, lose, target_flees, attacker_flees })
     })
 }

@@ -45,7 +45,9 @@ pub use driver::{
     dropped_orders, end_phase, orders_not_replayed, run_to, run_to_boundary, start_fork_replay, start_replay,
     step_phase, write_final,
 };
-pub use free_space::{FsFireOdds, FsState, fs_charge_odds, fs_fire_odds, fs_march_preview, fs_melee_odds, fs_score};
+pub use free_space::{
+    FsFireOdds, FsMeleeOdds, FsState, fs_charge_odds, fs_fire_odds, fs_march_preview, fs_melee_odds, fs_score,
+};
 pub use hex_phases::ai_rest_of_phase;
 pub use order_api::{
     attack_odds, awaiting_orders, charge_odds, charge_path, charge_target_rout, fire_odds, issue_order, movement_range,

@@ -258,27 +258,35 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
                     (None, _) => String::new(),
                 };
                 format!(
-                    "Charge {name}: {:+} against {:+} ({:?}).{square} Win {}, draw {}, lose {}. Click to charge.",
+                    "Charge {name}: {:+} against {:+} ({:?}).{square} Win {}, draw {}, lose {}. It flees {}, yours \
+                     {}. Click to charge.",
                     o.fight.attack,
                     o.fight.defence,
                     o.fight.aspect,
                     percent(o.win),
                     percent(o.draw),
                     percent(o.lose),
+                    percent(o.target_flees),
+                    percent(o.charger_flees),
                 )
             }
             Err(why) => format!("Cannot charge {name}: {why}."),
         },
         Phase::Melee => match sim::fs_melee_odds(world, &who, e, false) {
-            Ok((f, (win, draw, lose))) => format!(
-                "Attack {name}: {:+} against {:+} ({:?}). Win {}, draw {}, lose {}. Click to attack.",
-                f.attack,
-                f.defence,
-                f.aspect,
-                percent(win),
-                percent(draw),
-                percent(lose),
-            ),
+            Ok(sim::FsMeleeOdds { fight: f, win, draw, lose, target_flees: they_flee, attacker_flees: you_flee }) => {
+                format!(
+                    "Attack {name}: {:+} against {:+} ({:?}). Win {}, draw {}, lose {}. It flees {}, yours {}. Click to \
+                 attack.",
+                    f.attack,
+                    f.defence,
+                    f.aspect,
+                    percent(win),
+                    percent(draw),
+                    percent(lose),
+                    percent(they_flee),
+                    percent(you_flee),
+                )
+            }
             Err(why) => format!("Cannot attack {name}: {why}."),
         },
         _ => String::new(),

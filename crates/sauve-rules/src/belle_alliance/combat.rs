@@ -332,6 +332,40 @@ pub fn fight_odds(f: &Fight, rows: &[ResultRow]) -> (f32, f32, f32) {
     (win as f32 / all, draw as f32 / all, lose as f32 / all)
 }
 
+/// The chances a melee leaves the target and the lead attacker fleeing,
+/// every die counted: both sides' 3d6 (2.9), then the valour tests the
+/// losses demand (2.10), the loser's row, a winner's figure when it did
+/// not win cleanly, a figure each in a draw.
+pub fn fight_flight(ctx: &FsCtx, table: &Table, f: &Fight, lead: usize, target: usize) -> (f32, f32) {
+    let m = &ctx.ba().melee;
+    let (mut target_flees, mut lead_flees) = (0.0f64, 0.0f64);
+    for a in 3..=18 {
+        for d in 3..=18 {
+            let n = f64::from(THREE_D6[(a - 3) as usize] * THREE_D6[(d - 3) as usize]) / (216.0 * 216.0);
+            let diff = a + f.attack - d - f.defence;
+            let (t, l) = match clash_result(diff, &m.results) {
+                Some((defender_lost, row)) => {
+                    let (loser, winner) = if defender_lost { (target, lead) } else { (lead, target) };
+                    let lost = flight_chance(ctx, table, loser, row.figures, row.state);
+                    let won = if diff.abs() >= m.clean_win {
+                        0.0
+                    } else {
+                        flight_chance(ctx, table, winner, m.winner_figures, State::Order)
+                    };
+                    if defender_lost { (lost, won) } else { (won, lost) }
+                }
+                None => (
+                    flight_chance(ctx, table, target, 1, State::Order),
+                    flight_chance(ctx, table, lead, 1, State::Order),
+                ),
+            };
+            target_flees += n * f64::from(t);
+            lead_flees += n * f64::from(l);
+        }
+    }
+    (target_flees as f32, lead_flees as f32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -602,6 +602,10 @@ pub struct ChargeOdds {
     pub draw: f32,
     pub lose: f32,
     pub called_off: f32,
+    /// Chances the target and the charger are left fleeing, the valour
+    /// tests of their losses counted (2.10).
+    pub target_flees: f32,
+    pub charger_flees: f32,
 }
 
 /// The odds of a charge of `u` at `t`: the target's square test, then the
@@ -611,7 +615,18 @@ pub fn charge_odds(b: &mut Bound, u: usize, t: usize) -> Result<ChargeOdds, Stri
     let fight = charge_fight(b, u, t)?;
     let rows = b.ctx.ba().melee.results.clone();
     let (win, draw, lose) = combat::fight_odds(&fight, &rows);
-    let mut odds = ChargeOdds { fight, square: None, against_square: None, win, draw, lose, called_off: 0.0 };
+    let (tf, cf) = combat::fight_flight(b.ctx, b.table, &fight, u, t);
+    let mut odds = ChargeOdds {
+        fight,
+        square: None,
+        against_square: None,
+        win,
+        draw,
+        lose,
+        called_off: 0.0,
+        target_flees: tf,
+        charger_flees: cf,
+    };
     if !tries_square(&b.table.units[t]) {
         return Ok(odds);
     }
@@ -627,6 +642,7 @@ pub fn charge_odds(b: &mut Bound, u: usize, t: usize) -> Result<ChargeOdds, Stri
     b.table.units[t].formation = Formation::Square;
     b.engine.moved(b.ctx, b.table, t);
     let square = charge_fight(b, u, t);
+    let (stf, scf) = square.as_ref().map_or((0.0, 0.0), |f| combat::fight_flight(b.ctx, b.table, f, u, t));
     b.table.units[t].formation = was;
     b.engine.moved(b.ctx, b.table, t);
     let (sw, sd, sl, off) = match &square {
@@ -636,6 +652,8 @@ pub fn charge_odds(b: &mut Bound, u: usize, t: usize) -> Result<ChargeOdds, Stri
         }
         Err(_) => (0.0, 0.0, 0.0, 1.0),
     };
+    odds.target_flees = (1.0 - p) * tf + p * stf;
+    odds.charger_flees = (1.0 - p) * cf + p * scf;
     odds.against_square = square.ok();
     odds.win = (1.0 - p) * win + p * sw;
     odds.draw = (1.0 - p) * draw + p * sd;

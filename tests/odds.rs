@@ -64,7 +64,7 @@ fn sauve_odds_prints_the_counted_odds_of_an_attack() {
     // The sentences say the same, with names.
     let out = sauve(&["odds", p, "--melee", "fr-a", "--target", "ru-a"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("1er Bn 132e passes its check 56%"), "{text}");
+    assert!(text.contains("checks: 1er Bn 132e passes 56%"), "{text}");
 
     // A distant charge: its path and the target's square test.
     let j = json(&["odds", p, "--charge", "fr-h", "--target", "ru-a", "--json"]);

@@ -50,15 +50,24 @@ pub fn attack_odds_text(o: &AttackOdds, target: &str, charge: bool, name: &dyn F
         t.modifier,
         pct(o.win_chance())
     );
-    for c in &o.checks {
-        let why = match c.cause {
-            Cause::Charge => "forms square",
-            Cause::Contagion => "holds when a friend runs past",
-            _ => "passes its check",
-        };
-        let when =
-            if c.rolled < 0.999 { format!(" (if it checks, {} of the time)", pct(c.rolled)) } else { String::new() };
-        out += &format!("\n  {} {why} {}{when}", name(c.unit), pct(c.passes));
+    // Four lines at most, so that the banner shows them all: the checks,
+    // whether the attack goes in, then the results.
+    let checks: Vec<String> = o
+        .checks
+        .iter()
+        .map(|c| {
+            let why = match c.cause {
+                Cause::Charge => "forms square",
+                Cause::Contagion => "holds as a friend runs past",
+                _ => "passes",
+            };
+            let when =
+                if c.rolled < 0.999 { format!(" (checks {} of the time)", pct(c.rolled)) } else { String::new() };
+            format!("{} {why} {}{when}", name(c.unit), pct(c.passes))
+        })
+        .collect();
+    if !checks.is_empty() {
+        out += &format!("\n  checks: {}", checks.join("; "));
     }
     out += &format!("\n  the attack goes in {}", pct(o.goes_in));
     if o.cleared > 0.0 {
@@ -67,10 +76,10 @@ pub fn attack_odds_text(o: &AttackOdds, target: &str, charge: bool, name: &dyn F
     if o.called_off > 0.0 {
         out += &format!(", called off {}", pct(o.called_off));
     }
-    for (r, p) in &o.outcomes {
-        if *p > 0.0 {
-            out += &format!("\n  {:>8}  {}", pct(*p), r.words());
-        }
+    let results: Vec<String> =
+        o.outcomes.iter().filter(|(_, p)| *p > 0.0).map(|(r, p)| format!("{} {}", pct(*p), r.words())).collect();
+    if !results.is_empty() {
+        out += &format!("\n  {}", results.join(", "));
     }
     out
 }
@@ -139,10 +148,10 @@ mod tests {
         let t = attack_odds_text(&melee, "the Guard", false, &names);
         // The chance to win counts the hex cleared before the table and the results that favour the attacker.
         assert!(t.starts_with("Melee with the Guard at 3:2 (6 against 4, modifier +1): you win 42%"), "{t}");
-        assert!(t.contains("1er Bn passes its check 50%\n"), "{t}");
-        assert!(t.contains("the Guard passes its check 60% (if it checks, 50% of the time)"), "{t}");
-        assert!(t.contains("the attack goes in 30%, they give way before it 20%, called off 50%"), "{t}");
-        assert!(t.contains("8%  attackers repulsed"), "{t}");
+        assert!(t.contains("\n  checks: 1er Bn passes 50%; the Guard passes 60% (checks 50% of the time)\n"), "{t}");
+        assert!(t.contains("\n  the attack goes in 30%, they give way before it 20%, called off 50%\n"), "{t}");
+        assert!(t.ends_with("\n  8% attackers repulsed, 22% defenders fall back"), "{t}");
+        assert_eq!(t.lines().count(), 4, "four lines fit the banner: {t}");
         assert!(move_text(Offset::new(2, 4), 350).ends_with("3.5 MP"));
     }
 }

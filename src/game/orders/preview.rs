@@ -100,7 +100,7 @@ pub fn refresh(world: &mut World, turn: &mut PlayerTurn) {
                     if path.len() > 1 {
                         text = text.replacen(
                             &format!("Charge {name} "),
-                            &format!("Charge {name} ({d} hexes away, by the path drawn; odds at the hex of contact) "),
+                            &format!("Charge {name} ({d} hexes off; odds at contact) "),
                             1,
                         );
                         turn.preview = Some(path);

@@ -143,7 +143,7 @@ fn a_distant_charge_shows_the_approach_it_then_rides() {
     // The odds before the ride, at the hex of contact, with the target's
     // square test in them.
     let odds = turn.odds.clone().unwrap_or_default();
-    assert!(odds.contains("5 hexes away, by the path drawn; odds at the hex of contact"), "{odds}");
+    assert!(odds.contains("Charge ru-a (5 hexes off; odds at contact) at "), "{odds}");
     assert!(odds.contains("you win") && odds.contains("forms square"), "{odds}");
 
     // The charge rides exactly that path.

@@ -43,7 +43,7 @@ pub fn attack_odds_text(o: &AttackOdds, target: &str, charge: bool, name: &dyn F
         return format!("{what} {target}: every defender is routed and surrenders without a fight");
     }
     let mut out = format!(
-        "{what} {target} at {} ({} against {}, modifier {:+}): you win {}",
+        "{what} {target} at {} ({} against {}, {:+}): you win {}",
         t.label,
         t.attack,
         t.defence,
@@ -52,36 +52,52 @@ pub fn attack_odds_text(o: &AttackOdds, target: &str, charge: bool, name: &dyn F
     );
     // Four lines at most, so that the banner shows them all: the checks,
     // whether the attack goes in, then the results.
-    let checks: Vec<String> = o
-        .checks
-        .iter()
-        .map(|c| {
-            let why = match c.cause {
-                Cause::Charge => "forms square",
-                Cause::Contagion => "holds as a friend runs past",
-                _ => "passes",
-            };
-            let when =
-                if c.rolled < 0.999 { format!(" (checks {} of the time)", pct(c.rolled)) } else { String::new() };
-            format!("{} {why} {}{when}", name(c.unit), pct(c.passes))
-        })
-        .collect();
-    if !checks.is_empty() {
-        out += &format!("\n  checks: {}", checks.join("; "));
+    // A unit's checks one after the other under its name once.
+    let mut checks = String::new();
+    for (k, c) in o.checks.iter().enumerate() {
+        let why = match c.cause {
+            Cause::Charge => "forms square",
+            Cause::Contagion => "holds as a friend runs past",
+            _ => "passes",
+        };
+        let when = if c.rolled < 0.999 { format!(" (if it checks: {} do)", pct(c.rolled)) } else { String::new() };
+        let same = k > 0 && o.checks[k - 1].unit == c.unit;
+        checks += &match (k, same) {
+            (0, _) => format!("{} {why} {}{when}", name(c.unit), pct(c.passes)),
+            (_, true) => format!(", then {why} {}{when}", pct(c.passes)),
+            (_, false) => format!("; {} {why} {}{when}", name(c.unit), pct(c.passes)),
+        };
     }
-    out += &format!("\n  the attack goes in {}", pct(o.goes_in));
+    if !checks.is_empty() {
+        out += &format!("\n  checks: {checks}");
+    }
+    out += &format!("\n  it goes in {}", pct(o.goes_in));
     if o.cleared > 0.0 {
-        out += &format!(", they give way before it {}", pct(o.cleared));
+        out += &format!(", they give way first {}", pct(o.cleared));
     }
     if o.called_off > 0.0 {
         out += &format!(", called off {}", pct(o.called_off));
     }
     let results: Vec<String> =
-        o.outcomes.iter().filter(|(_, p)| *p > 0.0).map(|(r, p)| format!("{} {}", pct(*p), r.words())).collect();
+        o.outcomes.iter().filter(|(_, p)| *p > 0.0).map(|(r, p)| format!("{} {}", short(*r), pct(*p))).collect();
     if !results.is_empty() {
         out += &format!("\n  {}", results.join(", "));
     }
     out
+}
+
+/// A melee result in a word or two, for the banner's one line of them.
+fn short(r: crate::rules::combat::MeleeResult) -> &'static str {
+    use crate::rules::combat::MeleeResult as M;
+    match r {
+        M::AR => "repulsed",
+        M::AD => "driven off",
+        M::EX => "exchange",
+        M::DR => "they fall back",
+        M::DD => "they lose and fall back",
+        M::DX => "they rout",
+        M::DS => "they surrender",
+    }
 }
 
 /// A march before it is ordered.
@@ -136,9 +152,10 @@ mod tests {
         };
         let check =
             |unit, rolled, passes| crate::labataille::combat::CheckOdds { unit, cause: Cause::Melee, rolled, passes };
+        let square = crate::labataille::combat::CheckOdds { unit: 1, cause: Cause::Charge, rolled: 1.0, passes: 0.5 };
         let melee = AttackOdds {
             table,
-            checks: vec![check(0, 1.0, 0.5), check(1, 0.5, 0.6)],
+            checks: vec![check(0, 1.0, 0.5), square, check(1, 0.5, 0.6)],
             goes_in: 0.3,
             cleared: 0.2,
             called_off: 0.5,
@@ -147,10 +164,15 @@ mod tests {
         let names = |u: usize| ["1er Bn", "the Guard"][u].to_owned();
         let t = attack_odds_text(&melee, "the Guard", false, &names);
         // The chance to win counts the hex cleared before the table and the results that favour the attacker.
-        assert!(t.starts_with("Melee with the Guard at 3:2 (6 against 4, modifier +1): you win 42%"), "{t}");
-        assert!(t.contains("\n  checks: 1er Bn passes 50%; the Guard passes 60% (checks 50% of the time)\n"), "{t}");
-        assert!(t.contains("\n  the attack goes in 30%, they give way before it 20%, called off 50%\n"), "{t}");
-        assert!(t.ends_with("\n  8% attackers repulsed, 22% defenders fall back"), "{t}");
+        assert!(t.starts_with("Melee with the Guard at 3:2 (6 against 4, +1): you win 42%"), "{t}");
+        assert!(
+            t.contains(
+                "\n  checks: 1er Bn passes 50%; the Guard forms square 50%, then passes 60% (if it checks: 50% do)\n"
+            ),
+            "{t}"
+        );
+        assert!(t.contains("\n  it goes in 30%, they give way first 20%, called off 50%\n"), "{t}");
+        assert!(t.ends_with("\n  repulsed 8%, they fall back 22%"), "{t}");
         assert_eq!(t.lines().count(), 4, "four lines fit the banner: {t}");
         assert!(move_text(Offset::new(2, 4), 350).ends_with("3.5 MP"));
     }

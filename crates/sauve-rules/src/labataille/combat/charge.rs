@@ -180,10 +180,23 @@ pub fn target_rout_at_contact(
     target: usize,
     path: &[Offset],
 ) -> Option<crate::labataille::rout_preview::RoutPreview> {
+    let (mut probe, there) = at_contact(bf, engine, board, unit, path);
+    crate::labataille::rout_preview::preview_rout(bf.ctx, &mut probe, &there, target)
+}
+
+/// Copies of the engine and the board with the charger `unit` at the end
+/// of its `path` (the hex of contact), to look at what it meets there.
+pub(super) fn at_contact(
+    bf: &Battlefield,
+    engine: &Engine,
+    board: &Board,
+    unit: usize,
+    path: &[Offset],
+) -> (Engine, Board) {
     let mut there = board.clone();
     let mut probe = engine.probe();
     if let Some(&contact) = path.last() {
         probe.relocate(bf.ctx, &mut there, unit, Some(contact));
     }
-    crate::labataille::rout_preview::preview_rout(bf.ctx, &mut probe, &there, target)
+    (probe, there)
 }

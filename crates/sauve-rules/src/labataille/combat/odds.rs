@@ -12,7 +12,7 @@ use crate::events::{Cause, EventKind, EventLog};
 use crate::hex::Offset;
 use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, illegal};
-use crate::labataille::combat::charge::ride;
+use crate::labataille::combat::charge::{at_contact, ride};
 use crate::labataille::combat::melee::{MeleeOdds, Prepared, melee_odds, prepare_melee};
 use crate::labataille::engine::Engine;
 use crate::rules::combat::MeleeResult;
@@ -98,11 +98,11 @@ pub fn charge_odds(
     target: usize,
     path: &[Offset],
 ) -> Result<AttackOdds, CombatError> {
-    let Some(&contact) = path.last() else { return Err(illegal(board, unit, "has no way to its target")) };
+    if path.is_empty() {
+        return Err(illegal(board, unit, "has no way to its target"));
+    }
     // The table as it reads from the hex of contact, before any check.
-    let mut there = board.clone();
-    let mut moved = engine.probe();
-    moved.relocate(bf.ctx, &mut there, unit, Some(contact));
+    let (moved, there) = at_contact(bf, engine, board, unit, path);
     let table = melee_odds(bf, &there, &moved, &[unit], target, true)?;
     let involved = in_the_fight(engine, bf, board, &[unit], target);
     Ok(count(bf, engine, board, table, &involved, &|bf, engine, board, dice, log| {

@@ -93,7 +93,7 @@ impl Lost {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum FireRoll {
-    /// Hex mode (RULES.md 1.8 as docs/rules.md 1.8 plays it): the
+    /// Hex mode (docs/rules.md 1.9): the
     /// firers' firepower and table column, the d66 rolled, its two dice
     /// added, and the table's cell.
     Hex { firepower: f32, column: usize, roll: u8, total: u8, result: FireResult },

@@ -79,25 +79,11 @@ pub fn attack_odds_text(o: &AttackOdds, target: &str, charge: bool, name: &dyn F
         out += &format!(", called off {}", pct(o.called_off));
     }
     let results: Vec<String> =
-        o.outcomes.iter().filter(|(_, p)| *p > 0.0).map(|(r, p)| format!("{} {}", short(*r), pct(*p))).collect();
+        o.outcomes.iter().filter(|(_, p)| *p > 0.0).map(|(r, p)| format!("{} {}", r.words(), pct(*p))).collect();
     if !results.is_empty() {
         out += &format!("\n  {}", results.join(", "));
     }
     out
-}
-
-/// A melee result in a word or two, for the banner's one line of them.
-fn short(r: crate::rules::combat::MeleeResult) -> &'static str {
-    use crate::rules::combat::MeleeResult as M;
-    match r {
-        M::AR => "repulsed",
-        M::AD => "driven off",
-        M::EX => "exchange",
-        M::DR => "they fall back",
-        M::DD => "they lose and fall back",
-        M::DX => "they rout",
-        M::DS => "they surrender",
-    }
 }
 
 /// A march before it is ordered.
@@ -172,7 +158,7 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("\n  it goes in 30%, they give way first 20%, called off 50%\n"), "{t}");
-        assert!(t.ends_with("\n  repulsed 8%, they fall back 22%"), "{t}");
+        assert!(t.ends_with("\n  attackers repulsed 8%, defenders fall back 22%"), "{t}");
         assert_eq!(t.lines().count(), 4, "four lines fit the banner: {t}");
         assert!(move_text(Offset::new(2, 4), 350).ends_with("3.5 MP"));
     }

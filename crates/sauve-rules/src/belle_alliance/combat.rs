@@ -144,7 +144,7 @@ pub fn valour_with(ctx: &FsCtx, u: usize, left: u32) -> Option<i32> {
 
 /// The chance a result of `figures` and `state` leaves unit `u` fleeing
 /// (FU), the valour tests its losses demand counted (docs/rules.md 2.10,
-/// RULES.md 2.2.4): each point of valour lost is a test, 3d6 + the new
+/// 2.2): each point of valour lost is a test, 3d6 + the new
 /// valour above `valour_loss.flight_max` to hold.
 pub fn flight_chance(ctx: &FsCtx, table: &Table, u: usize, figures: u32, state: State) -> f32 {
     let Some(unit) = table.units.get(u) else { return 0.0 };

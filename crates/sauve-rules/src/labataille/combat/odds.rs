@@ -82,7 +82,7 @@ pub fn attack_odds(
 ) -> Result<AttackOdds, CombatError> {
     let table = melee_odds(bf, board, engine, attackers, target, false)?;
     let involved = in_the_fight(engine, bf, board, attackers, target);
-    Ok(count(bf, engine, board, table, &involved, &|bf, engine, board, dice, log| {
+    Ok(count(bf, engine, board, table, &involved, false, &|bf, engine, board, dice, log| {
         prepare_melee(bf, engine, board, dice, log, attackers, target, false, &[])
     }))
 }
@@ -105,7 +105,7 @@ pub fn charge_odds(
     let (moved, there) = at_contact(bf, engine, board, unit, path);
     let table = melee_odds(bf, &there, &moved, &[unit], target, true)?;
     let involved = in_the_fight(engine, bf, board, &[unit], target);
-    Ok(count(bf, engine, board, table, &involved, &|bf, engine, board, dice, log| {
+    Ok(count(bf, engine, board, table, &involved, true, &|bf, engine, board, dice, log| {
         let by = ride(bf, engine, board, dice, log, unit, target, path);
         prepare_melee(bf, engine, board, dice, log, &[unit], target, true, &by)
     }))
@@ -148,6 +148,7 @@ fn count(
     board: &Board,
     table: MeleeOdds,
     involved: &[usize],
+    charging: bool,
     prelude: &Prelude,
 ) -> AttackOdds {
     let mut out =
@@ -203,10 +204,9 @@ fn count(
         }
         match prepared {
             Prepared::Fight { attackers, defenders } => {
-                goes_in += b.chance;
-                let odds = melee_odds(bf, &board, &e, &attackers, defenders[0], is_charge(&log));
-                match odds {
+                match melee_odds(bf, &board, &e, &attackers, defenders[0], charging) {
                     Ok(o) => {
+                        goes_in += b.chance;
                         for (r, p) in o.outcomes {
                             let w = b.chance * f64::from(p);
                             match outcomes.iter_mut().find(|(x, _)| *x == r) {
@@ -223,7 +223,7 @@ fn count(
             Prepared::CalledOff => called_off += b.chance,
         }
     }
-    // Checks in the order the rules roll them: the first branch's order.
+    // Checks in the order first met, each way's in the order it rolls them.
     out.checks = tally
         .into_iter()
         .map(|(unit, cause, rolled, passed)| CheckOdds {
@@ -241,13 +241,8 @@ fn count(
     out
 }
 
-/// Whether the attack played is a charge (its `Attack` says so).
-fn is_charge(log: &EventLog) -> bool {
-    log.events.iter().any(|e| matches!(e.kind, EventKind::Attack { charge: true, .. }))
-}
-
 /// The ways a roll can go that matter, each as one roll that makes it and
-/// its chance: a morale check passes or fails (RULES.md 1.1, natural
+/// its chance: a morale check passes or fails (docs/rules.md 1.1, natural
 /// extremes as the rules say); any other roll, each of the 36 d66 results.
 fn splits(bf: &Battlefield, kind: Option<&EventKind>) -> Vec<(u32, f64)> {
     let all: Vec<D66> = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u })).collect();

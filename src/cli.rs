@@ -1,4 +1,4 @@
-//! The command line (CONTRACT.md section 2).
+//! The command line (docs/cli.md).
 
 mod bar;
 mod batch;

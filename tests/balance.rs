@@ -3,7 +3,7 @@
 //! (not only the scripted shocks) makes units check morale and rout.
 //!
 //! Win counts with the tuned scenarios (`sauve simulate FILE --seed N`),
-//! measured with the rout priorities of RULES.md 1.3 as corrected (a woods
+//! measured with the rout priorities of docs/rules.md 1.3 as corrected (a woods
 //! or built-up end first, enemy zones last):
 //!
 //! | scenario | seeds 1..=10 | seeds 1..=40 |

@@ -1,4 +1,4 @@
-//! The cause graph (CONTRACT.md section 3, `because`): every event that
+//! The cause graph (docs/event-log.md, `because`): every event that
 //! follows from another names it. Walked here on every bundled battle, with
 //! the AI on both sides and with nobody giving orders, on seeds beyond the
 //! golden logs' and on generated battles: each `because` points backwards to

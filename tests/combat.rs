@@ -1,4 +1,4 @@
-//! Combat, movement and orders (issue 6; RULES.md 1.7 and 1.9 with the house
+//! Combat, movement and orders (issue 6; docs/rules.md 1.7 and 1.9 with the house
 //! tables of docs/rules.md), played through the same world functions the
 //! window uses, with scripted dice.
 

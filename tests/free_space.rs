@@ -1,4 +1,4 @@
-//! Belle Alliance rules, clause by clause (RULES.md section 2), checked
+//! Belle Alliance rules, clause by clause (docs/rules.md section 2), checked
 //! through the event log of tiny free-space tables with scripted 3d6 totals.
 
 mod common;

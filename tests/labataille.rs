@@ -1,4 +1,4 @@
-//! La Bataille rules, clause by clause (RULES.md section 1), checked through
+//! La Bataille rules, clause by clause (docs/rules.md section 1), checked through
 //! the event log of tiny scenarios with scripted dice.
 
 mod common;

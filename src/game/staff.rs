@@ -1,4 +1,4 @@
-//! Commanders and orderlies on a free-space table (RULES.md 2.4): a staff
+//! Commanders and orderlies on a free-space table (docs/rules.md 2.4): a staff
 //! figure is drawn as a small diamond in its side's colour, ringed in
 //! black, with its name beneath, where reorganising units look for it.
 

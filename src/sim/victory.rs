@@ -73,7 +73,7 @@ pub(super) fn refresh_leaders(world: &mut World) {
     });
 }
 
-/// The command segment at the start of a turn (RULES.md 1.6): corps that
+/// The command segment at the start of a turn (docs/rules.md 1.6): corps that
 /// have lost enough battalions break. Returns whether an army has broken,
 /// which ends the battle.
 pub(super) fn command_segment(world: &mut World) -> bool {

@@ -78,7 +78,7 @@ pub fn final_of(log: &[Value], unit: &str) -> (String, Option<(i64, i64)>) {
     (u["state"].as_str().unwrap_or("").to_owned(), at)
 }
 
-/// Cube distance of CONTRACT.md, written out independently of the crate.
+/// Cube distance of docs/scenario-format.md, written out independently of the crate.
 pub fn dist(a: (i64, i64), b: (i64, i64)) -> i64 {
     let cube = |(c, r): (i64, i64)| {
         let x = c;

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-/// A d66 result: two six-sided dice read as tens and units (RULES.md 1.1).
+/// A d66 result: two six-sided dice read as tens and units (docs/rules.md 1.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct D66 {
     pub tens: u8,
@@ -34,7 +34,7 @@ impl D66 {
         D66 { tens: ((o - 1) / 6) as u8, units: ((o - 1) % 6 + 1) as u8 }
     }
 
-    /// La Bataille modifier arithmetic (RULES.md 1.1): a modifier moves the
+    /// La Bataille modifier arithmetic (docs/rules.md 1.1): a modifier moves the
     /// roll along the ordered results, clamped to 11..=66; -6 is one whole
     /// tens step, -3 half a row.
     pub fn modified(self, modifier: i32) -> D66 {
@@ -54,7 +54,7 @@ pub struct MoraleRoll {
     pub passed: bool,
 }
 
-/// La Bataille morale check (RULES.md 1.1): passes when the modified roll is
+/// La Bataille morale check (docs/rules.md 1.1): passes when the modified roll is
 /// strictly greater than the morale value. With `natural_extremes` (the
 /// rules switch of that name, house default on) a natural 11 always fails
 /// and a natural 66 always passes, whatever the modifiers.
@@ -69,7 +69,7 @@ pub fn morale_check(morale: u8, modifier: i32, roll: D66, natural_extremes: bool
 }
 
 /// The smallest natural d66 roll that passes a check of `morale` with
-/// `modifier` (RULES.md 1.1); `None` if none does (possible only without
+/// `modifier` (docs/rules.md 1.1); `None` if none does (possible only without
 /// natural extremes: a routed unit of morale 56 or more never recovers).
 pub fn needed_roll(morale: u8, modifier: i32, natural_extremes: bool) -> Option<D66> {
     (1..=6)
@@ -77,7 +77,7 @@ pub fn needed_roll(morale: u8, modifier: i32, natural_extremes: bool) -> Option<
         .find(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed)
 }
 
-/// Chance a d66 morale check passes (RULES.md 1.1), counting the 36 rolls.
+/// Chance a d66 morale check passes (docs/rules.md 1.1), counting the 36 rolls.
 pub fn pass_chance(morale: u8, modifier: i32, natural_extremes: bool) -> f32 {
     let all = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }));
     let pass = all.filter(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed).count();
@@ -230,7 +230,7 @@ mod tests {
         assert!(!morale_check(66, 0, d(66), false).passed, "a natural 66 does not beat morale 66 on its own");
         assert!(!morale_check(56, -6, d(66), false).passed, "66 at -6 is 56, not above 56");
         assert!(morale_check(55, -6, d(66), false).passed, "56 beats 55");
-        // RULES.md 1.1: a routed unit (-6) of morale 56 or more never
+        // docs/rules.md 1.1: a routed unit (-6) of morale 56 or more never
         // recovers without the switch, and needs a natural 66 with it.
         assert_eq!(needed_roll(56, -6, false), None);
         assert_eq!(needed_roll(56, -6, true), Some(d(66)));

@@ -1,4 +1,4 @@
-//! The event log (CONTRACT.md section 3): the single record every rule writes
+//! The event log (docs/event-log.md): the single record every rule writes
 //! to. The command line, the battle log panel, replays and the tests all read
 //! it. Written as JSON Lines.
 
@@ -38,7 +38,7 @@ pub enum Cause {
     CarryAlong,
     Reorganisation,
     /// Free space: losses cost the unit a point of valour and it failed the
-    /// test that follows (RULES.md 2.2.4, docs/rules.md 2.10).
+    /// test that follows (docs/rules.md 2.2.4, docs/rules.md 2.10).
     Valour,
 }
 
@@ -220,7 +220,7 @@ pub enum EventKind {
         increments: u32,
     },
     /// A corps has lost enough battalions, routed or gone, to break
-    /// (checked at the start of each turn, RULES.md 1.6).
+    /// (checked at the start of each turn, docs/rules.md 1.6).
     CorpsBroken {
         corps: String,
         /// The side whose corps (or, on a table, whose army) it is.
@@ -280,7 +280,7 @@ pub enum EventKind {
         to: i32,
     },
     /// Free space: an enemy took the guns a battery's fleeing crew left
-    /// (RULES.md 2.2.7); `at` where they stood.
+    /// (docs/rules.md 2.2.7); `at` where they stood.
     GunsCaptured {
         unit: String,
         by: String,
@@ -303,7 +303,7 @@ pub struct Event {
     pub phase: Phase,
     #[serde(flatten)]
     pub kind: EventKind,
-    /// The events this one follows from (CONTRACT.md section 3), all
+    /// The events this one follows from (docs/event-log.md), all
     /// earlier in the log; empty for a root: a phase start, an order, a
     /// scripted shock. Left out of the line when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

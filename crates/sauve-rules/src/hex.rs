@@ -20,7 +20,7 @@ impl Offset {
         Self { c, r }
     }
 
-    /// Axial/cube coordinates (`hexx`), per CONTRACT.md: x = c,
+    /// Axial/cube coordinates (`hexx`), per docs/scenario-format.md (Hex coordinates): x = c,
     /// z = r - (c - (c & 1)) / 2.
     pub fn to_hex(self) -> Hex {
         Hex::from_offset_coordinates([self.c, self.r], OffsetHexMode::Odd, HexOrientation::Flat)
@@ -31,7 +31,7 @@ impl Offset {
         Self { c, r }
     }
 
-    /// Cube coordinates x and z (y is -x - z), per CONTRACT.md: x = c,
+    /// Cube coordinates x and z (y is -x - z), per docs/scenario-format.md (Hex coordinates): x = c,
     /// z = r - (c - (c & 1)) / 2; the same as [`Offset::to_hex`], as plain
     /// integers for the hot paths that measure many distances.
     #[inline]
@@ -179,7 +179,7 @@ impl Edge {
 mod tests {
     use super::*;
 
-    /// CONTRACT.md's own formula, written out independently of hexx.
+    /// The formula of docs/scenario-format.md (Hex coordinates), written out independently of hexx.
     fn contract_distance(a: Offset, b: Offset) -> u32 {
         let cube = |o: Offset| {
             let x = o.c;

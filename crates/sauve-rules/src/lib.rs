@@ -2,9 +2,9 @@
 //! over plain data that the ECS simulation, the window, the command line
 //! and the tests all ask.
 //!
-//! - [`labataille`]: the hex rules (RULES.md 1): rout and disorder moves,
+//! - [`labataille`]: the hex rules (docs/rules.md 1.1-1.9): rout and disorder moves,
 //!   contagion, recovery, combat, orders, victory, the AI;
-//! - [`belle_alliance`]: the free-space rules (RULES.md 2): flight, spread of
+//! - [`belle_alliance`]: the free-space rules (docs/rules.md 2.1-2.12): flight, spread of
 //!   rout, reorganisation;
 //! - [`scenario`]: the files authors write, parsed and validated with their
 //!   places; [`save`]: saves of a game;

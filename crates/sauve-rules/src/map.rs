@@ -109,7 +109,7 @@ impl TerrainMap {
     }
 
     /// Movement points for `arm` to step from `from` into its neighbour across
-    /// `dir` (RULES.md 1.8): the entered hex's terrain, road rate only from
+    /// `dir` (docs/rules.md 1.8): the entered hex's terrain, road rate only from
     /// road to road, plus hexside features. `None` if prohibited or off-map.
     pub fn step_cost(&self, rules: &Rules, arm: Arm, from: Offset, dir: Dir) -> Option<f32> {
         let to = from.neighbour(dir);

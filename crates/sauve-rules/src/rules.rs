@@ -1,5 +1,5 @@
 //! The scenario's `rules` block: every number the rules use, with the house
-//! defaults of RULES.md as the shipped defaults. docs/rules.md explains each.
+//! defaults of docs/rules.md as the shipped defaults. docs/rules.md explains each.
 
 pub mod ai;
 pub mod belle_play;
@@ -60,7 +60,7 @@ impl ArmCosts {
     }
 }
 
-/// RULES.md 1.8: the typical La Bataille terrain chart.
+/// docs/rules.md 1.8: the typical La Bataille terrain chart.
 pub fn default_terrain_costs(t: Terrain) -> ArmCosts {
     match t {
         Terrain::Clear | Terrain::Bridge => ArmCosts::all(1.0, 1.0, 1.0),
@@ -73,7 +73,7 @@ pub fn default_terrain_costs(t: Terrain) -> ArmCosts {
     }
 }
 
-/// RULES.md 1.8: extra cost of crossing a hexside feature.
+/// docs/rules.md 1.8: extra cost of crossing a hexside feature.
 pub fn default_hexside_costs(k: HexsideKind) -> ArmCosts {
     match k {
         HexsideKind::Slope => ArmCosts::all(2.0, 3.0, 4.0),
@@ -81,7 +81,7 @@ pub fn default_hexside_costs(k: HexsideKind) -> ArmCosts {
     }
 }
 
-/// How a contagion check falls on a stack (RULES.md 1.4).
+/// How a contagion check falls on a stack (docs/rules.md 1.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum StackContagion {
     /// House default: the first good-order unit of the stack checks; if it
@@ -92,7 +92,7 @@ pub enum StackContagion {
     EachUnit,
 }
 
-/// Where the woods/built-up preference of a rout move ranks (RULES.md 1.3,
+/// Where the woods/built-up preference of a rout move ranks (docs/rules.md 1.3,
 /// preference 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum RoutRefuge {
@@ -124,26 +124,26 @@ pub const MAX_MP: f32 = 100.0;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {
-    /// Movement costs per terrain (RULES.md 1.8), overriding the defaults.
+    /// Movement costs per terrain (docs/rules.md 1.8), overriding the defaults.
     pub terrain: BTreeMap<Terrain, ArmCosts>,
-    /// Extra costs per hexside feature (RULES.md 1.8), overriding the defaults.
+    /// Extra costs per hexside feature (docs/rules.md 1.8), overriding the defaults.
     pub hexsides: BTreeMap<HexsideKind, ArmCosts>,
-    /// Length of a rout move in hexes (RULES.md 1.3).
+    /// Length of a rout move in hexes (docs/rules.md 1.3).
     pub rout_hexes: u32,
     /// Where the woods/built-up end ranks among the rout preferences
-    /// (RULES.md 1.3).
+    /// (docs/rules.md 1.3).
     pub rout_refuge: RoutRefuge,
     /// A natural 11 always fails and a natural 66 always passes a morale
-    /// check, whatever the modifiers (RULES.md 1.1, house default on).
+    /// check, whatever the modifiers (docs/rules.md 1.1, house default on).
     pub natural_extremes: bool,
-    /// Movement points of a disorder retreat (RULES.md 1.3).
+    /// Movement points of a disorder retreat (docs/rules.md 1.3).
     pub retreat_mp: f32,
-    /// Morale modifier while disordered (RULES.md 1.2).
+    /// Morale modifier while disordered (docs/rules.md 1.2).
     pub disordered_modifier: i32,
-    /// Morale modifier while routed (RULES.md 1.2).
+    /// Morale modifier while routed (docs/rules.md 1.2).
     pub routed_modifier: i32,
     /// A routed unit this far (hexes) from every enemy is out of danger
-    /// (RULES.md 1.5), and its refuge must be at least this far too.
+    /// (docs/rules.md 1.5), and its refuge must be at least this far too.
     pub safe_distance: u32,
     /// Rout priority 2 (house default): the router must end no closer to any
     /// enemy within this many hexes of its start.
@@ -153,11 +153,11 @@ pub struct Rules {
     /// How a contagion check falls on a stack.
     pub contagion_stack: StackContagion,
     /// Map edges across which a router leaves the map without being
-    /// eliminated (RULES.md 1.3, off-map recovery).
+    /// eliminated (docs/rules.md 1.3, off-map recovery).
     pub off_map_recovery: Vec<Edge>,
     /// Victory points a side earns for each increment the enemy loses.
     pub points_per_increment: u32,
-    /// The first turn whose command segment checks corps morale (RULES.md
+    /// The first turn whose command segment checks corps morale (docs/rules.md
     /// 1.6); earlier turns keep the opening position the author set.
     pub first_command_turn: u32,
     /// Movement allowances, formations, fire and melee tables, stacking.
@@ -263,7 +263,7 @@ impl Rules {
     }
 }
 
-/// Flight march per bound, by arm (RULES.md 2.6).
+/// Flight march per bound, by arm (docs/rules.md 2.6).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FlightMarch {
@@ -279,7 +279,7 @@ impl Default for FlightMarch {
     }
 }
 
-/// Width x depth of one figure's base, in centimetres (RULES.md 2.6).
+/// Width x depth of one figure's base, in centimetres (docs/rules.md 2.6).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BaseSizes {
@@ -309,7 +309,7 @@ impl Default for ColumnFiles {
     }
 }
 
-/// The Belle Alliance house defaults of RULES.md 2.6.
+/// The Belle Alliance house defaults of docs/rules.md 2.6.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BelleAllianceRules {

@@ -29,7 +29,7 @@ impl Terrain {
         Terrain::Road,
     ];
 
-    /// The character CONTRACT.md's default legend uses for this terrain.
+    /// The character the default legend of docs/scenario-format.md uses for this terrain.
     pub fn default_char(self) -> char {
         match self {
             Terrain::Clear => '.',
@@ -57,7 +57,7 @@ impl Terrain {
     }
 
     /// Terrain in which recovered units take general order rather than column
-    /// (RULES.md 1.5: formation according to terrain).
+    /// (docs/rules.md 1.5: formation according to terrain).
     pub fn is_close(self) -> bool {
         matches!(self, Terrain::Woods | Terrain::Town | Terrain::Village | Terrain::Garden)
     }

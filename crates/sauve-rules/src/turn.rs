@@ -1,8 +1,8 @@
-//! The turn as the rules see it (RULES.md 1.6): its phases, who gives each
+//! The turn as the rules see it (docs/rules.md 1.6): its phases, who gives each
 //! side's orders, and where in the battle an order was given; plain data
 //! that the simulation steps through and saves record.
 
-/// The phases of a turn (RULES.md 1.6). `Shocks` opens each turn; then each
+/// The phases of a turn (docs/rules.md 1.6). `Shocks` opens each turn; then each
 /// side in scenario order runs the six phases from `Charge` to
 /// `MoraleRecovery`. `End` is not played: it stamps what is written once
 /// the battle is over (the result and every unit's last state).

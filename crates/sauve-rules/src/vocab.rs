@@ -31,9 +31,9 @@ pub enum Control {
     Idle,
 }
 
-/// A unit's morale state, in both rule systems: hex mode (RULES.md 1.2)
+/// A unit's morale state, in both rule systems: hex mode (docs/rules.md 1.2)
 /// has `GoodOrder`, `Disordered` and `Routed`, and `Surrendered` and
-/// `Eliminated` for the ways of leaving the board; free space (RULES.md
+/// `Eliminated` for the ways of leaving the board; free space (docs/rules.md
 /// 2.2) has `Order`, `LU`, `U` and `FU`. The same names in files, in the
 /// rules and in the event log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -86,7 +86,7 @@ impl State {
     }
 }
 
-/// A unit's formation (RULES.md 1.7, 2.2.5).
+/// A unit's formation (docs/rules.md 1.7, 2.2.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Formation {
     Line,
@@ -109,7 +109,7 @@ impl Formation {
 }
 
 /// What a `Formation` event says a unit took up: one of its formations,
-/// or, for a battery, its limbers (RULES.md 1.7). Written as the bare name
+/// or, for a battery, its limbers (docs/rules.md 1.7). Written as the bare name
 /// (`"Square"`, `"Limbered"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
@@ -171,7 +171,7 @@ impl<'de> Deserialize<'de> for Shape {
     }
 }
 
-/// Cavalry readiness (RULES.md 1.2), apart from morale.
+/// Cavalry readiness (docs/rules.md 1.2), apart from morale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
 pub enum Readiness {
     #[default]

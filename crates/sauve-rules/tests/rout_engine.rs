@@ -78,7 +78,7 @@ fn full(plan: RoutPlan) -> Vec<Offset> {
     }
 }
 
-/// Preference 2 before 4 (RULES.md 1.3): the zone-of-influence preference
+/// Preference 2 before 4 (docs/rules.md 1.3): the zone-of-influence preference
 /// is the last one, so the clear column is taken though enemy zones lie
 /// along it (marsh everywhere else: dearer, and no refuge to seek).
 #[test]

@@ -1,7 +1,7 @@
 //! What the fork panel offers (pure): the rolled events of the log up to
 //! the moment shown, worded as the log words them, and for one of them
 //! every roll its die could have shown instead, each marked with what a
-//! morale check would have made of it (RULES.md 1.1).
+//! morale check would have made of it (docs/rules.md 1.1).
 
 use crate::dice::{D66, morale_check};
 use crate::events::{Event, EventKind};

@@ -179,7 +179,7 @@ fn the_picker_marks_each_d66_roll_pass_or_fail_and_free_space_offers_3d6() {
     let c = roll_choices(&s, &check(35, 0, 24), Which::Roll);
     assert_eq!(c.len(), 36);
     let at = |r: u32| c.iter().find(|x| x.roll == r).copied().expect("offered");
-    // RULES.md 1.1: a modified roll above the morale passes; natural 11
+    // docs/rules.md 1.1: a modified roll above the morale passes; natural 11
     // fails and natural 66 passes whatever the modifiers.
     assert_eq!(at(35).passes, Some(false));
     assert_eq!(at(36).passes, Some(true));

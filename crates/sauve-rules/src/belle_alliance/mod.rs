@@ -7,7 +7,7 @@
 //! - [`tables`]: the rule tables as pure functions (march length, carry-along,
 //!   reorganisation);
 //! - [`engine`]: flights, spread of rout, U retreats and reorganisation, with
-//!   the queue that resolves them at the end of a phase (RULES.md 2.2-2.5);
+//!   the queue that resolves them at the end of a phase (docs/rules.md 2.2-2.5);
 //! - [`march`], [`combat`] and [`play`]: marches in cm, the fire and melee
 //!   tables, and the orders of a bound that use them (docs/rules.md 2.7-2.10);
 //! - [`ai`]: the computer's orders; [`victory`]: objectives, army morale and
@@ -36,7 +36,7 @@ use crate::vocab::State;
 use geometry::OrientedRect;
 
 /// Width (along the front) and depth of a unit's footprint in cm, from its
-/// figures, formation and the house-default base sizes (RULES.md 2.6).
+/// figures, formation and the house-default base sizes (docs/rules.md 2.6).
 ///
 /// House defaults, all in the rules block: infantry lines stand
 /// `line_ranks_infantry` deep (2), cavalry and artillery one; columns are
@@ -136,7 +136,7 @@ impl FsUnit {
         OrientedRect::new(self.x, self.y, w, d, self.facing)
     }
 
-    /// Flight march per bound (RULES.md 2.6). House default: artillery flees
+    /// Flight march per bound (docs/rules.md 2.6). House default: artillery flees
     /// at the foot-artillery rate unless it is limbered horse artillery.
     pub fn flight_march_cm(&self, rules: &BelleAllianceRules) -> f32 {
         let m = &rules.flight_march_cm;

@@ -1,5 +1,5 @@
 //! The end-of-battle account of a free-space table, read off the event log:
-//! flights, carry-along tests and what they did (RULES.md 2.3), and the
+//! flights, carry-along tests and what they did (docs/rules.md 2.3), and the
 //! cascades of rout, each a flight that was not itself a carry-along and
 //! every unit carried along, in turn, behind it.
 

@@ -4,7 +4,7 @@
 use crate::rules::BelleAllianceRules;
 use crate::vocab::State;
 
-/// Carry-along ratio modifier (RULES.md 2.6): the second unit gains when it
+/// Carry-along ratio modifier (docs/rules.md 2.6): the second unit gains when it
 /// outnumbers the fleeing mass by half again (`carry_ratio_50`) or double
 /// (`carry_ratio_100`), and loses as much the other way round.
 pub fn carry_ratio_modifier(second: u32, mass: u32, rules: &BelleAllianceRules) -> i32 {
@@ -34,7 +34,7 @@ pub enum CarryResult {
     Holds,
 }
 
-/// Carry-along (RULES.md 2.3, 2.6): 3d6 + valour + ratio modifier.
+/// Carry-along (docs/rules.md 2.3, 2.6): 3d6 + valour + ratio modifier.
 pub fn carry_along(total: i32, rules: &BelleAllianceRules) -> CarryResult {
     if total <= rules.carry_along_max {
         CarryResult::Carried
@@ -45,7 +45,7 @@ pub fn carry_along(total: i32, rules: &BelleAllianceRules) -> CarryResult {
     }
 }
 
-/// Reorganisation table (RULES.md 2.4, table 16 as the house default of
+/// Reorganisation table (docs/rules.md 2.4, table 16 as the house default of
 /// 2.6): 3d6 + valour (+ staff bonus).
 pub fn reorganisation(total: i32, rules: &BelleAllianceRules) -> State {
     if total <= rules.reorg_stay_fu_max {
@@ -70,7 +70,7 @@ pub fn severity(s: State) -> u8 {
 }
 
 /// Whether an enemy has been pushed back (U or FU): it no longer stops a
-/// flight (RULES.md 2.2.6).
+/// flight (docs/rules.md 2.2.6).
 pub fn pushed_back(s: State) -> bool {
     severity(s) >= 2
 }

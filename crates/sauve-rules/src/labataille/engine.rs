@@ -1,5 +1,5 @@
 //! La Bataille morale engine: checks, forced moves, contagion cascades,
-//! shocks and the Morale Recovery Segment (RULES.md 1.1-1.5).
+//! shocks and the Morale Recovery Segment (docs/rules.md 1.1-1.5).
 //!
 //! Cascade order (documented in docs/rules.md): forced moves wait in one
 //! first-in, first-out queue. A move is made whole; then the good-order
@@ -601,7 +601,7 @@ impl Engine {
         }
     }
 
-    /// A scripted shock (CONTRACT.md `shocks`): the unit takes the state as
+    /// A scripted shock (docs/scenario-format.md, Shocks): the unit takes the state as
     /// if a combat result had caused it, then makes the forced move, and the
     /// cascade runs its course. A disordering result on cavalry routs it
     /// (rule 1.2: cavalry is never disordered).

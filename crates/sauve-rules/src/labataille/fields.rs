@@ -1,6 +1,6 @@
 //! Per-side fields over the whole map, built once and shared by every forced
 //! move of that side until an enemy moves (the "safety map" technique of
-//! RULES.md 1.3): distance to the nearest enemy, enemy zones of influence,
+//! docs/rules.md 1.3): distance to the nearest enemy, enemy zones of influence,
 //! enemy-occupied hexes, and the hexes behind enemy lines.
 
 use crate::hex::{Dir, Edge, Offset};
@@ -107,7 +107,7 @@ fn hex_distance(a: Offset, b: Offset) -> i32 {
 }
 
 /// The front hexsides of a unit facing `facing`: that side and its two
-/// neighbours (RULES.md 1.7, house default for hex facing).
+/// neighbours (docs/rules.md 1.7, house default for hex facing).
 pub fn front_sides(facing: Dir) -> [Dir; 3] {
     let i = facing.index();
     [Dir::ALL[(i + 5) % 6], facing, Dir::ALL[(i + 1) % 6]]

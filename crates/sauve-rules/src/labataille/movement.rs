@@ -1,4 +1,4 @@
-//! Ordered movement (RULES.md 1.7, 1.8): how far a unit can go this phase,
+//! Ordered movement (docs/rules.md 1.7, 1.8): how far a unit can go this phase,
 //! the path it takes, zones of influence that stop it and the stacking limit
 //! at its end hex. One bounded Dijkstra per unit over the shared grid; enemy
 //! zones are read from who stands next to each hex as the search reaches it,

@@ -1,5 +1,5 @@
 //! Orders: what a player or the AI may tell a unit to do in each phase of
-//! its side's turn (RULES.md 1.6), checked against the rules and carried out
+//! its side's turn (docs/rules.md 1.6), checked against the rules and carried out
 //! through the same functions for both. Orders name units by their scenario
 //! id, so that save files and replays read plainly and survive a reordering
 //! of nothing but memory.
@@ -85,7 +85,7 @@ impl Order {
     }
 }
 
-/// Whether `phase` takes this kind of order (RULES.md 1.6; free space
+/// Whether `phase` takes this kind of order (docs/rules.md 1.6; free space
 /// docs/rules.md 2.5).
 pub fn allows(phase: Phase, order: &Order) -> bool {
     matches!(

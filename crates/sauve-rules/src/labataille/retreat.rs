@@ -1,5 +1,5 @@
-//! La Bataille disorder retreat (RULES.md 1.3) and the far router's walk to
-//! refuge (Morale Recovery Segment, RULES.md 1.5).
+//! La Bataille disorder retreat (docs/rules.md 1.3) and the far router's walk to
+//! refuge (Morale Recovery Segment, docs/rules.md 1.5).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -206,7 +206,7 @@ impl RetreatPlanner {
     /// recovery more than `safe` hexes from every enemy walks towards the nearest
     /// woods or built-up hex that is itself at least `safe` hexes from every
     /// enemy, keeping that distance on the way and, as every forced move, never
-    /// taking a step closer to the nearest enemy (RULES.md 1.3), at most
+    /// taking a step closer to the nearest enemy (docs/rules.md 1.3), at most
     /// `max_hexes` hexes this segment. Returns the path (start included) or
     /// `None` if it stays.
     pub fn refuge(&mut self, q: &RefugeQuery) -> Option<Vec<Offset>> {

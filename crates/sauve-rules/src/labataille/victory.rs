@@ -1,5 +1,5 @@
 //! Who won, and what it cost (hex mode): leaders' morale bonus, corps and
-//! army morale (RULES.md 1.6), objectives, exits, the final score and the
+//! army morale (docs/rules.md 1.6), objectives, exits, the final score and the
 //! end-of-game summary. Pure functions over the scenario, the board and the
 //! event log; the callers keep the little state there is (which unit each
 //! leader rides with, who holds each objective, what left by each exit).
@@ -80,7 +80,7 @@ pub fn reattach(scenario: &Scenario, board: &Board, attached: &mut [usize]) -> V
 }
 
 // ---------------------------------------------------------------------------
-// Corps and army morale (RULES.md 1.6).
+// Corps and army morale (docs/rules.md 1.6).
 // ---------------------------------------------------------------------------
 
 /// How one corps stands.

@@ -1,5 +1,5 @@
 //! The `rules.combat` block: movement allowances, formations, fire and melee
-//! tables, stacking and leaders (RULES.md 1.7 and 1.9). The source texts give
+//! tables, stacking and leaders (docs/rules.md 1.7 and 1.9). The source texts give
 //! no combat system, so these tables are our own design in the La Bataille
 //! spirit; docs/rules.md explains every number. They live here, in data, so a
 //! scenario can replace any of them.

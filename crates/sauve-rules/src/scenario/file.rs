@@ -1,4 +1,4 @@
-//! The scenario file as authors write it (CONTRACT.md section 1), read by
+//! The scenario file as authors write it (docs/scenario-format.md), read by
 //! serde: every field, its defaults, and no rules checked yet. Unknown
 //! fields are errors everywhere.
 
@@ -44,7 +44,7 @@ pub struct ScenarioFile {
     /// Hex mode: map edges a side scores for leaving by in order.
     #[serde(default)]
     pub exits: Vec<ExitFile>,
-    /// Hex mode: the corps whose breaking decides army morale (RULES.md 1.6).
+    /// Hex mode: the corps whose breaking decides army morale (docs/rules.md 1.6).
     #[serde(default)]
     pub corps: Vec<CorpsFile>,
     /// Hex mode: leaders riding with a unit.

@@ -1,4 +1,4 @@
-//! Scenario files (CONTRACT.md section 1): the RON format as written by
+//! Scenario files (docs/scenario-format.md): the RON format as written by
 //! authors, one pure parse-and-validate function shared by the command line
 //! and the game's asset loader, and the validated [`Scenario`] it yields.
 //!

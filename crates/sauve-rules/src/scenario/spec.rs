@@ -41,7 +41,7 @@ pub struct Exit {
     pub points: u32,
 }
 
-/// A corps: the battalions whose routs and losses break it (RULES.md 1.6).
+/// A corps: the battalions whose routs and losses break it (docs/rules.md 1.6).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Corps {
     pub id: String,

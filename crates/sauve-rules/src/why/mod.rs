@@ -1,4 +1,4 @@
-//! Why did it happen? The log's cause graph (CONTRACT.md section 3,
+//! Why did it happen? The log's cause graph (docs/event-log.md,
 //! `because`) read backwards: the chain of events behind a unit's rout,
 //! disorder or surrender, back to the roots the rules started from (a
 //! phase start, an order, a scripted shock). The command line's `sauve why`

@@ -1,4 +1,4 @@
-//! Flight (RULES.md 2.2) and the spread of rout (2.3): the fleeing mass,
+//! Flight (docs/rules.md 2.2) and the spread of rout (2.3): the fleeing mass,
 //! its direction within the cone, the friends it meets and carries along,
 //! and the flight formation it ends in.
 

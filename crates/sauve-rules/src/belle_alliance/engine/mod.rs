@@ -1,4 +1,4 @@
-//! Belle Alliance morale engine: flight (RULES.md 2.2), spread of rout
+//! Belle Alliance morale engine: flight (docs/rules.md 2.2), spread of rout
 //! (2.3), U retreats, reorganisation (2.4) and the queue that resolves them
 //! at the end of the phase that caused them (2.5).
 //!
@@ -218,7 +218,7 @@ impl FsEngine {
         }
     }
 
-    /// Reorganisation (RULES.md 2.4) at the end of `side`'s announcement
+    /// Reorganisation (docs/rules.md 2.4) at the end of `side`'s announcement
     /// phase: each FU unit of the side that was already in FU when the bound
     /// began, in unit order, rolls 3d6 + valour (+ staff bonus) on the
     /// table. House default: LU and U units roll too (`reorg_lu_and_u`),

@@ -1,4 +1,4 @@
-//! Cavalry charges (RULES.md 1.9): where a charger may ride, the hex it
+//! Cavalry charges (docs/rules.md 1.9): where a charger may ride, the hex it
 //! stops in next to its target, and the charge with its melee.
 
 use crate::dice::Dice;

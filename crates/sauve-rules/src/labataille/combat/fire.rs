@@ -1,4 +1,4 @@
-//! Fire (RULES.md 1.9): the odds of a volley, what stands in the line of
+//! Fire (docs/rules.md 1.9): the odds of a volley, what stands in the line of
 //! sight, and the volley itself.
 
 use crate::dice::{Dice, pass_chance};

@@ -1,4 +1,4 @@
-//! Melee (RULES.md 1.9): the odds of an attack, the attack itself, the
+//! Melee (docs/rules.md 1.9): the odds of an attack, the attack itself, the
 //! defenders who surrender, and the advance after combat.
 
 use crate::dice::Dice;

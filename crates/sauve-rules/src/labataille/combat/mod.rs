@@ -1,4 +1,4 @@
-//! Fire, melee and cavalry charges (RULES.md 1.9, our own design in the La
+//! Fire, melee and cavalry charges (docs/rules.md 1.9, our own design in the La
 //! Bataille spirit; the tables are data in `rules.combat`, explained in
 //! docs/rules.md). Combat feeds the morale engine: losses, morale checks,
 //! disorder retreats and routs go through [`Engine`], so every cascade a

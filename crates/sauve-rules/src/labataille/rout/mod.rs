@@ -1,4 +1,4 @@
-//! La Bataille rout move (the 10-hex rule, RULES.md 1.3).
+//! La Bataille rout move (the 10-hex rule, docs/rules.md 1.3).
 //!
 //! A routing unit moves exactly `rout_hexes` hexes; terrain does not shorten
 //! the move. First the hard limits, which a path must keep to be a rout path

@@ -33,7 +33,7 @@
 //! - `objectives`: the objectives on the map, in their holder's colour;
 //! - `fork`: forking the history at a die roll (D), two branches (B) compared;
 //! - `editor`: the scenario editor (`sauve edit`, E in the menu), over the
-//!   rules crate's pure editing; `editor_panel`: its palette and panels;
+//!   rules crate's pure editing; `editor/panel`: its palette and panels;
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
 //!   feature only).
 
@@ -46,7 +46,6 @@ pub mod art;
 mod bench;
 mod camera;
 mod editor;
-mod editor_panel;
 mod forecast;
 mod fork;
 mod gameover;
@@ -144,5 +143,5 @@ pub fn build(app: &mut App, req: WindowRequest) {
     objectives::plugin(app);
     fork::plugin(app);
     editor::plugin(app);
-    editor_panel::plugin(app);
+    editor::panel::plugin(app);
 }

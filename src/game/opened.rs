@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::TileStorage;
 
 use super::layout::Layout;
 use crate::scenario::{Mode, Scenario};
@@ -80,3 +81,24 @@ pub fn layout_of(s: &Scenario) -> Layout {
 /// Marks everything drawn for one battle, so opening another removes it.
 #[derive(Component)]
 pub struct OnBattle;
+
+/// Removes what was drawn for the battle (or the editor's map): its
+/// entities, and the tiles of its tilemaps, which are entities of their
+/// own (bevy_ecs_tilemap does not despawn them with their map) that the
+/// renderer would otherwise find without their map. The one way a battle
+/// is cleared: opening another, the editor's redraw, a playtest and back.
+pub fn clear_battle(world: &mut World) {
+    let mut q = world.query_filtered::<(Entity, Option<&TileStorage>), With<OnBattle>>();
+    let mut gone: Vec<Entity> = Vec::new();
+    for (e, storage) in q.iter(world) {
+        gone.push(e);
+        if let Some(s) = storage {
+            gone.extend(s.iter().flatten());
+        }
+    }
+    for e in gone {
+        if let Ok(em) = world.get_entity_mut(e) {
+            em.despawn();
+        }
+    }
+}

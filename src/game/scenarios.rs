@@ -9,7 +9,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 
-use super::opened::{BUNDLED, OnBattle, Opened, Source};
+use super::opened::{BUNDLED, Opened, Source, clear_battle};
 use super::request::Request;
 use super::seats::{Seats, seat};
 use super::sets::GameSet;
@@ -84,12 +84,7 @@ pub struct ScenarioText(pub String);
 fn open_pending(world: &mut World) {
     let Some(source) = world.resource_mut::<Pending>().0.take() else { return };
     let shot = world.resource::<Request>().0.shot.clone();
-    let old: Vec<Entity> = world.query_filtered::<Entity, With<OnBattle>>().iter(world).collect();
-    for e in old {
-        if let Ok(em) = world.get_entity_mut(e) {
-            em.despawn();
-        }
-    }
+    clear_battle(world);
     let opened = match read_game(&source) {
         Ok(Game { scenario, save: Some(save), text }) => {
             // A saved game: its orders played again up to where it stood,
@@ -182,61 +177,4 @@ pub fn restart_asked(keys: &ButtonInput<KeyCode>, screen: Screen, battle_open: b
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::testing::pressed;
-
-    /// In the battle R is the rout preview's: only Shift+R starts again;
-    /// on the end-of-battle card, or with no battle open, R alone does.
-    #[test]
-    fn shift_r_restarts_and_r_alone_only_where_no_rout_can_be_previewed() {
-        let (r, shift_r) = (pressed(&[KeyCode::KeyR]), pressed(&[KeyCode::ShiftLeft, KeyCode::KeyR]));
-        assert!(!restart_asked(&r, Screen::Battle, true));
-        assert!(restart_asked(&shift_r, Screen::Battle, true));
-        assert!(restart_asked(&r, Screen::GameOver, true));
-        assert!(restart_asked(&r, Screen::Battle, false));
-        assert!(!restart_asked(&pressed(&[KeyCode::ShiftLeft]), Screen::Battle, true));
-    }
-
-    #[test]
-    fn every_bundled_scenario_is_valid_and_is_the_file_on_disk() {
-        for (i, (name, text)) in BUNDLED.iter().enumerate() {
-            assert!(read_game(&Source::Bundled(i)).is_ok(), "{name}");
-            let disk =
-                std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name));
-            assert_eq!(disk.ok().as_deref(), Some(*text), "{name}");
-        }
-        let on_disk = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
-            .map(|d| d.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "ron")).count())
-            .unwrap_or(0);
-        assert_eq!(on_disk, BUNDLED.len(), "every scenario in scenarios/ is bundled");
-    }
-
-    #[test]
-    fn a_broken_file_gives_located_errors() {
-        let dir = std::env::temp_dir().join(format!("sauve-game-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
-        let p = dir.join("broken.ron");
-        let _ = std::fs::write(&p, "Scenario(format: 1, name: \"x\",\n  nonsense: 3)");
-        let errors = read_game(&Source::File(p.clone())).err().unwrap_or_default();
-        assert!(!errors.is_empty());
-        assert!(errors[0].contains("broken.ron:"), "{errors:?}");
-        let missing = read_game(&Source::File(dir.join("missing.ron"))).err().unwrap_or_default();
-        assert!(missing[0].contains("cannot read"), "{missing:?}");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn a_save_file_opens_as_the_saved_game() {
-        let Ok(game) = read_game(&Source::Bundled(0)) else { panic!("the cascade opens") };
-        let mut sim = crate::sim::Simulation::new(Arc::new(game.scenario), 7, vec![], Seats::Nobody);
-        sim.step();
-        let Some(save) = crate::save::capture(sim.app.world(), &game.text) else { panic!("a save") };
-        let dir = std::env::temp_dir().join(format!("sauve-game-save-{}", std::process::id()));
-        let p = dir.join("quick.save.ron");
-        assert!(save.write(&p).is_ok());
-        let opened = read_game(&Source::File(p)).ok();
-        assert!(opened.as_ref().is_some_and(|g| g.save.is_some() && g.text == game.text), "opened as a save");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
+mod tests;

@@ -13,6 +13,8 @@
 //! `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit. `--why UNIT` pictures that
 //! unit's why view (without the rout arrows, unless asked for).
 
+use std::path::PathBuf;
+
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
@@ -43,15 +45,12 @@ struct ShotState {
     why_asked: bool,
 }
 
-#[derive(Resource, Default)]
-struct Done(Option<bool>);
-
 pub(super) fn plugin(app: &mut App) {
     if app.world().resource::<Request>().0.shot.is_none() {
         return;
     }
     let play = std::env::var("SAUVE_SHOT_PLAY").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
-    app.insert_resource(ShotState { play, ..default() }).init_resource::<Done>();
+    app.insert_resource(ShotState { play, ..default() }).init_resource::<PictureDone>();
     app.add_systems(Update, take.in_set(GameSet::Panels));
     app.add_systems(Update, dev_setup.in_set(GameSet::Input).run_if(resource_changed::<Opened>));
 }
@@ -88,7 +87,7 @@ fn take(
     mut pb: ResMut<Playback>,
     time: Res<Time>,
     mut st: ResMut<ShotState>,
-    done: Res<Done>,
+    done: Res<PictureDone>,
     mut exit: MessageWriter<AppExit>,
     mut pointer: ResMut<MapPointer>,
     mut ask: MessageWriter<AskWhy>,
@@ -140,24 +139,37 @@ fn take(
             eprintln!("{line}");
         }
     }
-    let out = shot.out.clone();
-    commands.spawn(Screenshot::primary_window()).observe(move |cap: On<ScreenshotCaptured>, mut done: ResMut<Done>| {
-        let ok = match cap.image.clone().try_into_dynamic() {
-            Ok(img) => match img.to_rgb8().save(&out) {
-                Ok(()) => {
-                    info!("screenshot saved to {}", out.display());
-                    true
-                }
+    save_picture(&mut commands, shot.out.clone());
+}
+
+/// Whether the picture asked for has been written (`None` until its frame
+/// is captured): `sauve shot`'s and `sauve edit --shot`'s.
+#[derive(Resource, Default)]
+pub struct PictureDone(pub Option<bool>);
+
+/// Captures the window's next frame into the PNG `out`, then records in
+/// [`PictureDone`] whether it was written (an error, named with the path,
+/// goes to stderr).
+pub fn save_picture(commands: &mut Commands, out: PathBuf) {
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |cap: On<ScreenshotCaptured>, mut done: ResMut<PictureDone>| {
+            let ok = match cap.image.clone().try_into_dynamic() {
+                Ok(img) => match img.to_rgb8().save(&out) {
+                    Ok(()) => {
+                        info!("screenshot saved to {}", out.display());
+                        true
+                    }
+                    Err(e) => {
+                        eprintln!("{}: error: cannot write the screenshot: {e}", out.display());
+                        false
+                    }
+                },
                 Err(e) => {
-                    eprintln!("{}: error: cannot write the screenshot: {e}", out.display());
+                    eprintln!("{}: error: cannot convert the screenshot: {e}", out.display());
                     false
                 }
-            },
-            Err(e) => {
-                eprintln!("{}: error: cannot convert the screenshot: {e}", out.display());
-                false
-            }
-        };
-        done.0 = Some(ok);
-    });
+            };
+            done.0 = Some(ok);
+        },
+    );
 }

@@ -10,7 +10,10 @@ use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 
-use super::{AUTOSAVE_EVERY, Editor, EditorCounter, PROBLEM, Tool, click_at};
+use super::draw::{EditorCounter, PROBLEM};
+use super::input::click_at;
+use super::model::AUTOSAVE_EVERY;
+use super::{Editor, Tool};
 use crate::cli::{EditRequest, WindowRequest};
 use crate::edit::forces::Spot;
 use crate::edit::paint::{Brush, terrain_at};
@@ -230,13 +233,13 @@ fn a_free_space_click_lands_in_centimetres() {
 fn the_side_panel_lists_each_problem_and_warning_as_a_line() {
     let dir = temp("panel");
     let mut app = app_on(&dir.join("p.ron"), (10, 8));
-    crate::game::editor_panel::plugin(&mut app);
+    crate::game::editor::panel::plugin(&mut app);
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     app.update();
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
     app.update();
     app.update();
-    let lines = |app: &mut App| crate::game::editor_panel::problem_lines(app.world_mut());
+    let lines = |app: &mut App| crate::game::editor::panel::problem_lines(app.world_mut());
     assert_eq!(lines(&mut app), 1, "a new map: one problem");
     for (side, at) in [(0, Offset::new(4, 6)), (1, Offset::new(4, 1))] {
         app.world_mut().resource_mut::<Editor>().tool = Tool::Unit { side, arm: Arm::Infantry };
@@ -250,7 +253,7 @@ fn the_side_panel_lists_each_problem_and_warning_as_a_line() {
     // Frames without an edit leave the panel as it is: a button under the
     // pointer stays the same entity from its press to its release.
     let ids = |app: &mut App| -> Vec<Entity> {
-        let mut q = app.world_mut().query_filtered::<Entity, With<crate::game::editor_panel::FieldButton>>();
+        let mut q = app.world_mut().query_filtered::<Entity, With<crate::game::editor::panel::FieldButton>>();
         let mut v: Vec<Entity> = q.iter(app.world()).collect();
         v.sort();
         v
@@ -300,13 +303,13 @@ fn the_name_field_names_the_selected_unit_and_keeps_its_keys_from_the_editor() {
     let dir = temp("name");
     let mut app = app_on(&dir.join("n.ron"), (10, 8));
     app.init_resource::<bevy::input_focus::InputFocus>();
-    crate::game::editor_panel::plugin(&mut app);
+    crate::game::editor::panel::plugin(&mut app);
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     app.update();
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
     app.update();
     let field = {
-        let mut q = app.world_mut().query_filtered::<Entity, With<crate::game::editor_panel::NameField>>();
+        let mut q = app.world_mut().query_filtered::<Entity, With<crate::game::editor::panel::NameField>>();
         q.single(app.world()).expect("the name field")
     };
     let value = |app: &App| app.world().get::<bevy::text::EditableText>(field).map(|t| t.value().to_string());
@@ -334,7 +337,7 @@ fn the_name_field_names_the_selected_unit_and_keeps_its_keys_from_the_editor() {
 fn the_d66_grid_sets_morale_and_the_keys_change_arm_side_and_shock_turn() {
     let dir = temp("grid");
     let mut app = app_on(&dir.join("g.ron"), (10, 8));
-    crate::game::editor_panel::plugin(&mut app);
+    crate::game::editor::panel::plugin(&mut app);
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     app.update();
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
@@ -343,7 +346,7 @@ fn the_d66_grid_sets_morale_and_the_keys_change_arm_side_and_shock_turn() {
     click_hex(&mut app, Offset::new(4, 5));
     app.update();
     let pick = {
-        let mut q = app.world_mut().query::<(Entity, &crate::game::editor_panel::MoralePick)>();
+        let mut q = app.world_mut().query::<(Entity, &crate::game::editor::panel::MoralePick)>();
         let all: Vec<(Entity, i64)> = q.iter(app.world()).map(|(e, m)| (e, m.0)).collect();
         assert_eq!(all.len(), 36, "the 36 d66 results");
         all.into_iter().find(|&(_, v)| v == 36).map(|(e, _)| e).expect("36")
@@ -353,7 +356,7 @@ fn the_d66_grid_sets_morale_and_the_keys_change_arm_side_and_shock_turn() {
     assert_eq!(editor(&app).file().units[0].morale, Some(36));
     // The form's buttons do what the keys do.
     let state = {
-        let mut q = app.world_mut().query::<(Entity, &crate::game::editor_panel::FieldButton)>();
+        let mut q = app.world_mut().query::<(Entity, &crate::game::editor::panel::FieldButton)>();
         q.iter(app.world()).find(|(_, b)| b.0 == super::UnitAct::State).map(|(e, _)| e).expect("a state button")
     };
     app.world_mut().trigger(bevy::ui_widgets::Activate { entity: state });
@@ -381,10 +384,10 @@ fn the_d66_grid_sets_morale_and_the_keys_change_arm_side_and_shock_turn() {
 
 #[test]
 fn a_free_space_units_form_offers_valour_and_the_guns_limbers() {
-    let hex = crate::game::editor_panel::form(Mode::Hex, Arm::Infantry);
+    let hex = crate::game::editor::panel::form(Mode::Hex, Arm::Infantry);
     assert!(hex.iter().any(|(a, _)| *a == super::UnitAct::Leader));
     assert!(!hex.iter().any(|(a, _)| *a == super::UnitAct::MoraleUp), "hex morale has its d66 grid");
-    let gun = crate::game::editor_panel::form(Mode::FreeSpace, Arm::Artillery);
+    let gun = crate::game::editor::panel::form(Mode::FreeSpace, Arm::Artillery);
     for want in [super::UnitAct::MoraleUp, super::UnitAct::MoraleDown, super::UnitAct::Limbered, super::UnitAct::Horse]
     {
         assert!(gun.iter().any(|(a, _)| *a == want), "{want:?}");

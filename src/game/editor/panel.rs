@@ -7,10 +7,10 @@
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
-use super::editor::{Editor, PALETTE_W, Tool, UnitAct, toggle_playtest};
-use super::screen::{BAR_H, MainCamera, bar_node, side_panel_node};
-use super::sets::GameSet;
-use super::state::Screen;
+use super::super::screen::{BAR_H, MainCamera, bar_node, side_panel_node};
+use super::super::sets::GameSet;
+use super::super::state::Screen;
+use super::{Editor, PALETTE_W, Tool, UnitAct, toggle_playtest};
 use crate::edit::forces::Spot;
 use crate::edit::paint::Brush;
 use crate::edit::places;
@@ -100,7 +100,7 @@ struct NameOf(Option<String>);
 #[derive(Component)]
 struct SideText;
 
-pub(super) fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Editor), spawn);
     app.add_systems(
         Update,
@@ -500,10 +500,10 @@ fn activate(
     picks: Query<&Pick>,
     problems: Query<&ProblemLine>,
     editor: Option<ResMut<Editor>>,
-    opened: Res<super::opened::Opened>,
+    opened: Res<super::super::opened::Opened>,
     mut cam: Query<&mut Transform, With<MainCamera>>,
     morale: Query<&MoralePick>,
-    mut seats: ResMut<super::seats::Seats>,
+    mut seats: ResMut<super::super::seats::Seats>,
     fields: Query<&FieldButton>,
     mut commands: Commands,
 ) {

@@ -7,7 +7,7 @@ use super::battle::{Battle, BattleLog};
 use super::clock::{Clock, PhaseSchedule};
 use super::components::*;
 use super::control::Controls;
-use super::order_api::awaiting_orders;
+use super::orders::awaiting_orders;
 use super::play::PlayState;
 use super::victory::{command_segment, refresh_leaders, score, tally};
 use crate::events::{EventKind, FinalUnit, Pos};

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, DiceBox};
 use super::clock::Clock;
 use super::control::Controls;
-use super::play::{PlayState, replay_stamped};
+use super::play::{PlayState, Undo, replay_stamped};
 use super::view::{FsQuery, TableView};
 use crate::belle_alliance::ai::{self, FsGoals};
 use crate::belle_alliance::engine::FsEngine;
@@ -19,9 +19,9 @@ use crate::belle_alliance::victory::{self as fs_victory, FsScore};
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog};
-use crate::labataille::orders::{LoggedOrder, Order, OrderError};
+use crate::labataille::orders::LoggedOrder;
 use crate::scenario::{DEFAULT_AGGRESSION, Mode, Scenario};
-use crate::turn::{OrderStamp, Phase};
+use crate::turn::OrderStamp;
 use crate::vocab::Control;
 
 /// The free-space game between phases: what units did this bound, guns
@@ -32,7 +32,7 @@ pub struct FsState {
     pub play: FsPlay,
     pub holders: Vec<Option<usize>>,
     pub broken: Vec<bool>,
-    pub(super) undo: Vec<FsSnapshot>,
+    pub(super) undo: Vec<Undo<FsSnapshot>>,
 }
 
 impl FsState {
@@ -49,11 +49,10 @@ impl FsState {
 /// The table as it stood before an order, to undo it.
 #[derive(Clone, Debug)]
 pub(super) struct FsSnapshot {
-    table: Table,
-    play: FsPlay,
-    log_len: usize,
-    dice: Dice,
-    book_len: usize,
+    pub table: Table,
+    pub play: FsPlay,
+    pub log_len: usize,
+    pub dice: Dice,
 }
 
 /// Everything a free-space segment needs: the units, the table view, the
@@ -141,7 +140,7 @@ fn goals(world: &World, side: usize) -> FsGoals {
 /// announcement phase (`Charge` slot) with reorganisation (2.4); each fire
 /// phase lets every unit fire again. Then the phase's orders come from the
 /// replay, or the AI if it controls the acting side; a player's come
-/// through [`fs_issue_order`].
+/// through [`super::issue_order`].
 pub(super) fn fs_order_phase_system(world: &mut World) {
     let clock = *world.resource::<Clock>();
     let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
@@ -188,55 +187,6 @@ pub(super) fn fs_ai_rest_of_phase(world: &mut World) {
             pb.book.push(LoggedOrder { at: stamp, order });
         }
     });
-}
-
-/// A player's order in a free-space phase (see [`super::issue_order`]).
-pub(super) fn fs_issue_order(world: &mut World, phase: Phase, acting: usize, order: &Order) -> Result<(), OrderError> {
-    let clock = *world.resource::<Clock>();
-    let stamp = OrderStamp { turn: clock.turn, side: clock.side.unwrap_or(0), phase };
-    let at = At { turn: clock.turn, phase, side: acting };
-    with_bound(world, |b, pb, fs| {
-        let before = FsSnapshot {
-            table: b.table.clone(),
-            play: b.play.clone(),
-            log_len: b.log.events.len(),
-            dice: b.dice.clone(),
-            book_len: pb.book.len(),
-        };
-        match b.apply(at, order) {
-            Ok(()) => {
-                pb.book.push(LoggedOrder { at: stamp, order: order.clone() });
-                if order.rolls_dice() {
-                    fs.undo.clear();
-                } else {
-                    fs.undo.push(before);
-                }
-                Ok(())
-            }
-            Err(e) => {
-                // Nothing of a refused order may stay behind.
-                *b.table = before.table;
-                *b.play = before.play;
-                b.log.truncate(before.log_len);
-                *b.dice = before.dice;
-                Err(e)
-            }
-        }
-    })
-}
-
-/// Takes back the last free-space order of this phase if no dice were
-/// rolled since.
-pub(super) fn fs_undo(world: &mut World) -> bool {
-    with_bound(world, |b, pb, fs| {
-        let Some(s) = fs.undo.pop() else { return false };
-        *b.table = s.table;
-        *b.play = s.play;
-        b.log.truncate(s.log_len);
-        *b.dice = s.dice;
-        pb.book.truncate(s.book_len);
-        true
-    })
 }
 
 fn is_free_space(world: &World) -> bool {
@@ -287,103 +237,4 @@ pub fn fs_score(world: &mut World) -> Option<FsScore> {
         return None;
     }
     Some(with_bound(world, |b, _, fs| fs_victory::score(b.ctx, b.table, &fs.holders, &b.play.captured, &fs.broken)))
-}
-
-/// What a march of `unit` to `to` facing `facing` would cost, with the
-/// march it has left, or why it may not go there: the rules' own check,
-/// nothing changed (the window's drag preview).
-pub fn fs_march_preview(world: &mut World, unit: usize, to: (f32, f32), facing: f32) -> Result<(f32, f32), String> {
-    with_bound(world, |b, _, _| {
-        if unit >= b.table.units.len() {
-            return Err("no such unit".to_owned());
-        }
-        crate::belle_alliance::march::may_march(b.table.units[unit].state)?;
-        let left = b.play.march_left(b.ctx, b.table, unit);
-        let mut near = Vec::new();
-        let plan = crate::belle_alliance::march::plan(b.ctx, b.engine, b.table, unit, to, facing, &mut near)?;
-        if plan.cost > left + 1e-3 {
-            return Err(format!("the march costs {:.1} cm and {left:.1} cm are left", plan.cost));
-        }
-        Ok((plan.cost, left))
-    })
-}
-
-/// The odds of a volley of `firers` at `target` before it is fired.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FsFireOdds {
-    /// The volley: its points and modifier.
-    pub volley: crate::belle_alliance::combat::Volley,
-    /// The chance of no effect, and of each row of the fire table.
-    pub none: f32,
-    pub rows: Vec<f32>,
-    /// The chance the target is left fleeing, both its dice counted: the
-    /// table's row, then the valour tests its losses demand (docs/rules.md
-    /// 2.10).
-    pub flees: f32,
-}
-
-/// The odds of a volley of `firers` at `target` before it is fired: the
-/// volley (points, modifier), the chance of no effect and of each row of
-/// the fire table, and of the target fleeing.
-pub fn fs_fire_odds(world: &mut World, firers: &[usize], target: usize) -> Result<FsFireOdds, String> {
-    use crate::belle_alliance::combat;
-    with_bound(world, |b, _, _| {
-        let volley = combat::volley(b.ctx, b.engine, b.table, firers, target)?;
-        let table = &b.ctx.ba().fire.results;
-        let (none, rows) = combat::odds(table, volley.modifier);
-        let flees = combat::fire_flight(b.ctx, b.table, target, volley.modifier);
-        Ok(FsFireOdds { volley, none, rows, flees })
-    })
-}
-
-/// The odds of a charge of `unit` at `target` with every die in them: the
-/// target's square test, then the melee from where the charge makes
-/// contact ([`crate::belle_alliance::play::charge_odds`]).
-pub fn fs_charge_odds(
-    world: &mut World,
-    unit: usize,
-    target: usize,
-) -> Result<crate::belle_alliance::play::ChargeOdds, String> {
-    with_bound(world, |b, _, _| crate::belle_alliance::play::charge_odds(b, unit, target))
-}
-
-/// The odds of a melee before it is fought.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FsMeleeOdds {
-    /// Both sides' modifiers and the aspect.
-    pub fight: crate::belle_alliance::combat::Fight,
-    /// The chances the target loses, a draw, the attacker loses.
-    pub win: f32,
-    pub draw: f32,
-    pub lose: f32,
-    /// The chances the target and the lead attacker are left fleeing, the
-    /// valour tests of their losses counted.
-    pub target_flees: f32,
-    pub attacker_flees: f32,
-}
-
-/// The odds of a melee of `attackers` at `target` (a charge of the first
-/// attacker, from where it would make contact, when `charge`): both sides'
-/// modifiers and the chances the target loses, a draw, the attacker loses;
-/// then the chances the target and the lead attacker are left fleeing, the
-/// valour tests of their losses counted.
-pub fn fs_melee_odds(
-    world: &mut World,
-    attackers: &[usize],
-    target: usize,
-    charge: bool,
-) -> Result<FsMeleeOdds, String> {
-    with_bound(world, |b, _, _| {
-        let fight = if charge {
-            let &u = attackers.first().ok_or("nobody charges")?;
-            crate::belle_alliance::play::charge_fight(b, u, target)?
-        } else {
-            crate::belle_alliance::combat::fight(b.ctx, b.engine, b.table, attackers, target, false)?
-        };
-        let (win, draw, lose) = crate::belle_alliance::combat::fight_odds(&fight, &b.ctx.ba().melee.results);
-        let &lead = attackers.first().ok_or("nobody attacks")?;
-        let (target_flees, attacker_flees) =
-            crate::belle_alliance::combat::fight_flight(b.ctx, b.table, &fight, lead, target);
-        Ok(FsMeleeOdds { fight, win, draw, lose, target_flees, attacker_flees })
-    })
 }

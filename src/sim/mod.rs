@@ -16,7 +16,9 @@
 //! - [`hex_phases`] and [`free_space`]: the systems of each rule system;
 //! - [`setup`]: spawning the units and installing the schedules;
 //! - [`driver`]: stepping phases, replay and the final event;
-//! - [`order_api`]: the window's orders, odds and previews (reach, rout);
+//! - [`orders`]: a player's orders and undo, one path for both modes;
+//! - [`previews`]: what the window shows before an order (reach, odds, a
+//!   charge's path, a rout, a march's cost), each mode's side by side;
 //! - [`victory`]: objectives, leaders, corps breaking, score and summary;
 //! - [`simulation`]: the headless app.
 
@@ -27,8 +29,9 @@ pub mod control;
 pub mod driver;
 pub mod free_space;
 mod hex_phases;
-pub mod order_api;
+pub mod orders;
 mod play;
+pub mod previews;
 pub mod setup;
 pub mod simulation;
 pub mod victory;
@@ -45,15 +48,14 @@ pub use driver::{
     dropped_orders, end_phase, orders_not_replayed, run_to, run_to_boundary, start_fork_replay, start_replay,
     step_phase, write_final,
 };
-pub use free_space::{
-    FsFireOdds, FsMeleeOdds, FsState, fs_charge_odds, fs_fire_odds, fs_march_preview, fs_melee_odds, fs_score,
-};
+pub use free_space::{FsState, fs_score};
 pub use hex_phases::ai_rest_of_phase;
-pub use order_api::{
-    attack_odds, awaiting_orders, charge_odds, charge_path, charge_target_rout, fire_odds, issue_order, movement_range,
-    mp_left, rout_preview, undo,
-};
+pub use orders::{awaiting_orders, issue_order, undo};
 pub use play::PlayState;
+pub use previews::{
+    FsFireOdds, FsMeleeOdds, attack_odds, charge_odds, charge_path, charge_target_rout, fire_odds, fs_charge_odds,
+    fs_fire_odds, fs_march_preview, fs_melee_odds, movement_range, mp_left, rout_preview,
+};
 pub use setup::{install, install_schedules, reset, spawn_units};
 pub use simulation::Simulation;
 pub use victory::{BattleSummary, Victory, score, summary};

@@ -29,6 +29,14 @@ pub(super) struct Snapshot {
     pub log_len: usize,
     pub dice: Dice,
     pub activity: Activity,
+}
+
+/// A game as it stood before an order that rolled no dice (`state`: the
+/// hex [`Snapshot`] or the table's), with the order book's length then, so
+/// that the order can be taken back.
+#[derive(Clone, Debug)]
+pub(super) struct Undo<S> {
+    pub state: S,
     pub book_len: usize,
 }
 
@@ -57,7 +65,7 @@ pub struct PlayState {
     /// The phase the clock points at has begun (its `PhaseStart` written
     /// and its automatic part run).
     pub(super) begun: bool,
-    pub(super) undo: Vec<Snapshot>,
+    pub(super) undo: Vec<Undo<Snapshot>>,
 }
 
 impl PlayState {
@@ -167,5 +175,5 @@ pub(super) struct PlayBook<'a> {
     pub replay_until: &'a mut Option<SavePoint>,
     pub players_only: bool,
     pub dropped: &'a mut Vec<(LoggedOrder, String)>,
-    pub undo: &'a mut Vec<Snapshot>,
+    pub undo: &'a mut Vec<Undo<Snapshot>>,
 }

@@ -85,8 +85,8 @@ pub struct Outcome {
     pub corps_broken: Vec<bool>,
     /// The winner the game's end gave, if it gave one (`None` for a draw).
     pub winner: Option<usize>,
-    /// Whether a verdict was written at all (hex mode writes one; a
-    /// free-space table has no victory rules yet).
+    /// Whether a verdict was written at all (a `GameOver`: a played battle
+    /// of either mode writes one when it ends).
     pub decided: bool,
     /// Sizes of the cascades that began in the continuation (units each
     /// took), the largest first.

@@ -1,9 +1,9 @@
 //! The house's shape, read from the imports as a newcomer would: the rules
-//! crate names no Bevy, and no two source files import each other, however
+//! crate names no Bevy; no two source files import each other, however
 //! roundabout the way (a file's `use crate::...`, `use super::...`, and its
-//! own child modules used by a relative path all count). Test modules do
-//! not count. The window (`src/game/`) still has one knot of files that use
-//! each other (issue 14); every file outside it is checked.
+//! own child modules used by a relative path all count; test modules do
+//! not); and no source file holds more than [`MAX_LINES`] lines outside its
+//! tests, so each stays one concern a reader can hold.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -244,4 +244,29 @@ fn the_rules_crate_names_no_bevy() {
     }
     let manifest = std::fs::read_to_string(root().join("crates/sauve-rules/Cargo.toml")).unwrap_or_default();
     assert!(!manifest.contains("bevy"), "the rules crate depends on bevy");
+}
+
+/// The most lines a source file may hold before its test module.
+const MAX_LINES: usize = 800;
+
+#[test]
+fn no_source_file_is_over_the_line_limit_outside_its_tests() {
+    let mut files = Vec::new();
+    for dir in ["src", "crates/sauve-rules/src", "benches", "crates/sauve-rules/benches"] {
+        rust_files(&root().join(dir), &mut files);
+    }
+    // A file of tests (`tests.rs`, `table_tests.rs`) is all tests.
+    files.retain(|f| !f.file_stem().is_some_and(|s| s.to_string_lossy().ends_with("tests")));
+    assert!(files.len() > 100, "the sources were found: {} files", files.len());
+    let mut long: Vec<(usize, String)> = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let before_tests = text.find("#[cfg(test)]").map_or(text.as_str(), |i| &text[..i]);
+            (before_tests.lines().count(), f.strip_prefix(root()).unwrap_or(f).display().to_string())
+        })
+        .filter(|(n, _)| *n > MAX_LINES)
+        .collect();
+    long.sort();
+    assert!(long.is_empty(), "files over {MAX_LINES} lines outside their tests (split them by concern): {long:?}");
 }

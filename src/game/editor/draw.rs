@@ -5,15 +5,15 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use super::super::layout::Layout;
-use super::super::lines::Lines;
-use super::super::map::{HexAtlas, spawn_ground, z};
-use super::super::opened::{OnBattle, Opened, Source, clear_battle};
-use super::super::screen::MainCamera;
 use super::model::Editor;
 use crate::edit::forces::{self, Spot};
 use crate::edit::paint::{self};
 use crate::edit::{blank, places};
+use crate::game::layout::Layout;
+use crate::game::lines::Lines;
+use crate::game::map::{HexAtlas, spawn_ground, z};
+use crate::game::opened::{OnBattle, Opened, Source, clear_battle};
+use crate::game::screen::MainCamera;
 use crate::hex::Offset;
 use crate::scenario::Mode;
 use crate::terrain::Arm;
@@ -34,7 +34,7 @@ pub(super) fn beside_palette(
     }
     let (Ok(window), Ok((mut t, mut p))) = (windows.single(), cam.single_mut()) else { return };
     let Projection::Orthographic(o) = p.as_mut() else { return };
-    use super::super::screen::{BAR_H, PANEL_W};
+    use crate::game::screen::{BAR_H, PANEL_W};
     let free = (window.width() - PANEL_W).max(PALETTE_W + 100.0);
     let old = o.scale;
     o.scale *= free / (free - PALETTE_W);

@@ -4,15 +4,15 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use super::super::input::MapPointer;
-use super::super::layout::Layout;
-use super::super::opened::Opened;
-use super::super::screen::MainCamera;
-use super::super::state::Screen;
 use super::model::{Editor, UnitAct};
 use super::playtest::toggle_playtest;
 use crate::edit::forces::{self, Spot};
 use crate::edit::paint::{self};
+use crate::game::input::MapPointer;
+use crate::game::layout::Layout;
+use crate::game::opened::Opened;
+use crate::game::screen::MainCamera;
+use crate::game::state::Screen;
 
 /// The editor's keys: undo, redo, save, playtest and back, and the
 /// selected unit's turn, delete, copy and morale.
@@ -123,7 +123,7 @@ pub fn click_at(editor: &mut Editor, layout: Layout, world: Vec2, moving: bool) 
     match layout {
         Layout::Hex { .. } => {
             let Some(at) = layout.hex_at(world) else { return };
-            let d = (world - layout.world(at)) / super::super::layout::HEX_W;
+            let d = (world - layout.world(at)) / crate::game::layout::HEX_W;
             let side = paint::nearest_side(d.x, -d.y);
             editor.click(Spot::Hex(at), Some(side), moving);
         }

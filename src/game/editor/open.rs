@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 
-use super::super::opened::{Opened, Source, clear_battle};
-use super::super::scenarios::ScenarioText;
-use super::super::state::Screen;
 use super::model::Editor;
 use crate::edit::blank;
+use crate::game::opened::{Opened, Source, clear_battle};
+use crate::game::scenarios::ScenarioText;
+use crate::game::state::Screen;
 use crate::scenario::Mode;
 use crate::terrain::Terrain;
 
@@ -40,7 +40,7 @@ pub fn edit_open_battle(world: &mut World) {
         Source::File(p) if on_disk(p) => Editor::open(p, Mode::Hex, (30, 20), Terrain::Clear),
         other => {
             let name = match other {
-                Source::Bundled(i) => super::super::opened::BUNDLED.get(*i).map_or("scenario.ron", |b| b.0).to_owned(),
+                Source::Bundled(i) => crate::game::opened::BUNDLED.get(*i).map_or("scenario.ron", |b| b.0).to_owned(),
                 Source::File(p) => format!(
                     "{}-scenario.ron",
                     p.file_stem().map_or_else(|| "save".into(), |s| s.to_string_lossy().into_owned())

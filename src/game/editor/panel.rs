@@ -7,13 +7,13 @@
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
-use super::super::screen::{BAR_H, MainCamera, bar_node, side_panel_node};
-use super::super::sets::GameSet;
-use super::super::state::Screen;
 use super::{Editor, PALETTE_W, Tool, UnitAct, toggle_playtest};
 use crate::edit::forces::Spot;
 use crate::edit::paint::Brush;
 use crate::edit::places;
+use crate::game::screen::{BAR_H, MainCamera, bar_node, side_panel_node};
+use crate::game::sets::GameSet;
+use crate::game::state::Screen;
 use crate::scenario::Mode;
 use crate::terrain::{Arm, HexsideKind, Terrain};
 
@@ -500,10 +500,10 @@ fn activate(
     picks: Query<&Pick>,
     problems: Query<&ProblemLine>,
     editor: Option<ResMut<Editor>>,
-    opened: Res<super::super::opened::Opened>,
+    opened: Res<crate::game::opened::Opened>,
     mut cam: Query<&mut Transform, With<MainCamera>>,
     morale: Query<&MoralePick>,
-    mut seats: ResMut<super::super::seats::Seats>,
+    mut seats: ResMut<crate::game::seats::Seats>,
     fields: Query<&FieldButton>,
     mut commands: Commands,
 ) {

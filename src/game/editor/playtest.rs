@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::super::opened::{Opened, Source, clear_battle};
-use super::super::scenarios::ScenarioText;
-use super::super::seats::{Seats, seat};
-use super::super::state::Screen;
 use super::draw::opened_for;
 use super::model::Editor;
 use crate::edit::write;
+use crate::game::opened::{Opened, Source, clear_battle};
+use crate::game::scenarios::ScenarioText;
+use crate::game::seats::{Seats, seat};
+use crate::game::state::Screen;
 
 /// F8: a playtest of the scenario as it stands, or back to the editor
 /// from one.

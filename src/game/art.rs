@@ -328,34 +328,6 @@ pub fn symbol_strip() -> Canvas {
     cv
 }
 
-/// A side's counter colour: the army's traditional colour when the side's
-/// id or name says which army it is, otherwise a colour chosen by its index.
-pub fn side_colour(id: &str, name: &str, index: usize) -> [u8; 3] {
-    let key = format!("{} {}", id, name).to_lowercase();
-    let known: &[(&[&str], [u8; 3])] = &[
-        (&["fr", "french", "franç"], [38, 76, 160]),
-        (&["pr", "prussia"], [58, 60, 66]),
-        (&["ru", "russia"], [46, 104, 62]),
-        (&["gb", "br", "brit", "angl", "allied"], [170, 38, 38]),
-        (&["au", "austria"], [225, 222, 208]),
-        (&["sw", "swed"], [220, 180, 40]),
-        (&["sx", "saxon"], [110, 140, 60]),
-    ];
-    for (names, colour) in known {
-        let first = key.split_whitespace().next().unwrap_or("");
-        if names.iter().any(|n| first == *n || (n.len() > 2 && key.contains(n))) {
-            return *colour;
-        }
-    }
-    [[38, 76, 160], [58, 60, 66], [46, 104, 62], [170, 38, 38]][index % 4]
-}
-
-/// Ink that reads on a counter of colour `bg`.
-pub fn ink_on(bg: [u8; 3]) -> [u8; 3] {
-    let lum = 0.299 * bg[0] as f32 + 0.587 * bg[1] as f32 + 0.114 * bg[2] as f32;
-    if lum > 150.0 { [20, 20, 20] } else { [250, 250, 245] }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,14 +378,5 @@ mod tests {
         assert!(centre(2) > 0, "artillery dot");
         let corner = |i: u32| cv.get(i * w + 6, 6)[3];
         assert!(corner(0) > 0 && corner(2) == 0);
-    }
-
-    #[test]
-    fn armies_wear_their_colours() {
-        assert_eq!(side_colour("fr", "French", 0), [38, 76, 160]);
-        assert_eq!(side_colour("pr", "Prussians", 0), [58, 60, 66]);
-        assert_eq!(side_colour("ru", "Russians", 1), [46, 104, 62]);
-        assert_eq!(side_colour("x", "Blue", 1), [58, 60, 66]);
-        assert_eq!(ink_on([225, 222, 208]), [20, 20, 20]);
     }
 }

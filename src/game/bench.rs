@@ -120,7 +120,7 @@ fn bare_scene(mut commands: Commands, mut images: ResMut<Assets<Image>>, s: Res<
         if let crate::scenario::Place::Hex(at) = u.place {
             let p = layout.world(at);
             commands.spawn((
-                Sprite::from_color(Color::srgb(0.2, 0.3, 0.7), Vec2::splat(super::units::COUNTER)),
+                Sprite::from_color(super::theme::BENCH_COUNTER, Vec2::splat(super::units::COUNTER)),
                 Transform::from_xyz(p.x, p.y, 10.0),
             ));
         }

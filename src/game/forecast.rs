@@ -21,6 +21,7 @@ use super::scenarios::ScenarioText;
 use super::sets::GameSet;
 use super::shown::Shown;
 use super::state::Screen;
+use super::theme;
 use super::turn::{Notice, PlayerTurn};
 use crate::sim::{self, Battle};
 use crate::whatif::odds::Forecast;
@@ -78,8 +79,7 @@ pub(super) fn plugin(app: &mut App) {
 /// The colour of a chance: pale yellow at a few percent to deep red at
 /// certainty.
 pub fn heat(p: f64) -> Color {
-    let t = p.clamp(0.0, 1.0) as f32;
-    Color::srgb(1.0, 0.92 - 0.8 * t, 0.35 - 0.3 * t)
+    theme::chance_heat(p.clamp(0.0, 1.0) as f32)
 }
 
 /// F: start a forecast (or hide the one shown); Esc: cancel one running.
@@ -221,20 +221,15 @@ fn spawn_legend(mut commands: Commands) {
                 display: Display::None,
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.22, 0.08, 0.03, 0.95)),
+            BackgroundColor(theme::FORECAST_PANEL),
             GlobalZIndex(2),
         ))
         .with_children(|p| {
-            p.spawn((
-                LegendText,
-                Text::new(""),
-                TextFont::from_font_size(13.0),
-                TextColor(Color::srgb(1.0, 0.93, 0.85)),
-            ));
+            p.spawn((LegendText, theme::text("", 13.0, theme::TEXT_FORECAST)));
             p.spawn((
                 BarBack,
                 Node { width: Val::Percent(100.0), height: Val::Px(10.0), ..default() },
-                BackgroundColor(Color::srgb(0.35, 0.2, 0.12)),
+                BackgroundColor(theme::FORECAST_BAR),
             ))
             .with_children(|b| {
                 b.spawn((

@@ -27,6 +27,7 @@ use super::screen::BAR_H;
 use super::sets::GameSet;
 use super::shown::Shown;
 use super::state::{Screen, battle_keys};
+use super::theme::{self, button, button_face, inked_button, pad, text};
 use super::turn::{Notice, PlayerTurn};
 use crate::events::Seq;
 use crate::scenario::Scenario;
@@ -279,12 +280,9 @@ fn rings(view: Res<ForkView>, opened: Res<Opened>, shown: Res<Shown>, mut lines:
             continue;
         }
         let Some(at) = unit.pos().map(|p| layout.at(&p)) else { continue };
-        lines.circle(at, 34.0, 3.0, DIFFER, z::FLASH - 2.0);
+        lines.circle(at, 34.0, 3.0, theme::DIFFER, z::FLASH - 2.0);
     }
 }
-
-/// The ring of a unit whose fate differs between the branches.
-pub const DIFFER: Color = Color::srgb(0.2, 0.9, 1.0);
 
 /// What the panel says and offers.
 #[derive(Clone, Debug, PartialEq)]
@@ -388,22 +386,20 @@ fn panel(
                 overflow: Overflow::clip(),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.04, 0.07, 0.09, 0.95)),
+            BackgroundColor(theme::FORK_PANEL),
             GlobalZIndex(3),
         ))
         .with_children(|p| {
-            p.spawn((Text::new(c.text.trim_end()), TextFont::from_font_size(13.0), TextColor(TEXT)));
+            p.spawn(text(c.text.trim_end(), 13.0, theme::TEXT_FORK));
             if c.switch {
                 p.spawn((
-                    Button,
                     SwitchButton,
-                    Node {
-                        padding: UiRect::axes(Val::Px(8.0), Val::Px(2.0)),
-                        margin: UiRect::top(Val::Px(4.0)),
-                        ..default()
-                    },
-                    BackgroundColor(Color::srgb(0.1, 0.35, 0.45)),
-                    children![(Text::new("Show the other branch (B)"), TextFont::from_font_size(13.0))],
+                    button(
+                        "Show the other branch (B)",
+                        13.0,
+                        theme::BUTTON_FORK,
+                        Node { margin: UiRect::top(Val::Px(4.0)), ..pad(8.0, 2.0) },
+                    ),
                 ));
             }
             let per_row = if c.rolls.len() == 36 { 6 } else { 8 };
@@ -412,15 +408,17 @@ fn panel(
                     .with_children(|r| {
                         for ch in row {
                             let colour = match (ch.same, ch.passes) {
-                                (true, _) => Color::srgb(0.3, 0.3, 0.3),
-                                (false, Some(true)) => Color::srgb(0.15, 0.45, 0.2),
-                                (false, Some(false)) => Color::srgb(0.55, 0.15, 0.12),
-                                (false, None) => Color::srgb(0.25, 0.3, 0.4),
+                                (true, _) => theme::ROLL_SAME,
+                                (false, Some(true)) => theme::ROLL_PASSES,
+                                (false, Some(false)) => theme::ROLL_FAILS,
+                                (false, None) => theme::ROLL_OTHER,
                             };
-                            let mut b = r.spawn((
+                            let mut b = r.spawn(button_face(
+                                ch.roll.to_string(),
+                                14.0,
+                                colour,
+                                theme::TEXT,
                                 Node { width: Val::Px(40.0), justify_content: JustifyContent::Center, ..default() },
-                                BackgroundColor(colour),
-                                children![(Text::new(ch.roll.to_string()), TextFont::from_font_size(14.0))],
                             ));
                             // The roll it made is no fork: not a button.
                             if !ch.same {
@@ -432,22 +430,18 @@ fn panel(
             for e in &c.events {
                 let mark = if Some(e.at) == picked { ">" } else { " " };
                 p.spawn((
-                    Button,
                     EventLine(e.at),
-                    Node { padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)), ..default() },
-                    BackgroundColor(if Some(e.at) == picked { PICKED } else { Color::NONE }),
-                    children![(
-                        Text::new(format!("{mark} #{} {}", e.at.seq, e.text)),
-                        TextFont::from_font_size(12.0),
-                        TextColor(TEXT),
-                    )],
+                    inked_button(
+                        format!("{mark} #{} {}", e.at.seq, e.text),
+                        12.0,
+                        if Some(e.at) == picked { theme::LINE_PICKED } else { Color::NONE },
+                        theme::TEXT_FORK,
+                        pad(4.0, 1.0),
+                    ),
                 ));
             }
         });
 }
-
-const TEXT: Color = Color::srgb(0.9, 0.95, 0.97);
-const PICKED: Color = Color::srgba(0.25, 0.4, 0.5, 0.9);
 
 #[cfg(test)]
 mod tests;

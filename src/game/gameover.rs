@@ -10,7 +10,7 @@
 //! the units under it.
 
 use bevy::prelude::*;
-use bevy::ui_widgets::{Activate, Button};
+use bevy::ui_widgets::Activate;
 
 use super::opened::Opened;
 use super::scenarios::Pending;
@@ -18,6 +18,7 @@ use super::screen::{BAR_H, PANEL_W};
 use super::sets::GameSet;
 use super::shown::{ScenarioNames, Shown};
 use super::state::Screen;
+use super::theme::{self, pad, text};
 use crate::events::EventKind;
 use crate::sentences::game_over_card;
 
@@ -147,15 +148,8 @@ fn press(
 }
 
 fn spawn(mut commands: Commands, card: Res<GameOverCard>) {
-    let button = |label: &str, which: CardButton| {
-        (
-            Button,
-            which,
-            Node { padding: UiRect::axes(Val::Px(12.0), Val::Px(5.0)), ..default() },
-            BackgroundColor(Color::srgb(0.24, 0.3, 0.42)),
-            children![(Text::new(label), TextFont::from_font_size(15.0))],
-        )
-    };
+    let button =
+        |label: &str, which: CardButton| (which, theme::button(label, 15.0, theme::BUTTON_ACTION, pad(12.0, 5.0)));
     // A frame over the map (not the panels) that centres the card.
     commands.spawn((
         Card,
@@ -184,15 +178,11 @@ fn spawn(mut commands: Commands, card: Res<GameOverCard>) {
                 border: UiRect::all(Val::Px(2.0)),
                 ..default()
             },
-            BackgroundColor(Color::srgb(0.07, 0.07, 0.09)),
-            BorderColor::all(Color::srgb(0.85, 0.7, 0.3)),
+            BackgroundColor(theme::GAME_OVER_CARD),
+            BorderColor::all(theme::GAME_OVER_BORDER),
             children![
-                (Text::new(card.title.clone()), TextFont::from_font_size(30.0), TextColor(Color::srgb(1.0, 0.85, 0.4))),
-                (
-                    Text::new(card.body.clone()),
-                    TextFont::from_font_size(14.0),
-                    TextColor(Color::srgb(0.92, 0.92, 0.88))
-                ),
+                text(card.title.clone(), 30.0, theme::TEXT_TITLE),
+                text(card.body.clone(), 14.0, theme::TEXT_BODY),
                 (
                     Node { column_gap: Val::Px(10.0), ..default() },
                     children![button("Close (Esc)", CardButton::Close), button("Play again (R)", CardButton::Restart)],

@@ -9,6 +9,7 @@ use super::art;
 use super::layout::{Layout, TILE_PX, cell_px};
 use super::opened::{OnBattle, Opened};
 use super::sets::GameSet;
+use super::theme;
 use crate::hex::{Dir, Offset};
 use crate::terrain::{HexsideKind, Terrain};
 
@@ -126,8 +127,7 @@ pub fn spawn_ground(
 /// Roads run from centre to centre of neighbouring road or bridge hexes.
 fn spawn_roads(commands: &mut Commands, layout: Layout, map: &crate::map::TerrainMap) {
     let road = |at: Offset| map.terrain(at).is_some_and(Terrain::carries_road);
-    let edge = Color::srgb(0.45, 0.36, 0.24);
-    let fill = Color::srgb(0.82, 0.68, 0.42);
+    let (edge, fill) = (theme::ROAD_EDGE, theme::ROAD_FILL);
     for r in 0..map.height {
         for c in 0..map.width {
             let at = Offset::new(c, r);
@@ -165,11 +165,11 @@ fn spawn_hexsides(commands: &mut Commands, layout: Layout, map: &crate::map::Ter
         let (a, b) = layout.hexside(at, dir);
         match kind {
             HexsideKind::Stream => {
-                commands.spawn((stroke(a, b, 7.0, Color::srgb(0.93, 0.96, 1.0), z::HEXSIDE), OnBattle));
-                commands.spawn((stroke(a, b, 4.5, Color::srgb(0.18, 0.42, 0.85), z::HEXSIDE + 0.1), OnBattle));
+                commands.spawn((stroke(a, b, 7.0, theme::STREAM_CASING, z::HEXSIDE), OnBattle));
+                commands.spawn((stroke(a, b, 4.5, theme::STREAM, z::HEXSIDE + 0.1), OnBattle));
             }
             HexsideKind::Slope => {
-                let brown = Color::srgb(0.48, 0.32, 0.18);
+                let brown = theme::SLOPE;
                 commands.spawn((stroke(a, b, 2.5, brown, z::HEXSIDE), OnBattle));
                 let down = (layout.world(at.neighbour(dir)) - layout.world(at)).normalize_or_zero();
                 for k in 0..5 {

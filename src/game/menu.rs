@@ -4,7 +4,7 @@
 //! drawn again when the seats or the dropped files change.
 
 use bevy::prelude::*;
-use bevy::ui_widgets::{Activate, Button};
+use bevy::ui_widgets::Activate;
 
 use super::editor::{edit_open_battle, new_map_in_editor};
 use super::opened::{BUNDLED, Source};
@@ -12,6 +12,7 @@ use super::scenarios::{Dropped, Pending};
 use super::seats::{Seats, seat};
 use super::sets::GameSet;
 use super::state::Screen;
+use super::theme::{self, button, pad, text};
 
 #[derive(Component)]
 struct MenuPanel;
@@ -136,60 +137,49 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>) {
                 row_gap: Val::Px(6.0),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.08, 0.08, 0.1, 0.95)),
+            BackgroundColor(theme::MENU),
             GlobalZIndex(10),
             DespawnOnExit(Screen::Menu),
         ))
         .id();
-    commands.entity(root).with_child((
-        Text::new("Scenarios  (number or click to open; drop a .ron file on the window to add it; Tab closes)"),
-        TextFont::from_font_size(15.0),
-        TextColor(Color::srgb(0.95, 0.9, 0.7)),
+    commands.entity(root).with_child(text(
+        "Scenarios  (number or click to open; drop a .ron file on the window to add it; Tab closes)",
+        15.0,
+        theme::TEXT_HEADING,
     ));
     for (k, (source, label)) in entries(&dropped).into_iter().enumerate() {
         let key = if k < 9 { format!("{}  ", k + 1) } else { "   ".into() };
-        commands.entity(root).with_child((
-            Button,
-            MenuEntry(source),
-            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
-            BackgroundColor(Color::srgb(0.2, 0.22, 0.28)),
-            children![(Text::new(format!("{key}{label}")), TextFont::from_font_size(15.0))],
-        ));
+        commands
+            .entity(root)
+            .with_child((MenuEntry(source), button(format!("{key}{label}"), 15.0, theme::BUTTON, pad(8.0, 4.0))));
     }
     commands.entity(root).with_child((
-        Button,
         EditEntry,
-        Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), margin: UiRect::top(Val::Px(4.0)), ..default() },
-        BackgroundColor(Color::srgb(0.3, 0.25, 0.12)),
-        children![(
-            Text::new("E  edit the open battle in the scenario editor (sauve edit FILE opens one, or a new map)"),
-            TextFont::from_font_size(15.0)
-        )],
+        button(
+            "E  edit the open battle in the scenario editor (sauve edit FILE opens one, or a new map)",
+            15.0,
+            theme::BUTTON_EDITOR,
+            Node { margin: UiRect::top(Val::Px(4.0)), ..pad(8.0, 4.0) },
+        ),
     ));
     commands.entity(root).with_child((
-        Button,
         NewMapEntry,
-        Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
-        BackgroundColor(Color::srgb(0.3, 0.25, 0.12)),
-        children![(Text::new("N  a new 30x20 hex map in the scenario editor"), TextFont::from_font_size(15.0))],
+        button("N  a new 30x20 hex map in the scenario editor", 15.0, theme::BUTTON_EDITOR, pad(8.0, 4.0)),
     ));
     commands.entity(root).with_child((
-        Text::new("Who plays  (P switches at any time)"),
-        TextFont::from_font_size(15.0),
-        TextColor(Color::srgb(0.95, 0.9, 0.7)),
+        text("Who plays  (P switches at any time)", 15.0, theme::TEXT_HEADING),
         Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
     ));
     for s in Seats::ALL {
         let on = s == *seats;
         commands.entity(root).with_child((
-            Button,
             SeatEntry(s),
-            Node { padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)), ..default() },
-            BackgroundColor(if on { Color::srgb(0.3, 0.42, 0.3) } else { Color::srgb(0.2, 0.22, 0.28) }),
-            children![(
-                Text::new(format!("{} {}", if on { "●" } else { "○" }, s.words())),
-                TextFont::from_font_size(15.0)
-            )],
+            button(
+                format!("{} {}", if on { "●" } else { "○" }, s.words()),
+                15.0,
+                if on { theme::BUTTON_ON } else { theme::BUTTON },
+                pad(8.0, 4.0),
+            ),
         ));
     }
 }

@@ -14,6 +14,8 @@
 //! - `seats`: who sits at the window;
 //! - [`layout`]: hex/table coordinates <-> world positions (pure);
 //! - [`art`]: terrain tiles and arm symbols painted by code (pure);
+//! - [`theme`]: the window's colours, named by meaning (the sides' too), and
+//!   the widgets the screens share (buttons, text);
 //! - `state`: the screens over the battle (menu, help, game over) and their keys;
 //! - `scenarios`: opening, dropped files, restart;
 //! - `reload`: the open file opened again when the asset server's watcher sees it change;
@@ -73,6 +75,7 @@ mod staff;
 mod state;
 #[cfg(test)]
 mod testing;
+pub mod theme;
 mod turn;
 mod units;
 mod why;

@@ -9,13 +9,13 @@ use bevy::prelude::*;
 
 use crate::belle_alliance::FsCtx;
 use crate::belle_alliance::victory::objective_centres;
-use crate::game::art::side_colour;
 use crate::game::layout::{HEX_W, Layout};
 use crate::game::lines::Lines;
 use crate::game::map::z;
 use crate::game::opened::Opened;
 use crate::game::sets::GameSet;
 use crate::game::state::Screen;
+use crate::game::theme;
 use crate::scenario::{Mode, Scenario};
 use crate::sim;
 
@@ -48,14 +48,11 @@ fn draw(
     };
     for (k, (c, r)) in rings(s, opened.layout).into_iter().enumerate() {
         let colour = match holders.get(k).copied().flatten().and_then(|h| s.sides.get(h).map(|x| (h, x))) {
-            Some((h, side)) => {
-                let [r, g, b] = side_colour(&side.id, &side.name, h);
-                Color::srgb_u8(r, g, b)
-            }
-            None => Color::srgb(0.95, 0.85, 0.45),
+            Some((h, side)) => theme::side_colour(&side.id, &side.name, h),
+            None => theme::OBJECTIVE_UNHELD,
         };
         // A light casing under the holder's colour reads on every terrain.
-        lines.circle(c, r, 6.0, Color::srgba(1.0, 1.0, 0.9, 0.8), z::COUNTER - 1.0);
+        lines.circle(c, r, 6.0, theme::OBJECTIVE_CASING, z::COUNTER - 1.0);
         lines.circle(c, r, 3.0, colour, z::COUNTER - 0.9);
     }
 }

@@ -19,6 +19,7 @@ use super::opened::Opened;
 use super::sets::GameSet;
 use super::shown::{Shown, ShownUnit};
 use super::state::battle_keys;
+use super::theme;
 use super::turn::PlayerTurn;
 use super::units::Counter;
 use crate::events::{EventKind, MoveReason};
@@ -145,7 +146,7 @@ pub fn heat_colour(d: u16) -> Color {
         return Color::NONE;
     }
     let t = (d as f32 / HEAT_RANGE).clamp(0.0, 1.0);
-    Color::srgba(0.95, 0.15 + 0.8 * t, 0.1 + 0.3 * t, 0.55 * (1.0 - t) + 0.08)
+    theme::distance_heat(t)
 }
 
 fn recolour(
@@ -225,14 +226,10 @@ fn recolour(
                 colour = heat_colour(fields.dist[i]);
             }
             if o.zones && fields.zone[i] > 0 {
-                colour = if fields.cav_zone[i] {
-                    Color::srgba(0.6, 0.0, 0.5, 0.45)
-                } else {
-                    Color::srgba(0.8, 0.0, 0.0, 0.4)
-                };
+                colour = if fields.cav_zone[i] { theme::ZONE_CAVALRY } else { theme::ZONE };
             }
             if range.as_ref().is_some_and(|rg| rg[i]) {
-                colour = Color::srgba(0.1, 0.55, 0.95, 0.42);
+                colour = theme::RANGE;
             }
             if let Ok(mut t) = tiles.get_mut(e) {
                 // Only touch tiles that change, so the map is not re-sent whole.
@@ -263,7 +260,7 @@ fn draw_arrows(
             continue;
         }
         let pts: Vec<Vec2> = path.iter().map(|p| opened.layout.at(p)).collect();
-        let colour = Color::srgba(0.85, 0.05, 0.05, 0.85);
+        let colour = theme::ROUT_ARROW;
         lines.polyline(&pts[..pts.len() - 1], 5.0, colour, ARROW_Z);
         lines.arrow(pts[pts.len() - 2], pts[pts.len() - 1], 5.0, colour, ARROW_Z);
     }
@@ -278,7 +275,7 @@ fn draw_pointer(
 ) {
     let layout = opened.layout;
     if let Some(h) = pointer.hex {
-        let colour = Color::srgb(1.0, 0.95, 0.3);
+        let colour = theme::POINTED;
         match layout {
             Layout::Hex { .. } => {
                 for d in Dir::ALL {
@@ -301,7 +298,7 @@ fn draw_pointer(
             Layout::Table { .. } => Vec2::splat(30.0),
         };
         let angle = rot.to_euler(EulerRot::XYZ).2;
-        lines.rect(pos.truncate(), size, angle, 3.0, Color::srgb(0.2, 1.0, 1.0), ARROW_Z);
+        lines.rect(pos.truncate(), size, angle, 3.0, theme::SELECTED, ARROW_Z);
     }
 }
 

@@ -12,6 +12,7 @@ use super::screen::{BAR_H, PANEL_W, bar_node, side_panel_node};
 use super::sets::GameSet;
 use super::shown::{LogLine, Shown};
 use super::state::Screen;
+use super::theme::{self, button, text};
 use super::turn::PlayerTurn;
 use super::units::units_at;
 use super::why::{WhyButton, WhyView};
@@ -133,38 +134,27 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (top_bar, hover, unit, log, errors).in_set(GameSet::Panels));
 }
 
-fn font(size: f32) -> TextFont {
-    TextFont::from_font_size(size)
-}
-
 fn spawn(mut commands: Commands) {
-    let panel_bg = BackgroundColor(Color::srgba(0.07, 0.07, 0.08, 0.92));
-    commands.spawn((
-        bar_node(),
-        panel_bg,
-        children![(TopBar, Text::new(""), font(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],
-    ));
+    let panel_bg = BackgroundColor(theme::PANEL);
+    commands.spawn((bar_node(), panel_bg, children![(TopBar, text("", 15.0, theme::TEXT_BAR))]));
     commands
         .spawn((
             side_panel_node(10.0, 8.0),
             panel_bg,
             children![
-                (HoverText, Text::new(""), font(13.0), TextColor(Color::srgb(0.85, 0.88, 0.8))),
-                (UnitText, Text::new(""), font(13.0), TextColor(Color::srgb(0.95, 0.9, 0.7))),
+                (HoverText, text("", 13.0, theme::TEXT_HOVER)),
+                (UnitText, text("", 13.0, theme::TEXT_HEADING)),
                 (
                     WhyButton,
-                    bevy::ui_widgets::Button,
-                    Node {
-                        display: Display::None,
-                        padding: UiRect::axes(Val::Px(8.0), Val::Px(3.0)),
-                        align_self: AlignSelf::FlexStart,
-                        ..default()
-                    },
-                    BackgroundColor(Color::srgb(0.35, 0.2, 0.18)),
-                    children![(Text::new("Why did it break?  (W)"), font(13.0))],
+                    button(
+                        "Why did it break?  (W)",
+                        13.0,
+                        theme::BUTTON_WHY,
+                        Node { display: Display::None, align_self: AlignSelf::FlexStart, ..theme::pad(8.0, 3.0) },
+                    ),
                 ),
-                (LogTitle, Text::new(""), font(13.0), TextColor(Color::srgb(0.6, 0.75, 0.95))),
-                (LogText, Text::new(""), font(12.0), TextColor(Color::srgb(0.88, 0.88, 0.85))),
+                (LogTitle, text("", 13.0, theme::TEXT_LOG_TITLE)),
+                (LogText, text("", 12.0, theme::TEXT_LOG)),
             ],
         ))
         .observe(scroll_log);
@@ -179,9 +169,9 @@ fn spawn(mut commands: Commands) {
             display: Display::None,
             ..default()
         },
-        BackgroundColor(Color::srgba(0.25, 0.04, 0.04, 0.95)),
+        BackgroundColor(theme::ERROR_CARD),
         GlobalZIndex(4),
-        children![(ErrorText, Text::new(""), font(14.0), TextColor(Color::srgb(1.0, 0.9, 0.85)))],
+        children![(ErrorText, text("", 14.0, theme::TEXT_ERROR))],
     ));
 }
 
@@ -413,9 +403,9 @@ fn spawn_help(mut commands: Commands) {
             padding: UiRect::all(Val::Px(12.0)),
             ..default()
         },
-        BackgroundColor(Color::srgba(0.05, 0.05, 0.06, 0.93)),
+        BackgroundColor(theme::HELP_CARD),
         GlobalZIndex(5),
-        children![(Text::new(HELP), font(14.0), TextColor(Color::srgb(0.95, 0.95, 0.9)))],
+        children![text(HELP, 14.0, theme::TEXT_HELP)],
     ));
 }
 

@@ -19,17 +19,12 @@ use super::screen::PANEL_W;
 use super::sets::GameSet;
 use super::shown::Shown;
 use super::state::Screen;
+use super::theme::{self, ROUT_CASING, ROUT_LABEL, ROUT_PATH};
 use super::turn::PlayerTurn;
 use crate::hex::{Edge, Offset};
 use crate::labataille::rout_preview::{ContagionRisk, RoutEnd, RoutPreview};
 use crate::sim::{self, Battle};
 use crate::turn::Phase;
-
-/// The path's colour: violet, apart from the red of this turn's rout
-/// arrows (key 4) and the blue of a march.
-const PATH: Color = Color::srgb(0.86, 0.2, 0.95);
-const CASING: Color = Color::srgb(0.16, 0.02, 0.2);
-const LABEL_BG: Color = Color::srgba(0.22, 0.03, 0.28, 0.92);
 
 /// Why a unit's rout is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,9 +284,9 @@ fn spawn_legend(mut commands: Commands) {
             display: Display::None,
             ..default()
         },
-        BackgroundColor(Color::srgba(0.17, 0.04, 0.21, 0.97)),
+        BackgroundColor(theme::ROUT_PANEL),
         GlobalZIndex(2),
-        children![(LegendText, Text::new(""), TextFont::from_font_size(13.0), TextColor(Color::srgb(0.96, 0.88, 1.0)))],
+        children![(LegendText, theme::text("", 13.0, theme::TEXT_ROUT))],
     ));
 }
 
@@ -324,7 +319,7 @@ fn show_marks(
     for &hex in &p.path {
         commands.spawn((
             RoutMark { hex },
-            Sprite::from_color(PATH, Vec2::splat(9.0)),
+            Sprite::from_color(ROUT_PATH, Vec2::splat(9.0)),
             Transform::from_translation(layout.world(hex).extend(z::FLASH - 1.5))
                 .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
             OnBattle,
@@ -346,7 +341,7 @@ fn show_marks(
         let at = layout.world(hex) + Vec2::new(0.0, -22.0 - 8.0 * lines);
         commands.spawn((
             RiskLabel { hex, text: words.clone() },
-            Sprite::from_color(LABEL_BG, Vec2::new(width, 4.0 + 16.0 * lines)),
+            Sprite::from_color(ROUT_LABEL, Vec2::new(width, 4.0 + 16.0 * lines)),
             Transform::from_translation(at.extend(z::FLASH - 1.0)),
             OnBattle,
             children![(
@@ -385,19 +380,19 @@ fn draw_path(view: Res<RoutView>, opened: Res<Opened>, mut lines: ResMut<Lines>)
     if let [.., a, b] = pts[..] {
         // The casing under the whole line, the arrowhead in the path's
         // colour only (a cased head would show dark barbs past it).
-        lines.polyline(&pts, 8.0, CASING, z);
-        lines.polyline(&pts[..pts.len() - 1], 4.0, PATH, z + 0.1);
-        lines.arrow(a, b, 4.0, PATH, z + 0.1);
+        lines.polyline(&pts, 8.0, ROUT_CASING, z);
+        lines.polyline(&pts[..pts.len() - 1], 4.0, ROUT_PATH, z + 0.1);
+        lines.arrow(a, b, 4.0, ROUT_PATH, z + 0.1);
     }
     match (p.end, pts.first()) {
         (RoutEnd::Full, _) => {
             if let Some(&end) = p.path.last() {
-                lines.circle(layout.world(end), 26.0, 3.5, PATH, z);
+                lines.circle(layout.world(end), 26.0, 3.5, ROUT_PATH, z);
             }
         }
         (RoutEnd::Surrender, Some(&at)) => {
             for d in [Vec2::new(18.0, 18.0), Vec2::new(18.0, -18.0)] {
-                lines.line(at - d, at + d, 5.0, PATH, z);
+                lines.line(at - d, at + d, 5.0, ROUT_PATH, z);
             }
         }
         _ => {}

@@ -63,5 +63,5 @@ fn use_our_font(mut fonts: ResMut<Assets<Font>>) {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(PreStartup, use_our_font).insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.15)));
+    app.add_systems(PreStartup, use_our_font).insert_resource(ClearColor(super::theme::BACKGROUND));
 }

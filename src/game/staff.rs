@@ -4,11 +4,11 @@
 
 use bevy::prelude::*;
 
-use super::art;
 use super::layout::Layout;
 use super::map::z;
 use super::opened::{OnBattle, Opened};
 use super::sets::GameSet;
+use super::theme;
 
 /// Side of a staff figure's diamond in world units: a little larger than
 /// one figure's base at the table scale, so that it reads as a marker.
@@ -29,23 +29,23 @@ fn spawn_staff(mut commands: Commands, opened: Res<Opened>) {
     }
     for st in &s.staff {
         let side = &s.sides[st.side.min(s.sides.len().saturating_sub(1))];
-        let colour = art::side_colour(&side.id, &side.name, st.side);
+        let colour = theme::side_colour(&side.id, &side.name, st.side);
         let at = opened.layout.table_world(st.x, st.y).extend(z::COUNTER + 2.0);
         let turned = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
         commands.spawn((StaffFigure, Transform::from_translation(at), Visibility::default(), OnBattle)).with_children(
             |p| {
                 p.spawn((
-                    Sprite::from_color(Color::srgb(0.05, 0.05, 0.05), Vec2::splat(DIAMOND + 3.0)),
+                    Sprite::from_color(theme::STAFF_INK, Vec2::splat(DIAMOND + 3.0)),
                     Transform::from_rotation(turned),
                 ));
                 p.spawn((
-                    Sprite::from_color(Color::srgb_u8(colour[0], colour[1], colour[2]), Vec2::splat(DIAMOND)),
+                    Sprite::from_color(colour, Vec2::splat(DIAMOND)),
                     Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(turned),
                 ));
                 p.spawn((
                     Text2d::new(st.name.clone()),
                     TextFont::from_font_size(11.0),
-                    TextColor(Color::srgb(0.05, 0.05, 0.05)),
+                    TextColor(theme::STAFF_INK),
                     Transform::from_xyz(0.0, -DIAMOND - 2.0, 0.2),
                 ));
             },

@@ -20,6 +20,7 @@ use super::playback::{Effects, FLASH_SECONDS, Playback};
 use super::screen::MainCamera;
 use super::sets::GameSet;
 use super::shown::{Shown, ShownUnit};
+use super::theme;
 use crate::hex::{Dir, Offset};
 use crate::rules::Rules;
 use crate::scenario::{Formation, Readiness, UnitSpec};
@@ -37,8 +38,6 @@ pub const FRONT_R: f32 = 25.0;
 /// The front bar's length along the hexside and its thickness; the dark
 /// outline is this plus one on each side.
 const FRONT_BAR: Vec2 = Vec2::new(14.0, 3.0);
-const FRONT_COLOUR: Color = Color::srgb(1.0, 0.9, 0.25);
-const FRONT_OUTLINE: Color = Color::srgb(0.08, 0.08, 0.08);
 /// Height of a free-space counter's state band, which sits just above it.
 const TABLE_BAND_H: f32 = 7.0;
 
@@ -89,10 +88,6 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (restyle, place, fade, flashes, draw_links).chain().in_set(GameSet::Draw));
 }
 
-fn rgb(c: [u8; 3]) -> Color {
-    Color::srgb_u8(c[0], c[1], c[2])
-}
-
 /// A free-space unit's footprint in cm (width along its front, depth), as
 /// the scenario sets it up.
 pub fn footprint_cm(spec: &UnitSpec, rules: &Rules) -> (f32, f32) {
@@ -124,13 +119,13 @@ pub fn front_mark(facing: Dir) -> (Vec2, f32) {
 /// The band's colour and words for a state; `None` in good order.
 pub fn band(state: State) -> Option<(Color, &'static str)> {
     match state {
-        State::Disordered => Some((Color::srgb(0.96, 0.72, 0.1), "DISORD")),
-        State::Routed => Some((Color::srgb(0.85, 0.1, 0.08), "ROUTED")),
-        State::Surrendered => Some((Color::srgb(0.95, 0.95, 0.95), "SURR.")),
-        State::Eliminated => Some((Color::srgb(0.1, 0.1, 0.1), "ELIM.")),
-        State::LU => Some((Color::srgb(0.96, 0.85, 0.2), "LU")),
-        State::U => Some((Color::srgb(0.96, 0.55, 0.1), "U")),
-        State::FU => Some((Color::srgb(0.85, 0.1, 0.08), "FU")),
+        State::Disordered => Some((theme::DISORDERED, "DISORD")),
+        State::Routed => Some((theme::ROUTED, "ROUTED")),
+        State::Surrendered => Some((theme::SURRENDERED, "SURR.")),
+        State::Eliminated => Some((theme::ELIMINATED, "ELIM.")),
+        State::LU => Some((theme::LIGHTLY_UNSTEADY, "LU")),
+        State::U => Some((theme::UNSTEADY, "U")),
+        State::FU => Some((theme::ROUTED, "FU")),
         State::GoodOrder | State::Order => None,
     }
 }
@@ -139,8 +134,8 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
     let Some(s) = &opened.scenario else { return };
     for (i, u) in s.units.iter().enumerate() {
         let side = &s.sides[u.side.min(s.sides.len().saturating_sub(1))];
-        let colour = art::side_colour(&side.id, &side.name, u.side);
-        let ink = rgb(art::ink_on(colour));
+        let colour = theme::side_colour(&side.id, &side.name, u.side);
+        let ink = theme::side_ink(&side.id, &side.name, u.side);
         let (w, h) = match opened.layout {
             Layout::Hex { .. } => (COUNTER, COUNTER),
             Layout::Table { .. } => {
@@ -160,11 +155,9 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
             commands.entity(parent).add_child(e);
             e
         };
-        let border = child((
-            Sprite::from_color(Color::srgb(0.08, 0.08, 0.08), Vec2::new(w + 3.0, h + 3.0)),
-            Transform::default(),
-        ));
-        let fill = child((Sprite::from_color(rgb(colour), Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.1)));
+        let border =
+            child((Sprite::from_color(theme::COUNTER_BORDER, Vec2::new(w + 3.0, h + 3.0)), Transform::default()));
+        let fill = child((Sprite::from_color(colour, Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.1)));
         let hex = matches!(opened.layout, Layout::Hex { .. });
         let (sym_size, sym_at) = if hex {
             // Room on the left for the formation mark.
@@ -187,7 +180,7 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         // faces.
         let table = (!hex).then(|| {
             let edge = child((
-                Sprite::from_color(Color::srgb(1.0, 0.95, 0.6), Vec2::new(w, 1.5)),
+                Sprite::from_color(theme::TABLE_FRONT, Vec2::new(w, 1.5)),
                 Transform::from_xyz(0.0, h / 2.0 - 0.75, 0.25),
             ));
             (fill, edge)
@@ -196,8 +189,8 @@ fn spawn_counters(mut commands: Commands, opened: Res<Opened>, symbols: Res<Symb
         // the shown facing.
         let front = hex.then(|| {
             let outline =
-                child((Sprite::from_color(FRONT_OUTLINE, FRONT_BAR + 2.0), Transform::from_xyz(0.0, 0.0, 0.7)));
-            let fill = child((Sprite::from_color(FRONT_COLOUR, FRONT_BAR), Transform::from_xyz(0.0, 0.0, 0.75)));
+                child((Sprite::from_color(theme::COUNTER_BORDER, FRONT_BAR + 2.0), Transform::from_xyz(0.0, 0.0, 0.7)));
+            let fill = child((Sprite::from_color(theme::FRONT_FILL, FRONT_BAR), Transform::from_xyz(0.0, 0.0, 0.75)));
             (outline, fill)
         });
         let band_h = if hex { 9.0 } else { TABLE_BAND_H };
@@ -320,15 +313,15 @@ fn restyle(
         }
         if let Ok(mut s) = sprites.get_mut(c.parts.border) {
             s.color = match u.state {
-                State::Routed | State::FU => Color::srgb(0.85, 0.1, 0.08),
-                State::Disordered | State::U | State::LU => Color::srgb(0.96, 0.72, 0.1),
-                _ => Color::srgb(0.08, 0.08, 0.08),
+                State::Routed | State::FU => theme::ROUTED,
+                State::Disordered | State::U | State::LU => theme::DISORDERED,
+                _ => theme::COUNTER_BORDER,
             };
         }
         let (badge, letter) = match u.readiness {
             Readiness::Fresh => (Color::NONE, ""),
-            Readiness::Tired => (Color::srgb(0.98, 0.8, 0.3), "T"),
-            Readiness::Exhausted => (Color::srgb(0.75, 0.75, 0.75), "E"),
+            Readiness::Tired => (theme::TIRED, "T"),
+            Readiness::Exhausted => (theme::EXHAUSTED, "E"),
         };
         if let Ok(mut s) = sprites.get_mut(c.parts.badge) {
             s.color = badge;
@@ -387,7 +380,7 @@ fn restyle(
             // their front is dimmed.
             let shown_front = u.facing.filter(|_| u.formation != Formation::Square && !u.gone);
             let alpha = if matches!(u.state, State::Routed | State::FU) { 0.35 } else { 1.0 };
-            for (part, colour) in [(outline, FRONT_OUTLINE), (fill, FRONT_COLOUR)] {
+            for (part, colour) in [(outline, theme::COUNTER_BORDER), (fill, theme::FRONT_FILL)] {
                 if let Ok(mut v) = vis.get_mut(part) {
                     v.set_if_neq(if shown_front.is_some() { Visibility::Inherited } else { Visibility::Hidden });
                 }
@@ -508,9 +501,9 @@ fn flashes(
     for (unit, roll, passed, need) in checks {
         let Some((_, t)) = counters.iter().find(|(c, _)| c.unit == unit) else { continue };
         let (text, colour) = match need {
-            None if passed => (format!("{roll} pass"), Color::srgb(0.2, 0.55, 0.2)),
-            Some(n) => (format!("{roll} fails ({n})"), Color::srgb(0.75, 0.08, 0.06)),
-            None => (format!("{roll} fails"), Color::srgb(0.75, 0.08, 0.06)),
+            None if passed => (format!("{roll} pass"), theme::FLASH_PASS),
+            Some(n) => (format!("{roll} fails ({n})"), theme::FLASH_FAIL),
+            None => (format!("{roll} fails"), theme::FLASH_FAIL),
         };
         let at = t.translation.truncate() + Vec2::new(0.0, 30.0);
         commands.spawn((
@@ -560,7 +553,7 @@ fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lin
     let pos = |u: usize| counters.iter().find(|(c, _)| c.unit == u).map(|(_, t)| t.translation.truncate());
     for s in &fx.strikes {
         let Some(b) = pos(s.to) else { continue };
-        let colour = if s.melee { Color::srgb(0.9, 0.1, 0.1) } else { Color::srgb(1.0, 0.6, 0.1) };
+        let colour = if s.melee { theme::STRIKE_MELEE } else { theme::STRIKE_FIRE };
         for &f in &s.from {
             if let Some(a) = pos(f) {
                 lines.arrow(a, b, 4.0, colour, z::FLASH - 2.0);
@@ -570,7 +563,7 @@ fn draw_links(fx: Res<Effects>, counters: Query<(&Counter, &Transform)>, mut lin
     }
     for l in &fx.links {
         let (Some(a), Some(b)) = (pos(l.from), pos(l.to)) else { continue };
-        let colour = if l.passed { Color::srgb(1.0, 0.85, 0.2) } else { Color::srgb(1.0, 0.15, 0.1) };
+        let colour = if l.passed { theme::CONTAGION_PASSED } else { theme::CONTAGION_FAILED };
         lines.arrow(a, b, 3.0, colour, z::FLASH - 2.0);
         lines.circle(b, 26.0, 2.5, colour, z::FLASH - 2.0);
     }

@@ -14,6 +14,7 @@ use crate::game::lines::Lines;
 use crate::game::map::{HexAtlas, spawn_ground, z};
 use crate::game::opened::{OnBattle, Opened, Source, clear_battle};
 use crate::game::screen::MainCamera;
+use crate::game::theme;
 use crate::hex::Offset;
 use crate::scenario::Mode;
 use crate::terrain::Arm;
@@ -101,8 +102,14 @@ pub(super) fn redraw(
     for u in &f.units {
         let Some(spot) = forces::spot(u) else { continue };
         let at = world_of(layout, spot);
+        // The map's colours (a side's army's, or by its index), as the
+        // battle will show them; the side's name is its id when it has none.
         let side = f.sides.iter().position(|s| s.id == u.side).unwrap_or(0);
-        let colour = if side == 0 { Color::srgb(0.2, 0.35, 0.8) } else { Color::srgb(0.8, 0.2, 0.18) };
+        let (id, name) = match f.sides.get(side) {
+            Some(s) => (s.id.as_str(), s.name.as_deref().unwrap_or(&s.id)),
+            None => ("", ""),
+        };
+        let (colour, ink) = (theme::side_colour(id, name, side), theme::side_ink(id, name, side));
         let arm = match u.arm {
             Arm::Infantry => "I",
             Arm::Cavalry => "C",
@@ -120,7 +127,7 @@ pub(super) fn redraw(
             children![(
                 Text2d::new(format!("{arm}\n{value}")),
                 TextFont::from_font_size(11.0),
-                TextColor(Color::WHITE),
+                TextColor(ink),
                 Transform::from_xyz(0.0, 0.0, 0.1),
             )],
         ));
@@ -141,7 +148,7 @@ pub(super) fn marks(editor: Option<Res<Editor>>, opened: Res<Opened>, mut lines:
     let layout = opened.layout;
     for p in &e.problems {
         if let Some(spot) = p.path.as_deref().and_then(|path| places::spot_of(e.file(), path)) {
-            lines.circle(world_of(layout, spot), 26.0, 3.0, PROBLEM, z::FLASH);
+            lines.circle(world_of(layout, spot), 26.0, 3.0, theme::PROBLEM, z::FLASH);
         }
     }
     for o in &e.file().objectives {
@@ -149,9 +156,6 @@ pub(super) fn marks(editor: Option<Res<Editor>>, opened: Res<Opened>, mut lines:
     }
     let selected = e.selected.as_ref().and_then(|id| e.file().units.iter().find(|u| u.id == *id));
     if let Some(spot) = selected.and_then(forces::spot) {
-        lines.circle(world_of(layout, spot), 30.0, 3.0, Color::srgb(1.0, 0.85, 0.1), z::FLASH);
+        lines.circle(world_of(layout, spot), 30.0, 3.0, theme::GOLD, z::FLASH);
     }
 }
-
-/// The ring of a problem's place.
-pub const PROBLEM: Color = Color::srgb(1.0, 0.15, 0.15);

@@ -5,7 +5,7 @@
 //! goes to its place on the map when clicked.
 
 use bevy::prelude::*;
-use bevy::ui_widgets::{Activate, Button};
+use bevy::ui_widgets::Activate;
 
 use super::{Editor, PALETTE_W, Tool, UnitAct, toggle_playtest};
 use crate::edit::forces::Spot;
@@ -14,6 +14,7 @@ use crate::edit::places;
 use crate::game::screen::{BAR_H, MainCamera, bar_node, side_panel_node};
 use crate::game::sets::GameSet;
 use crate::game::state::Screen;
+use crate::game::theme::{self, button, inked_button, label, pad, text};
 use crate::scenario::Mode;
 use crate::terrain::{Arm, HexsideKind, Terrain};
 
@@ -169,9 +170,9 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
     commands.spawn((
         DespawnOnExit(Screen::Editor),
         bar_node(),
-        BackgroundColor(Color::srgb(0.07, 0.07, 0.08)),
+        BackgroundColor(theme::EDITOR_PANEL),
         GlobalZIndex(4),
-        children![(TopText, Text::new(""), TextFont::from_font_size(15.0), TextColor(Color::srgb(0.95, 0.92, 0.8)))],
+        children![(TopText, text("", 15.0, theme::TEXT_BAR))],
     ));
     commands
         .spawn((
@@ -187,18 +188,12 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
                 row_gap: Val::Px(1.0),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.07, 0.07, 0.08, 0.95)),
+            BackgroundColor(theme::PALETTE),
             GlobalZIndex(4),
         ))
         .with_children(|p| {
             for (pick, label) in palette(e.file().mode) {
-                p.spawn((
-                    Button,
-                    pick,
-                    Node { padding: UiRect::axes(Val::Px(5.0), Val::Px(0.0)), ..default() },
-                    BackgroundColor(Color::srgb(0.18, 0.2, 0.24)),
-                    children![(Text::new(label), TextFont::from_font_size(11.0))],
-                ));
+                p.spawn((pick, button(label, 11.0, theme::PALETTE_BUTTON, pad(5.0, 0.0))));
             }
         });
     commands
@@ -206,11 +201,11 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
             Side,
             DespawnOnExit(Screen::Editor),
             side_panel_node(8.0, 2.0),
-            BackgroundColor(Color::srgb(0.07, 0.07, 0.08)),
+            BackgroundColor(theme::EDITOR_PANEL),
             GlobalZIndex(4),
         ))
         .with_children(|p| {
-            p.spawn((Text::new("Name (click, type, Enter):"), TextFont::from_font_size(12.0)));
+            p.spawn(label("Name (click, type, Enter):", 12.0));
             p.spawn((
                 NameField,
                 NameOf::default(),
@@ -219,14 +214,14 @@ fn spawn(mut commands: Commands, editor: Option<Res<Editor>>) {
                     border: UiRect::all(Val::Px(1.0)),
                     ..default()
                 },
-                BorderColor::all(Color::srgb(0.5, 0.5, 0.55)),
-                BackgroundColor(Color::srgb(0.15, 0.15, 0.18)),
+                BorderColor::all(theme::FIELD_BORDER),
+                BackgroundColor(theme::FIELD),
                 bevy::text::EditableText { allow_newlines: false, ..default() },
                 TextLayout::no_wrap(),
                 TextFont::from_font_size(14.0),
                 bevy::text::TextCursorStyle::default(),
             ));
-            p.spawn((SideText, Text::new(""), TextFont::from_font_size(13.0)));
+            p.spawn((SideText, label("", 13.0)));
         });
 }
 
@@ -424,13 +419,7 @@ fn side_panel(
             ))
             .id();
         for (act, label) in form(e.file().mode, u.arm) {
-            commands.entity(row).with_child((
-                Button,
-                FieldButton(act),
-                Node { padding: UiRect::axes(Val::Px(5.0), Val::Px(1.0)), ..default() },
-                BackgroundColor(Color::srgb(0.2, 0.22, 0.28)),
-                children![(Text::new(label), TextFont::from_font_size(12.0))],
-            ));
+            commands.entity(row).with_child((FieldButton(act), button(label, 12.0, theme::BUTTON, pad(5.0, 1.0))));
         }
     }
     let morale = unit.and_then(|u| u.morale);
@@ -442,20 +431,20 @@ fn side_panel(
                 ChildOf(side),
             ))
             .id();
-        commands
-            .entity(grid)
-            .with_child((Text::new("Morale (d66; a check passes above it):"), TextFont::from_font_size(12.0)));
+        commands.entity(grid).with_child(label("Morale (d66; a check passes above it):", 12.0));
         for t in 1..=6 {
             let row = commands.spawn((Node { column_gap: Val::Px(3.0), ..default() }, ChildOf(grid))).id();
             for u in 1..=6 {
                 let v = t * 10 + u;
-                let colour = if v == now { Color::srgb(0.6, 0.45, 0.1) } else { Color::srgb(0.2, 0.22, 0.28) };
+                let colour = if v == now { theme::MORALE_NOW } else { theme::BUTTON };
                 commands.entity(row).with_child((
-                    Button,
                     MoralePick(v),
-                    Node { width: Val::Px(34.0), justify_content: JustifyContent::Center, ..default() },
-                    BackgroundColor(colour),
-                    children![(Text::new(v.to_string()), TextFont::from_font_size(12.0))],
+                    button(
+                        v.to_string(),
+                        12.0,
+                        colour,
+                        Node { width: Val::Px(34.0), justify_content: JustifyContent::Center, ..default() },
+                    ),
                 ));
             }
         }
@@ -463,17 +452,13 @@ fn side_panel(
     for (i, p) in e.problems.iter().chain(&e.warnings).enumerate().take(20) {
         let at = p.at.map_or_else(String::new, |at| format!("line {at}: "));
         let (back, ink) = if i < e.problems.len() {
-            (Color::srgba(0.3, 0.05, 0.05, 0.6), Color::srgb(1.0, 0.8, 0.8))
+            (theme::PROBLEM_LINE, theme::TEXT_PROBLEM)
         } else {
-            (Color::srgba(0.3, 0.25, 0.05, 0.6), Color::srgb(1.0, 0.95, 0.7))
+            (theme::WARNING_LINE, theme::TEXT_WARNING)
         };
-        commands.entity(side).with_child((
-            Button,
-            ProblemLine(i),
-            Node { padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)), ..default() },
-            BackgroundColor(back),
-            children![(Text::new(format!("{at}{p}")), TextFont::from_font_size(12.0), TextColor(ink))],
-        ));
+        commands
+            .entity(side)
+            .with_child((ProblemLine(i), inked_button(format!("{at}{p}"), 12.0, back, ink, pad(4.0, 1.0))));
     }
 }
 
@@ -490,7 +475,7 @@ fn palette_marks(
             Pick::Brush(b) => *b == e.brush,
             _ => false,
         };
-        bg.0 = if on { Color::srgb(0.55, 0.42, 0.12) } else { Color::srgb(0.18, 0.2, 0.24) };
+        bg.0 = if on { theme::PALETTE_BUTTON_ON } else { theme::PALETTE_BUTTON };
     }
 }
 

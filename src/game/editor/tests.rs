@@ -10,7 +10,7 @@ use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 
-use super::draw::{EditorCounter, PROBLEM};
+use super::draw::EditorCounter;
 use super::input::click_at;
 use super::model::AUTOSAVE_EVERY;
 use super::{Editor, Tool};
@@ -28,6 +28,7 @@ use crate::game::seats::Seats;
 use crate::game::sets;
 use crate::game::state::Screen;
 use crate::game::testing::pressed;
+use crate::game::theme::PROBLEM;
 use crate::hex::Offset;
 use crate::scenario::Mode;
 use crate::terrain::{Arm, Terrain};

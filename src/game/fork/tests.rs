@@ -11,7 +11,7 @@ use bevy::ui_widgets::Activate;
 use bevy::window::FileDragAndDrop;
 
 use super::choices::{roll_choices, rolled_before};
-use super::{DIFFER, EventLine, ForkView, RollButton};
+use super::{EventLine, ForkView, RollButton};
 use crate::events::{Event, EventKind};
 use crate::game::lines::Lines;
 use crate::game::opened::{Opened, Source};
@@ -20,6 +20,7 @@ use crate::game::scenarios::{self, Pending, ScenarioText};
 use crate::game::seats::Seats;
 use crate::game::shown::Shown;
 use crate::game::testing::{battle_app, parse, press};
+use crate::game::theme::DIFFER;
 use crate::save::SaveGame;
 use crate::sim::{BattleLog, Simulation};
 use crate::whatif::reroll::{RollAt, Which, roll_of};

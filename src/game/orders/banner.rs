@@ -4,7 +4,7 @@
 //! the same [`Intent`]s as their keys).
 
 use bevy::prelude::*;
-use bevy::ui_widgets::{Activate, Button};
+use bevy::ui_widgets::Activate;
 
 use super::decide::{edge_words, hint};
 use super::keys::Intent;
@@ -12,6 +12,7 @@ use super::words::{REVIEWING_HINT, mp_words};
 use crate::game::opened::Opened;
 use crate::game::screen::{BANNER_H, BAR_H, PANEL_W};
 use crate::game::seats::Seats;
+use crate::game::theme::{self, pad};
 use crate::game::turn::PlayerTurn;
 use crate::hex::Edge;
 use crate::sim;
@@ -48,16 +49,9 @@ pub(super) fn press(activate: On<Activate>, buttons: Query<&OrderButton>, mut ou
 }
 
 pub(super) fn spawn_card(mut commands: Commands) {
-    let text = |size: f32, colour: Color| (Text::new(""), TextFont::from_font_size(size), TextColor(colour));
-    let button = |label: &str, which: OrderButton| {
-        (
-            Button,
-            which,
-            Node { padding: UiRect::axes(Val::Px(10.0), Val::Px(4.0)), ..default() },
-            BackgroundColor(Color::srgb(0.24, 0.3, 0.42)),
-            children![(Text::new(label), TextFont::from_font_size(14.0))],
-        )
-    };
+    let text = |size: f32, colour: Color| theme::text("", size, colour);
+    let button =
+        |label: &str, which: OrderButton| (which, theme::button(label, 14.0, theme::BUTTON_ACTION, pad(10.0, 4.0)));
     let column = |width: Val| Node { flex_direction: FlexDirection::Column, width, row_gap: Val::Px(4.0), ..default() };
     // A band of its own under the bar, as wide as the map's part of the
     // window and as high as the map leaves free for it when a player sits
@@ -78,15 +72,12 @@ pub(super) fn spawn_card(mut commands: Commands) {
             display: Display::None,
             ..default()
         },
-        BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.94)),
+        BackgroundColor(theme::BANNER),
         GlobalZIndex(3),
         children![
             (
                 column(Val::Percent(52.0)),
-                children![
-                    (CardTitle, text(17.0, Color::srgb(1.0, 0.85, 0.4))),
-                    (CardHint, text(13.0, Color::srgb(0.85, 0.88, 0.9))),
-                ],
+                children![(CardTitle, text(17.0, theme::TEXT_TITLE)), (CardHint, text(13.0, theme::TEXT_HINT))],
             ),
             (
                 Node { flex_grow: 1.0, ..column(Val::Auto) },
@@ -97,15 +88,11 @@ pub(super) fn spawn_card(mut commands: Commands) {
                         children![
                             button("End phase (E)", OrderButton::EndPhase),
                             button("Undo (U)", OrderButton::Undo),
-                            (
-                                Text::new(", and .: step the log (End: the present)"),
-                                TextFont::from_font_size(12.0),
-                                TextColor(Color::srgb(0.7, 0.72, 0.75)),
-                            ),
+                            theme::text(", and .: step the log (End: the present)", 12.0, theme::TEXT_SMALL),
                         ],
                     ),
-                    (CardOdds, text(13.0, Color::srgb(0.75, 0.95, 0.75))),
-                    (CardMessage, text(13.0, Color::srgb(1.0, 0.5, 0.45))),
+                    (CardOdds, text(13.0, theme::TEXT_ODDS)),
+                    (CardMessage, text(13.0, theme::TEXT_REFUSED)),
                 ],
             ),
         ],
@@ -136,7 +123,7 @@ pub(super) fn show_card(
         match &turn.message {
             Some(m) => {
                 t.0.clone_from(&m.text);
-                c.0 = if m.error { Color::srgb(1.0, 0.5, 0.45) } else { Color::srgb(0.6, 0.9, 1.0) };
+                c.0 = if m.error { theme::TEXT_REFUSED } else { theme::TEXT_MESSAGE };
             }
             None => t.0.clear(),
         }

@@ -9,6 +9,7 @@ use crate::game::layout::Layout;
 use crate::game::lines::Lines;
 use crate::game::map::z;
 use crate::game::opened::Opened;
+use crate::game::theme;
 use crate::game::turn::PlayerTurn;
 use crate::game::units::{COUNTER, Counter};
 use crate::turn::Phase;
@@ -31,7 +32,7 @@ pub(super) fn draw_orders(
         let pts: Vec<Vec2> = path.iter().map(|&o| layout.world(o)).collect();
         // A light casing under a dark line reads on the blue range and on
         // every terrain.
-        for (width, colour, dz) in [(9.0, Color::srgb(1.0, 1.0, 0.9), 0.0), (4.5, Color::srgb(0.05, 0.15, 0.6), 0.1)] {
+        for (width, colour, dz) in [(9.0, theme::MARCH_CASING, 0.0), (4.5, theme::MARCH, 0.1)] {
             lines.polyline(&pts[..pts.len() - 1], width, colour, z + dz);
             lines.arrow(pts[pts.len() - 2], pts[pts.len() - 1], width, colour, z + dz);
         }
@@ -41,7 +42,7 @@ pub(super) fn draw_orders(
         if Some(g) != pointer.selected
             && let Some(p) = pos(g)
         {
-            lines.rect(p, Vec2::splat(COUNTER + 8.0), 0.0, 2.5, Color::srgb(0.2, 0.9, 0.9), z);
+            lines.rect(p, Vec2::splat(COUNTER + 8.0), 0.0, 2.5, theme::GROUP, z);
         }
     }
     if turn.odds.is_some()
@@ -58,7 +59,7 @@ pub(super) fn draw_orders(
                 None => pos(g),
             };
             if let Some(p) = from {
-                lines.arrow(p, to, 2.5, Color::srgba(1.0, 0.8, 0.2, 0.9), z);
+                lines.arrow(p, to, 2.5, theme::TARGET_ARROW, z);
             }
         }
     }

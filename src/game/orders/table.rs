@@ -16,6 +16,7 @@ use crate::game::layout::Layout;
 use crate::game::lines::Lines;
 use crate::game::map::z;
 use crate::game::opened::Opened;
+use crate::game::theme;
 use crate::game::turn::{Notice, PlayerTurn};
 use crate::labataille::orders::Order;
 use crate::scenario::Mode;
@@ -399,12 +400,12 @@ pub(super) fn draw_table_orders(
     let ctx = FsCtx::new(&battle.scenario);
     for &g in &turn.group {
         if let Some(u) = view.table().units.get(g) {
-            outline(&mut lines, &u.rect(ctx.ba()), Color::srgb(0.2, 0.9, 0.9), 2.5);
+            outline(&mut lines, &u.rect(ctx.ba()), theme::GROUP, 2.5);
         }
     }
     let (Some(u), Some(ghost), Some(verdict)) = (drag.unit, drag.ghost, drag.verdict.as_ref()) else { return };
     let Some(unit) = view.table().units.get(u) else { return };
-    let colour = if verdict.is_ok() { Color::srgb(0.2, 0.85, 0.3) } else { Color::srgb(0.95, 0.2, 0.15) };
+    let colour = if verdict.is_ok() { theme::PASS } else { theme::FAIL };
     lines.arrow(layout.table_world(unit.x, unit.y), layout.table_world(ghost.x, ghost.y), 3.0, colour, z);
     outline(&mut lines, &ghost, colour, 3.0);
 }

@@ -9,7 +9,7 @@
 pub mod picture;
 
 use bevy::prelude::*;
-use bevy::ui_widgets::{Activate, Button};
+use bevy::ui_widgets::Activate;
 
 use super::input::MapPointer;
 use super::lines::Lines;
@@ -20,6 +20,7 @@ use super::screen::{BAR_H, PANEL_W};
 use super::sets::GameSet;
 use super::shown::{ScenarioNames, Shown};
 use super::state::battle_keys;
+use super::theme::{self, button, label, pad, text};
 use crate::events::{MoveReason, Pos};
 use crate::hex::Offset;
 use crate::why::{chain, fate_event};
@@ -129,18 +130,18 @@ fn forget_closed_battle(opened: Res<Opened>, mut view: ResMut<WhyView>) {
 
 fn link_colour(l: Link) -> Color {
     match l {
-        Link::Contagion => Color::srgb(1.0, 0.55, 0.1),
-        Link::Fire => Color::srgb(1.0, 0.85, 0.2),
-        Link::Melee => Color::srgb(0.95, 0.15, 0.15),
-        Link::Stack => Color::srgb(0.75, 0.45, 1.0),
+        Link::Contagion => theme::LINK_CONTAGION,
+        Link::Fire => theme::LINK_FIRE,
+        Link::Melee => theme::LINK_MELEE,
+        Link::Stack => theme::LINK_STACK,
     }
 }
 
 fn path_colour(r: MoveReason) -> Color {
     match r {
-        MoveReason::Rout | MoveReason::Flight | MoveReason::CarriedAlong => Color::srgba(0.95, 0.1, 0.1, 0.9),
-        MoveReason::Disorder => Color::srgba(1.0, 0.6, 0.2, 0.9),
-        _ => Color::srgba(0.8, 0.8, 0.9, 0.9),
+        MoveReason::Rout | MoveReason::Flight | MoveReason::CarriedAlong => theme::PATH_ROUT,
+        MoveReason::Disorder => theme::PATH_DISORDER,
+        _ => theme::PATH_OTHER,
     }
 }
 
@@ -181,7 +182,7 @@ fn rebuild(
     let (centre, extent) = ((a + b) / 2.0, (b - a).abs() + Vec2::splat(400.0));
     commands.spawn((
         Dim,
-        Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.62), extent),
+        Sprite::from_color(theme::DIM, extent),
         Transform::from_translation(centre.extend(z::COUNTER - 0.5)),
     ));
     // Steps of one unit at one place share a corner of its counter.
@@ -199,10 +200,10 @@ fn rebuild(
             }
         };
         let c = opened.layout.at(&at) + label_offset(k);
-        let colour = if step.root { Color::srgb(1.0, 0.85, 0.1) } else { Color::WHITE };
+        let colour = if step.root { theme::GOLD } else { Color::WHITE };
         commands.spawn((
             WhyLabel,
-            Sprite::from_color(Color::srgba(0.05, 0.05, 0.08, 0.9), Vec2::new(17.0, 17.0)),
+            Sprite::from_color(theme::STEP_LABEL, Vec2::new(17.0, 17.0)),
             Transform::from_xyz(c.x, c.y, STEP_Z + 1.0),
             children![(
                 Text2d::new(step.number.to_string()),
@@ -239,7 +240,7 @@ fn spawn_panel(
         overflow: Overflow::clip(),
         ..default()
     };
-    let back = BackgroundColor(Color::srgba(0.06, 0.06, 0.08, 0.98));
+    let back = BackgroundColor(theme::WHY_PANEL);
     let root = match column {
         Some(parent) => commands.spawn((WhyPanel, node, back, ChildOf(parent))).id(),
         // No side panel (an app without one): a panel of its own.
@@ -264,22 +265,12 @@ fn spawn_panel(
     } else {
         format!("{title}\nThe chain from its roots, {} events: click a line to step there; W closes.", lines.len())
     };
-    commands.entity(root).with_child((
-        Text::new(hint),
-        TextFont::from_font_size(14.0),
-        TextColor(Color::srgb(0.95, 0.9, 0.7)),
-    ));
+    commands.entity(root).with_child(text(hint, 14.0, theme::TEXT_HEADING));
     if let Some(m) = message {
-        commands.entity(root).with_child((Text::new(m), TextFont::from_font_size(13.0)));
+        commands.entity(root).with_child(label(m, 13.0));
     }
-    for (seq, text) in lines {
-        commands.entity(root).with_child((
-            Button,
-            WhyLine(*seq),
-            Node { padding: UiRect::axes(Val::Px(6.0), Val::Px(1.0)), ..default() },
-            BackgroundColor(Color::srgba(0.2, 0.22, 0.28, 0.0)),
-            children![(Text::new(text.clone()), TextFont::from_font_size(12.0))],
-        ));
+    for (seq, words) in lines {
+        commands.entity(root).with_child((WhyLine(*seq), button(words.clone(), 12.0, theme::LINE, pad(6.0, 1.0))));
     }
 }
 
@@ -308,11 +299,11 @@ fn draw(view: Res<WhyView>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
         let Some(at) = s.at else { continue };
         let c = layout.at(&at);
         if s.root {
-            lines.circle(c, 30.0, 3.0, Color::srgb(1.0, 0.85, 0.1), STEP_Z);
-            lines.circle(c, 35.0, 2.0, Color::srgb(1.0, 0.85, 0.1), STEP_Z);
+            lines.circle(c, 30.0, 3.0, theme::GOLD, STEP_Z);
+            lines.circle(c, 35.0, 2.0, theme::GOLD, STEP_Z);
         }
         if s.seq == p.target {
-            lines.circle(c, 30.0, 3.5, Color::srgb(1.0, 0.3, 0.9), STEP_Z);
+            lines.circle(c, 30.0, 3.5, theme::WHY_TARGET, STEP_Z);
         }
     }
 }
@@ -342,7 +333,7 @@ fn mark_current(
     let now = shown.cursor as u64;
     let current = lines.iter().map(|(l, _)| l.0).filter(|&s| s < now).max();
     for (line, children) in &lines {
-        let colour = if line.0 < now { Color::srgb(0.92, 0.92, 0.88) } else { Color::srgb(0.5, 0.5, 0.5) };
+        let colour = if line.0 < now { theme::TEXT_BODY } else { theme::TEXT_LATER };
         for &c in children {
             if let Ok(mut t) = texts.get_mut(c) {
                 t.0 = colour;
@@ -351,7 +342,7 @@ fn mark_current(
     }
     for (line, mut back) in &mut backs {
         let a = if Some(line.0) == current { 0.9 } else { 0.0 };
-        back.0 = Color::srgba(0.25, 0.3, 0.45, a);
+        back.0 = theme::LINE_CURRENT.with_alpha(a);
     }
 }
 

@@ -25,6 +25,7 @@ use sauve::labataille::{Board, HexUnit};
 use sauve::map::TerrainMap;
 use sauve::rules::Rules;
 use sauve::turn::Phase;
+use sauve::vocab::AiLevel;
 
 /// Two armies of 1,000 units facing each other across the middle, all in
 /// good order, in column (guns limbered), with morale and strength varied
@@ -99,9 +100,14 @@ fn ai_turn(c: &mut Criterion) {
     // Five objectives along the middle, none held yet.
     let objectives: Vec<(Offset, u32, Option<usize>)> =
         (0..5).map(|k| (Offset::new(20 + 40 * k, 100), 10, None)).collect();
-    let goals =
-        |aggression| AiGoals { objectives: objectives.clone(), aggression, broken: Vec::new(), exits: Vec::new() };
-    let t = Turn { bf: &bf, index: &index, goals: [goals(0.5), goals(0.7)] };
+    let goals = |aggression, level| AiGoals {
+        objectives: objectives.clone(),
+        aggression,
+        broken: Vec::new(),
+        exits: Vec::new(),
+        level,
+    };
+    let t = Turn { bf: &bf, index: &index, goals: [goals(0.5, AiLevel::Normal), goals(0.7, AiLevel::Normal)] };
     let mut search = MoveSearch::default();
     // In a game the engine lives from turn to turn (the simulation keeps
     // it), and with it the goal fields the AI worked out, so a turn after
@@ -130,24 +136,30 @@ fn ai_turn(c: &mut Criterion) {
         let parts: Vec<String> = names.iter().zip(spent).map(|(n, d)| format!("{n} {:.1}", ms(d))).collect();
         eprintln!("ai_turn: {n} orders, {builds} field builds; {:.1} ms: {} (ms)", ms(total), parts.join(", "));
     }
+    // Each level's turn side by side, from the same board (the goal
+    // fields each kept from its own turns).
     let mut g = c.benchmark_group("ai_turn");
     g.sample_size(20);
-    g.bench_function("200x200_2000_units", |b| {
-        b.iter_batched(
-            || {
-                let b = board.clone();
-                let mut e = Engine::new(&grid, &b);
-                e.goal_fields = kept.take();
-                (b, e)
-            },
-            |(mut b, mut e)| {
-                let n = turn(black_box(&t), &mut b, &mut e, &mut search, &mut [Duration::ZERO; 6]);
-                kept.replace(std::mem::take(&mut e.goal_fields));
-                n
-            },
-            BatchSize::LargeInput,
-        )
-    });
+    for level in AiLevel::ALL {
+        let t = Turn { bf: &bf, index: &index, goals: [goals(0.5, level), goals(0.7, level)] };
+        let kept = std::cell::RefCell::new(GoalFields::default());
+        g.bench_function(format!("200x200_2000_units/{}", level.word()), |b| {
+            b.iter_batched(
+                || {
+                    let b = board.clone();
+                    let mut e = Engine::new(&grid, &b);
+                    e.goal_fields = kept.take();
+                    (b, e)
+                },
+                |(mut b, mut e)| {
+                    let n = turn(black_box(&t), &mut b, &mut e, &mut search, &mut [Duration::ZERO; 6]);
+                    kept.replace(std::mem::take(&mut e.goal_fields));
+                    n
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
     g.finish();
 }
 

@@ -13,6 +13,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use sauve::sim::Seats;
 use sauve::whatif::{Progress, Start, batch, forecast};
 
 const DENNEWITZ: &str = include_str!("../scenarios/dennewitz-1813.ron");
@@ -50,7 +51,9 @@ fn whatif(c: &mut Criterion) {
         let pool = pool(n);
         g.bench_with_input(BenchmarkId::new("threads", n), &n, |b, _| {
             b.iter(|| {
-                let t = pool.install(|| batch::batch(&scenario, 0..1000, &Progress::default()));
+                let t = pool.install(|| {
+                    batch::batch(&scenario, 0..1000, Seats::Watch, vec!["normal".into(); 2], &Progress::default())
+                });
                 black_box(t.map(|t| t.rows.len()))
             })
         });

@@ -1,5 +1,6 @@
 //! The command line (docs/cli.md).
 
+pub mod ai;
 mod bar;
 mod batch;
 mod exit;
@@ -53,8 +54,11 @@ pub enum Command {
         /// Number of turns to play (default: the scenario's `turns`).
         #[arg(long)]
         turns: Option<u32>,
-        /// Who the AI plays: `both`, `none` (only forced moves and morale
-        /// segments run), or a side id (the other side gives no orders).
+        /// Who the AI plays, and how well: `both` (at each side's scenario
+        /// level), `none` (only forced moves and morale segments run), a
+        /// side id (the other side gives no orders), a level (`easy`,
+        /// `normal`) for every side, or `SIDE=LEVEL,...` (e.g.
+        /// `fr=normal,pr=easy`; `none` for a side that gives no orders).
         #[arg(long, default_value = "both")]
         ai: String,
         /// Scripted dice, used first, in order: d66 results in hex mode
@@ -97,8 +101,9 @@ pub enum Command {
         #[arg(long)]
         seed: Option<u64>,
         /// Who gives orders in the turns played: `none` (the default: nobody,
-        /// the rules alone), `both` (the AI plays every side), or a side id
-        /// (the AI plays that side, the other gives no orders).
+        /// the rules alone), `both` (the AI plays every side), a side id
+        /// (the AI plays that side, the other gives no orders), a level, or
+        /// `SIDE=LEVEL,...` as for `simulate`.
         #[arg(long, default_value = "none")]
         ai: String,
         /// Picture the why view of this unit (its id): the chain of events
@@ -193,7 +198,7 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
             // file can be read; a file that cannot is left to the window,
             // which pictures its errors.
             if let Some(sides) = sides_of(&file)
-                && let Err(msg) = ai_mode(&ai, &sides)
+                && let Err(msg) = ai::ai_choice(&ai, &sides)
             {
                 return usage_error(&msg);
             }
@@ -257,22 +262,10 @@ pub struct ShotRequest {
     pub out: PathBuf,
     pub turns: u32,
     pub seed: Option<u64>,
-    /// `--ai` as given: `both`, `none` or a side id (see [`ai_mode`]).
+    /// `--ai` as given (see [`ai::ai_choice`]).
     pub ai: String,
     /// `--why`: the unit whose why view is pictured.
     pub why: Option<String>,
-}
-
-/// Reads `--ai`: `both`, `none` or one of the sides' ids.
-pub fn ai_mode(ai: &str, sides: &[scenario::Side]) -> Result<Seats, String> {
-    match ai {
-        "both" => Ok(Seats::Watch),
-        "none" => Ok(Seats::Nobody),
-        side => sides.iter().position(|s| s.id == side).map(Seats::AiOnly).ok_or_else(|| {
-            let ids: Vec<_> = sides.iter().map(|s| s.id.as_str()).collect();
-            format!("--ai {side:?}: expected both, none or a side id ({})", ids.join(", "))
-        }),
-    }
 }
 
 /// The sides of a scenario or save file, if it reads and validates.
@@ -341,8 +334,11 @@ fn simulate(
         }
         scenario.turns = t;
     }
-    let ai = match ai_mode(ai, &scenario.sides) {
-        Ok(ai) => ai,
+    let ai = match ai::ai_choice(ai, &scenario.sides) {
+        Ok(choice) => {
+            scenario = choice.apply(scenario);
+            choice.seats
+        }
         Err(msg) => return usage_error(&msg),
     };
     let script = match dice.map(|d| parse_script(d, scenario.mode == Mode::Hex)).transpose() {
@@ -486,23 +482,6 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
-
-    fn sides() -> Vec<scenario::Side> {
-        let text = include_str!("../scenarios/cascade.ron");
-        scenario::parse(text, "cascade.ron").map(|s| s.sides).unwrap_or_default()
-    }
-
-    #[test]
-    fn ai_reads_both_none_or_a_side_id() {
-        let sides = sides();
-        assert_eq!(ai_mode("both", &sides), Ok(Seats::Watch));
-        assert_eq!(ai_mode("none", &sides), Ok(Seats::Nobody));
-        assert_eq!(ai_mode("ru", &sides), Ok(Seats::AiOnly(1)));
-        assert_eq!(
-            ai_mode("prussia", &sides),
-            Err("--ai \"prussia\": expected both, none or a side id (fr, ru)".into())
-        );
-    }
 
     #[test]
     fn shot_takes_ai_and_by_default_nobody_gives_orders() {

@@ -10,7 +10,7 @@ use bevy::prelude::World;
 pub use sauve_rules::save::*;
 
 use crate::scenario::{self, Problem};
-use crate::sim::{self, Battle, BattleLog, Clock, Controls, Origin, PlayState, SavePoint, Seats};
+use crate::sim::{self, AiLevels, Battle, BattleLog, Clock, Controls, Origin, PlayState, SavePoint, Seats};
 
 /// The game in `world` as a save. `scenario_text` is the file it was opened
 /// from (the world keeps only the parsed scenario).
@@ -26,6 +26,7 @@ pub fn capture(world: &World, scenario_text: &str) -> Option<SaveGame> {
         seed: origin.seed,
         dice: origin.dice.clone(),
         controls: world.get_resource::<Controls>()?.0.clone(),
+        levels: world.get_resource::<AiLevels>()?.0.clone(),
         at: SavePoint::from(clock),
         begun: clock.finished || world.get_resource::<PlayState>()?.begun(),
         orders: world.get_resource::<PlayState>()?.book.clone(),

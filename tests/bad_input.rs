@@ -236,6 +236,10 @@ fn shot_refuses_an_ai_that_is_no_side_before_opening_a_window() {
     let out = dir.0.join("never.png");
     let o = sauve(&["shot", scenario, "--out", path(&out), "--ai", "prussia"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--ai \"prussia\": expected both, none or a side id (fr, ru)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--ai \"prussia\": expected both, none, a side id, a level (easy, normal) or SIDE=LEVEL,...; the sides are fr, ru"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!out.exists());
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The runs kept for every bundled scenario: (seed, `--ai`).
-const RUNS: [(u64, &str); 3] = [(1, "both"), (2, "both"), (1, "none")];
+const RUNS: [(u64, &str); 5] = [(1, "both"), (2, "both"), (1, "easy"), (2, "easy"), (1, "none")];
 
 const BLESS: &str = "SAUVE_BLESS=1 cargo test --test golden";
 

@@ -379,12 +379,13 @@ fn a_comparison_lists_changed_fates_and_cascades() {
 #[test]
 fn shards_partition_a_batch_and_merged_equal_one_unsharded_run() {
     let (_, s) = bundled("cascade.ron");
-    let whole = batch::batch(&s, 0..10, &Progress::default()).expect("a batch");
+    let whole = batch::batch(&s, 0..10, Seats::Watch, vec!["normal".into(); 2], &Progress::default()).expect("a batch");
     assert_eq!(whole.rows.iter().map(|r| r.seed).collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
     let shards: Vec<(String, BatchTable)> = (0..4)
         .map(|k| {
             let seeds = shard(0..10, k, 4).expect("a shard");
-            let t = batch::batch(&s, seeds, &Progress::default()).expect("a batch");
+            let t =
+                batch::batch(&s, seeds, Seats::Watch, vec!["normal".into(); 2], &Progress::default()).expect("a batch");
             // Through the CSV text, as the shards' files are merged.
             let back = BatchTable::from_csv(&t.to_csv(), &format!("shard{k}.csv")).expect("reads back");
             assert_eq!(back, t, "a batch file reads back as written");
@@ -405,7 +406,7 @@ fn shards_partition_a_batch_and_merged_equal_one_unsharded_run() {
 fn a_batch_row_is_the_plain_game_of_its_seed() {
     let (_, s) = bundled("grossbeeren-1813.ron");
     let mut sim = Simulation::new(s.clone(), 0, Vec::new(), Seats::Nobody);
-    let row = batch::play(&s, 17, &mut sim);
+    let row = batch::play(&s, 17, Seats::Watch, &mut sim);
     let mut plain = Simulation::new(s.clone(), 17, Vec::new(), Seats::Watch);
     plain.run();
     let over = plain.log().events.iter().rev().find_map(|e| match &e.kind {

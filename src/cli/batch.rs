@@ -8,9 +8,11 @@ use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
+use super::ai::ai_choice;
 use super::bar;
 use super::exit::{fail, pool, usage_error};
 use crate::scenario;
+use crate::whatif::lift::lift;
 use crate::whatif::merge::{join, summarise};
 use crate::whatif::seeds::{parse_range, parse_shard, shard, shard_from_env};
 use crate::whatif::table::BatchTable;
@@ -21,8 +23,8 @@ use crate::whatif::{Progress, batch, plot};
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
-    override_usage = "sauve batch FILE --seeds A..B [--shard K/N] --out FILE.csv\n       \
-                      sauve batch merge FILE.csv... [--json] [--plot FILE.svg]"
+    override_usage = "sauve batch FILE --seeds A..B [--ai fr=normal,pr=easy] [--shard K/N] --out FILE.csv\n       \
+                      sauve batch merge FILE.csv... [--against BASE.csv] [--json] [--plot FILE.svg]"
 )]
 pub struct BatchArgs {
     #[command(subcommand)]
@@ -46,6 +48,10 @@ pub struct BatchArgs {
     /// Threads to play on (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Who the AI plays, and how well, as for `simulate` (e.g.
+    /// `fr=normal,pr=easy`); written in the rows' `ai_ID` columns.
+    #[arg(long, default_value = "both")]
+    pub ai: String,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,12 +70,17 @@ pub enum BatchCommand {
         /// Write the joined rows here (CSV), in seed order.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// A base batch of the same seeds (its shards, the option given
+        /// again): each side's score change from it, paired seed by seed,
+        /// with its 95% interval.
+        #[arg(long, value_name = "BASE.csv")]
+        against: Vec<PathBuf>,
     },
 }
 
 pub fn run(a: &BatchArgs) -> ExitCode {
-    if let Some(BatchCommand::Merge { files, json, plot, out }) = &a.merge {
-        return merge(files, *json, plot.as_ref(), out.as_ref());
+    if let Some(BatchCommand::Merge { files, json, plot, out, against }) = &a.merge {
+        return merge(files, *json, plot.as_ref(), out.as_ref(), against);
     }
     let (Some(file), Some(seeds), Some(out)) = (&a.file, &a.seeds, &a.out) else {
         return usage_error("sauve batch FILE --seeds A..B --out FILE.csv");
@@ -94,9 +105,15 @@ pub fn run(a: &BatchArgs) -> ExitCode {
         None => range,
     };
     let scenario = match scenario::load(file) {
-        Ok(s) => Arc::new(s),
+        Ok(s) => s,
         Err(e) => return fail(e.lines()),
     };
+    let choice = match ai_choice(&a.ai, &scenario.sides) {
+        Ok(c) => c,
+        Err(msg) => return usage_error(&msg),
+    };
+    let scenario = Arc::new(choice.apply(scenario));
+    let players = choice.players(&scenario);
     let pool = match pool(a.threads) {
         Ok(p) => p,
         Err(msg) => return usage_error(&msg),
@@ -104,8 +121,9 @@ pub fn run(a: &BatchArgs) -> ExitCode {
     let games = seeds.end - seeds.start;
     let progress = Progress::default();
     let started = std::time::Instant::now();
-    let table =
-        bar::with_bar(games, "games", &progress, || pool.install(|| batch::batch(&scenario, seeds.clone(), &progress)));
+    let table = bar::with_bar(games, "games", &progress, || {
+        pool.install(|| batch::batch(&scenario, seeds.clone(), choice.seats, players.clone(), &progress))
+    });
     let Some(table) = table else { return fail(vec!["sauve: the batch was cancelled".into()]) };
     if let Err(e) = crate::save::write_atomically(out, &table.to_csv()) {
         return fail(vec![format!("{}: error: cannot write the batch: {e}", out.display())]);
@@ -123,22 +141,39 @@ pub fn run(a: &BatchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn merge(files: &[PathBuf], json: bool, plot_to: Option<&PathBuf>, out: Option<&PathBuf>) -> ExitCode {
+/// Reads and joins batch files (shards of one batch).
+fn read_joined(files: &[PathBuf]) -> Result<BatchTable, Vec<String>> {
     let mut tables = Vec::new();
     for f in files {
         let name = f.display().to_string();
-        let text = match crate::save::read_text(f) {
-            Ok(t) => t,
-            Err(e) => return fail(e.lines()),
-        };
-        match BatchTable::from_csv(&text, &name) {
-            Ok(t) => tables.push((name, t)),
-            Err(e) => return fail(vec![e.to_string()]),
-        }
+        let text = crate::save::read_text(f).map_err(|e| e.lines())?;
+        tables.push((name.clone(), BatchTable::from_csv(&text, &name).map_err(|e| vec![e.to_string()])?));
     }
-    let table = match join(tables) {
+    join(tables).map_err(|msg| vec![msg])
+}
+
+fn merge(
+    files: &[PathBuf],
+    json: bool,
+    plot_to: Option<&PathBuf>,
+    out: Option<&PathBuf>,
+    against: &[PathBuf],
+) -> ExitCode {
+    let table = match read_joined(files) {
         Ok(t) => t,
-        Err(msg) => return fail(vec![msg]),
+        Err(lines) => return fail(lines),
+    };
+    let lifted = if against.is_empty() {
+        None
+    } else {
+        let base = match read_joined(against) {
+            Ok(t) => t,
+            Err(lines) => return fail(lines),
+        };
+        match lift(&table, &base) {
+            Ok(l) => Some(l),
+            Err(msg) => return fail(vec![format!("--against: error: {msg}")]),
+        }
     };
     let summary = summarise(&table);
     if let Some(path) = out
@@ -159,9 +194,16 @@ fn merge(files: &[PathBuf], json: bool, plot_to: Option<&PathBuf>, out: Option<&
         }
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+        let value = match &lifted {
+            Some(l) => serde_json::json!({ "summary": summary, "lift": l }),
+            None => serde_json::to_value(&summary).unwrap_or_default(),
+        };
+        println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
     } else {
         print!("{summary}");
+        if let Some(l) = &lifted {
+            print!("{l}");
+        }
     }
     ExitCode::SUCCESS
 }

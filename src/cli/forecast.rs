@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::ai::ai_choice;
 use super::bar;
 use super::exit::{fail, pool, usage_error};
 use crate::whatif::{Progress, Start, forecast};
@@ -34,6 +35,12 @@ pub struct ForecastArgs {
     /// Write JSON for scripts instead of sentences.
     #[arg(long)]
     pub json: bool,
+    /// How well the AI plays each side in the continuations: a level
+    /// (`easy`, `normal`) for every side, or `SIDE=LEVEL,...`; default the
+    /// scenario's levels (a save's own). The AI plays every side of a
+    /// continuation.
+    #[arg(long, value_name = "LEVELS")]
+    pub ai: Option<String>,
 }
 
 pub fn run(a: &ForecastArgs) -> ExitCode {
@@ -46,6 +53,17 @@ pub fn run(a: &ForecastArgs) -> ExitCode {
     let start = match Start::load(&a.file, a.seed) {
         Ok(s) => s,
         Err(e) => return fail(e.lines()),
+    };
+    let start = match &a.ai {
+        None => start,
+        Some(ai) => match ai_choice(ai, &start.scenario().sides) {
+            Ok(c) if c.levels.iter().all(Option::is_some) => {
+                let s = c.apply((**start.scenario()).clone());
+                start.with_scenario(s)
+            }
+            Ok(_) => return usage_error(&format!("--ai {ai:?}: a continuation plays every side: give each a level")),
+            Err(msg) => return usage_error(&msg),
+        },
     };
     if let Start::Saved { save, .. } = &start
         && save.at.finished

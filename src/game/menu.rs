@@ -9,10 +9,11 @@ use bevy::ui_widgets::Activate;
 use super::editor::{edit_open_battle, new_map_in_editor};
 use super::opened::{BUNDLED, Source};
 use super::scenarios::{Dropped, Pending};
-use super::seats::{Seats, seat};
+use super::seats::{ChosenLevel, Seats, seat};
 use super::sets::GameSet;
 use super::state::Screen;
 use super::theme::{self, button, pad, text};
+use crate::vocab::AiLevel;
 
 #[derive(Component)]
 struct MenuPanel;
@@ -23,6 +24,10 @@ struct MenuEntry(Source);
 /// A menu line that changes who sits at the window.
 #[derive(Component)]
 struct SeatEntry(Seats);
+
+/// A menu line that sets how well the computer plays.
+#[derive(Component)]
+struct LevelEntry(Option<AiLevel>);
 
 /// The menu line that opens the open battle in the editor.
 #[derive(Component)]
@@ -36,7 +41,14 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Menu), draw);
     app.add_systems(
         Update,
-        (digits, redraw.run_if(resource_changed::<Seats>.or_eager(resource_changed::<Dropped>)))
+        (
+            digits,
+            redraw.run_if(
+                resource_changed::<Seats>
+                    .or_eager(resource_changed::<Dropped>)
+                    .or_eager(resource_changed::<ChosenLevel>),
+            ),
+        )
             .in_set(GameSet::Input)
             .run_if(in_state(Screen::Menu)),
     );
@@ -92,6 +104,7 @@ fn activate(
     activate: On<Activate>,
     scenarios: Query<&MenuEntry>,
     seats: Query<&SeatEntry>,
+    levels: Query<&LevelEntry>,
     mut pending: ResMut<Pending>,
     edit: Query<(), With<EditEntry>>,
     new_map: Query<(), With<NewMapEntry>>,
@@ -113,17 +126,31 @@ fn activate(
             seat(world, chosen);
         });
     }
+    if let Ok(entry) = levels.get(activate.entity) {
+        let chosen = ChosenLevel(entry.0);
+        commands.queue(move |world: &mut World| {
+            world.insert_resource(chosen);
+            let seats = *world.resource::<Seats>();
+            seat(world, seats);
+        });
+    }
 }
 
 /// Draws the menu again with the new seats marked or the new file listed.
-fn redraw(mut commands: Commands, panel: Query<Entity, With<MenuPanel>>, seats: Res<Seats>, dropped: Res<Dropped>) {
+fn redraw(
+    mut commands: Commands,
+    panel: Query<Entity, With<MenuPanel>>,
+    seats: Res<Seats>,
+    dropped: Res<Dropped>,
+    level: Res<ChosenLevel>,
+) {
     for e in &panel {
         commands.entity(e).despawn();
     }
-    draw(commands, seats, dropped);
+    draw(commands, seats, dropped, level);
 }
 
-fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>) {
+fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>, level: Res<ChosenLevel>) {
     let root = commands
         .spawn((
             MenuPanel,
@@ -176,6 +203,28 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>) {
             SeatEntry(s),
             button(
                 format!("{} {}", if on { "●" } else { "○" }, s.words()),
+                15.0,
+                if on { theme::BUTTON_ON } else { theme::BUTTON },
+                pad(8.0, 4.0),
+            ),
+        ));
+    }
+    commands.entity(root).with_child((
+        text("How well the computer plays", 15.0, theme::TEXT_HEADING),
+        Node { margin: UiRect::top(Val::Px(8.0)), ..default() },
+    ));
+    let choices = std::iter::once(None).chain(AiLevel::ALL.into_iter().map(Some));
+    for l in choices {
+        let on = l == level.0;
+        let words = match l {
+            None => "as the scenario says (normal unless a side names its level)".to_owned(),
+            Some(AiLevel::Easy) => "easy: the first AI, one ply of rules of thumb".to_owned(),
+            Some(AiLevel::Normal) => "normal: counts its own checks, keeps garrisons, falls back safely".to_owned(),
+        };
+        commands.entity(root).with_child((
+            LevelEntry(l),
+            button(
+                format!("{} {words}", if on { "●" } else { "○" }),
                 15.0,
                 if on { theme::BUTTON_ON } else { theme::BUTTON },
                 pad(8.0, 4.0),

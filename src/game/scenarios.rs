@@ -100,7 +100,12 @@ fn open_pending(world: &mut World) {
             let seed = shot.as_ref().and_then(|r| r.seed).unwrap_or(s.seed);
             // `sauve shot --ai`: who plays the turns before the picture (the
             // command line has checked a side id against this file).
-            let ai = shot.as_ref().and_then(|r| crate::cli::ai_mode(&r.ai, &s.sides).ok()).unwrap_or(Seats::Nobody);
+            let choice = shot.as_ref().and_then(|r| crate::cli::ai::ai_choice(&r.ai, &s.sides).ok());
+            let ai = choice.as_ref().map_or(Seats::Nobody, |c| c.seats);
+            let s = match choice {
+                Some(c) => Arc::new(c.apply((*s).clone())),
+                None => s,
+            };
             crate::sim::reset(world, s.clone(), seed, Vec::new(), ai);
             // A picture shows the battle as the rules alone play it (or the
             // AI, as `--ai` asked), unless asked for the player's seats (to

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use crate::scenario::Scenario;
-use crate::vocab::Control;
+use crate::vocab::{AiLevel, Control};
 
 /// Who gives the orders in a game.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -69,6 +69,23 @@ impl Seats {
                 })
                 .collect(),
         )
+    }
+}
+
+/// How well the AI plays each side it controls, in scenario order: the
+/// scenario's `level`s, or what the command line's `--ai SIDE=LEVEL`, the
+/// window's seats menu or a save says.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct AiLevels(pub Vec<AiLevel>);
+
+impl AiLevels {
+    /// The levels the scenario's sides name.
+    pub fn of(s: &Scenario) -> Self {
+        Self(s.sides.iter().map(|side| side.level).collect())
+    }
+
+    pub fn of_side(&self, side: usize) -> AiLevel {
+        self.0.get(side).copied().unwrap_or_default()
     }
 }
 

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::Clock;
-use super::control::Controls;
+use super::control::{AiLevels, Controls};
 use super::play::{replay_stamped, with_orders};
 use super::victory::Victory;
 use super::view::{BoardView, UnitQuery};
@@ -113,6 +113,7 @@ fn ai_goals(world: &World, acting: usize) -> AiGoals {
         aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
         broken: v.broken_units(&scenario),
         exits: scenario.exits.iter().filter(|e| e.side == acting).map(|e| (e.edge, e.points)).collect(),
+        level: world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(acting)),
     }
 }
 

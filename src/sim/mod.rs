@@ -43,7 +43,7 @@ pub use crate::vocab::Control;
 pub use battle::{Battle, BattleLog, DiceBox, EngineState};
 pub use clock::{Clock, Origin, PhaseSchedule};
 pub use components::*;
-pub use control::{Controls, Seats};
+pub use control::{AiLevels, Controls, Seats};
 pub use driver::{
     dropped_orders, end_phase, orders_not_replayed, run_to, run_to_boundary, start_fork_replay, start_replay,
     step_phase, write_final,

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::{Clock, Origin, PhaseSchedule};
 use super::components::*;
-use super::control::Seats;
+use super::control::{AiLevels, Seats};
 use super::free_space::{FsState, fs_order_phase_system, fs_shocks_system};
 use super::hex_phases::{free_space_mode, hex_mode, order_phase_system, recovery_system, shocks_system};
 use super::play::PlayState;
@@ -115,6 +115,7 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     world.insert_resource(Victory::new(&scenario));
     world.insert_resource(FsState::new(&scenario));
     world.insert_resource(seats.controls(&scenario));
+    world.insert_resource(AiLevels::of(&scenario));
     world.insert_resource(Origin { seed, dice: dice_script });
     world.insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });
     spawn_units(world, &scenario);

@@ -11,10 +11,11 @@ use crate::events::{EventKind, Lost};
 use crate::scenario::Scenario;
 use crate::sim::{self, BattleSummary, Seats, Simulation};
 
-/// Plays the battle of `seed` in `sim` (whatever it held before), the AI
-/// on both sides: exactly `sauve simulate FILE --seed SEED`.
-pub fn play(scenario: &Arc<Scenario>, seed: u64, sim: &mut Simulation) -> BatchRow {
-    sim::reset(sim.app.world_mut(), scenario.clone(), seed, Vec::new(), Seats::Watch);
+/// Plays the battle of `seed` in `sim` (whatever it held before) with
+/// `seats` (the AI on every side: [`Seats::Watch`], at the scenario's
+/// levels): exactly `sauve simulate FILE --seed SEED --ai ...`.
+pub fn play(scenario: &Arc<Scenario>, seed: u64, seats: Seats, sim: &mut Simulation) -> BatchRow {
+    sim::reset(sim.app.world_mut(), scenario.clone(), seed, Vec::new(), seats);
     sim.run();
     let n = scenario.sides.len();
     let mut row = BatchRow {
@@ -70,16 +71,23 @@ pub fn play(scenario: &Arc<Scenario>, seed: u64, sim: &mut Simulation) -> BatchR
     row
 }
 
-/// One battle per seed of `seeds`, on rayon's threads, rows in seed
-/// order. `None` if cancelled through `progress`.
-pub fn batch(scenario: &Arc<Scenario>, seeds: Range<u64>, progress: &Progress) -> Option<BatchTable> {
+/// One battle per seed of `seeds` with `seats`, on rayon's threads, rows
+/// in seed order; `players` says who played each side (an AI level or
+/// `none`). `None` if cancelled through `progress`.
+pub fn batch(
+    scenario: &Arc<Scenario>,
+    seeds: Range<u64>,
+    seats: Seats,
+    players: Vec<String>,
+    progress: &Progress,
+) -> Option<BatchTable> {
     let (start, n) = (seeds.start, seeds.end.saturating_sub(seeds.start));
     let make = || Simulation::new(scenario.clone(), start, Vec::new(), Seats::Nobody);
     let rows: Vec<Option<BatchRow>> = pool::each(n, make, |sim, i| {
         if progress.cancelled() {
             return None;
         }
-        let row = play(scenario, start + i, sim);
+        let row = play(scenario, start + i, seats, sim);
         progress.tick();
         Some(row)
     });
@@ -88,6 +96,7 @@ pub fn batch(scenario: &Arc<Scenario>, seeds: Range<u64>, progress: &Progress) -
     }
     Some(BatchTable {
         sides: scenario.sides.iter().map(|s| s.id.clone()).collect(),
+        ai: players,
         rows: rows.into_iter().flatten().collect(),
     })
 }

@@ -33,6 +33,16 @@ impl Start {
         }
     }
 
+    /// The same start with `scenario` in place of its own (the AI levels
+    /// the command line asked for).
+    pub fn with_scenario(self, scenario: Scenario) -> Start {
+        let scenario = Arc::new(scenario);
+        match self {
+            Start::Opening { seed, .. } => Start::Opening { scenario, seed },
+            Start::Saved { save, .. } => Start::Saved { save, scenario },
+        }
+    }
+
     pub fn scenario(&self) -> &Arc<Scenario> {
         match self {
             Start::Opening { scenario, .. } | Start::Saved { scenario, .. } => scenario,

@@ -174,6 +174,7 @@ pub fn sides() -> Vec<crate::scenario::Side> {
             rear: Edge::South,
             control: Control::Ai,
             aggression: crate::scenario::DEFAULT_AGGRESSION,
+            level: crate::vocab::AiLevel::default(),
         },
         Side {
             id: "red".into(),
@@ -181,6 +182,7 @@ pub fn sides() -> Vec<crate::scenario::Side> {
             rear: Edge::North,
             control: Control::Ai,
             aggression: crate::scenario::DEFAULT_AGGRESSION,
+            level: crate::vocab::AiLevel::default(),
         },
     ]
 }

@@ -16,7 +16,7 @@ use crate::labataille::orders::LoggedOrder;
 use crate::rules::MAX_TURNS;
 use crate::scenario::{self, LoadError, Problem};
 use crate::turn::SavePoint;
-use crate::vocab::Control;
+use crate::vocab::{AiLevel, Control};
 
 /// The only save format this build reads.
 pub const SAVE_FORMAT: u32 = 1;
@@ -36,6 +36,11 @@ pub struct SaveGame {
     #[serde(default)]
     pub dice: Vec<u32>,
     pub controls: Vec<Control>,
+    /// How well the AI played each side. Saves written before levels
+    /// existed have none: their games were played at `Easy`, and so they
+    /// go on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<AiLevel>,
     /// Where the clock stood.
     pub at: SavePoint,
     /// Whether the phase at `at` had begun (its `PhaseStart` written): a
@@ -86,7 +91,14 @@ impl SaveGame {
         if save.controls.len() != s.sides.len() {
             return Err(invalid("controls", format!("{} entries for {} sides", save.controls.len(), s.sides.len())));
         }
+        if !save.levels.is_empty() && save.levels.len() != s.sides.len() {
+            return Err(invalid("levels", format!("{} entries for {} sides", save.levels.len(), s.sides.len())));
+        }
         s.turns = save.turns;
+        let levels = if save.levels.is_empty() { vec![AiLevel::Easy; s.sides.len()] } else { save.levels.clone() };
+        for (side, level) in s.sides.iter_mut().zip(levels) {
+            side.level = level;
+        }
         Ok((save, s))
     }
 

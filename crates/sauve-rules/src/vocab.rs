@@ -31,6 +31,45 @@ pub enum Control {
     Idle,
 }
 
+/// How well the computer plays a side it controls (docs/rules.md, "The
+/// AI"): `Easy` is the first AI, one ply of heuristics; `Normal` mends what
+/// was measured against it (a shaken unit kept from falling back where its
+/// rout would leave the map, garrisons kept on objectives when a corps
+/// breaks). A scenario's side may name one (`level: Easy`); new games play
+/// `Normal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+pub enum AiLevel {
+    Easy,
+    #[default]
+    Normal,
+}
+
+impl AiLevel {
+    /// Every level, weakest first (the window's seats menu cycles them).
+    pub const ALL: [AiLevel; 2] = [AiLevel::Easy, AiLevel::Normal];
+
+    /// The level's name on the command line and in files, lower case.
+    pub fn word(self) -> &'static str {
+        match self {
+            AiLevel::Easy => "easy",
+            AiLevel::Normal => "normal",
+        }
+    }
+
+    /// The level named `word` (any case).
+    pub fn from_word(word: &str) -> Option<AiLevel> {
+        AiLevel::ALL.into_iter().find(|l| l.word().eq_ignore_ascii_case(word))
+    }
+
+    /// The next level up, the weakest after the strongest.
+    pub fn next(self) -> AiLevel {
+        match self {
+            AiLevel::Easy => AiLevel::Normal,
+            AiLevel::Normal => AiLevel::Easy,
+        }
+    }
+}
+
 /// A unit's morale state, in both rule systems: hex mode (docs/rules.md 1.2)
 /// has `GoodOrder`, `Disordered` and `Routed`, and `Surrendered` and
 /// `Eliminated` for the ways of leaving the board; free space (docs/rules.md

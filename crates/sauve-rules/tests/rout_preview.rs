@@ -188,8 +188,22 @@ fn infantry(id: &str, side: usize, at: (i32, i32), morale: u8) -> HexUnit {
 
 fn two_sides() -> Vec<Side> {
     vec![
-        Side { id: "fr".into(), name: "French".into(), rear: Edge::South, control: Control::Ai, aggression: 0.5 },
-        Side { id: "ru".into(), name: "Russians".into(), rear: Edge::North, control: Control::Ai, aggression: 0.5 },
+        Side {
+            id: "fr".into(),
+            name: "French".into(),
+            rear: Edge::South,
+            control: Control::Ai,
+            aggression: 0.5,
+            level: Default::default(),
+        },
+        Side {
+            id: "ru".into(),
+            name: "Russians".into(),
+            rear: Edge::North,
+            control: Control::Ai,
+            aggression: 0.5,
+            level: Default::default(),
+        },
     ]
 }
 

@@ -21,6 +21,7 @@ pub fn blank(mode: Mode, width: u32, height: u32, fill: Terrain) -> ScenarioFile
         rear: Some(rear),
         control,
         aggression: None,
+        level: None,
     };
     ScenarioFile {
         format: FORMAT_VERSION,

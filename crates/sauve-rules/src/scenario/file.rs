@@ -10,7 +10,7 @@ use crate::hex::{Dir, Edge};
 use crate::rules::Rules;
 use crate::terrain::{Arm, HexsideKind, Terrain};
 use crate::vocab::State;
-use crate::vocab::{Control, Formation, Mode, Readiness};
+use crate::vocab::{AiLevel, Control, Formation, Mode, Readiness};
 
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -136,6 +136,10 @@ pub struct SideFile {
     /// How readily the AI attacks, 0.0 (holds) to 1.0 (presses on).
     #[serde(default)]
     pub aggression: Option<f32>,
+    /// How well the AI plays this side when it does (`Easy`, `Normal`);
+    /// `Normal` when the file is silent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<AiLevel>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use crate::map::TerrainMap;
 use crate::rules::Rules;
 use crate::terrain::Arm;
 use crate::vocab::State;
-use crate::vocab::{Control, Formation, Mode, Readiness};
+use crate::vocab::{AiLevel, Control, Formation, Mode, Readiness};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Side {
@@ -16,6 +16,9 @@ pub struct Side {
     pub control: Control,
     /// AI aggression, 0.0..=1.0; [`DEFAULT_AGGRESSION`] when the file is silent.
     pub aggression: f32,
+    /// How well the AI plays this side ([`AiLevel::Normal`] when the file
+    /// is silent).
+    pub level: AiLevel,
 }
 
 /// The AI's aggression when a side gives none: neither holding back nor

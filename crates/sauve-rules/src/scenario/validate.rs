@@ -98,6 +98,7 @@ fn sides(raw: &ScenarioFile, p: &mut Collector) -> Vec<Side> {
             rear,
             control: s.control,
             aggression,
+            level: s.level.unwrap_or_default(),
         });
     }
     // Routers run for their own rear and away from the enemy's; with one

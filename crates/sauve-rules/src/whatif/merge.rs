@@ -1,14 +1,14 @@
 //! Batches merged: shards joined into one table (checked to be of the same
 //! battle, with no seed played twice), and the table summed up: win
-//! rates with 95% confidence intervals, how often each corps broke, and
-//! the distribution of the largest cascade's size.
+//! rates and scores with 95% confidence intervals, how often each corps
+//! broke, and the distribution of the largest cascade's size.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
 
-use super::stats::wilson95;
+use super::stats::{mean95, wilson95};
 use super::table::{BatchRow, BatchTable};
 
 /// Joins batch tables (each with the file it came from) into one, rows in
@@ -16,16 +16,23 @@ use super::table::{BatchRow, BatchTable};
 /// no seed may appear twice (two shards overlapping, or a file given
 /// twice): either is an error naming both places.
 pub fn join(tables: Vec<(String, BatchTable)>) -> Result<BatchTable, String> {
-    let mut sides: Option<(String, Vec<String>)> = None;
+    let mut sides: Option<(String, Vec<String>, Vec<String>)> = None;
     let mut seen: BTreeMap<u64, (String, BatchRow)> = BTreeMap::new();
     for (file, table) in tables {
         match &sides {
-            None => sides = Some((file.clone(), table.sides.clone())),
-            Some((first, s)) if *s != table.sides => {
+            None => sides = Some((file.clone(), table.sides.clone(), table.ai.clone())),
+            Some((first, s, _)) if *s != table.sides => {
                 return Err(format!(
                     "{file}: error: its sides ({}) are not those of {first} ({}): not the same battle",
                     table.sides.join(", "),
                     s.join(", ")
+                ));
+            }
+            Some((first, _, ai)) if *ai != table.ai => {
+                return Err(format!(
+                    "{file}: error: its sides were played by {} and those of {first} by {}: not the same match",
+                    table.ai.join(", "),
+                    ai.join(", ")
                 ));
             }
             Some(_) => {}
@@ -37,8 +44,8 @@ pub fn join(tables: Vec<(String, BatchTable)>) -> Result<BatchTable, String> {
             seen.insert(row.seed, (file.clone(), row));
         }
     }
-    let sides = sides.map(|(_, s)| s).unwrap_or_default();
-    Ok(BatchTable { sides, rows: seen.into_values().map(|(_, r)| r).collect() })
+    let (sides, ai) = sides.map(|(_, s, ai)| (s, ai)).unwrap_or_default();
+    Ok(BatchTable { sides, ai, rows: seen.into_values().map(|(_, r)| r).collect() })
 }
 
 /// A rate with its 95% interval (Wilson).
@@ -63,9 +70,43 @@ impl fmt::Display for Rate {
     }
 }
 
+/// A mean with its 95% interval (normal).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mean {
+    pub mean: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Mean {
+    pub fn of(xs: &[f64]) -> Mean {
+        let (mean, low, high) = mean95(xs);
+        Mean { mean, low, high }
+    }
+}
+
+impl fmt::Display for Mean {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:+.3} [{:+.3}, {:+.3}]", self.mean, self.low, self.high)
+    }
+}
+
+/// A side's score in one game: 1 for a win, 1/2 for a draw, 0 for a loss.
+pub fn score_of(row: &BatchRow, side: usize) -> f64 {
+    match row.winner {
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SideStats {
     pub id: String,
+    /// Who played it: an AI level or `none`.
+    pub ai: String,
+    /// Its mean score (win 1, draw 1/2) with its 95% interval.
+    pub score: Mean,
     pub wins: Rate,
     pub decisive_wins: u64,
     pub mean_points: f64,
@@ -100,6 +141,8 @@ pub fn summarise(t: &BatchTable) -> BatchSummary {
         .enumerate()
         .map(|(s, id)| SideStats {
             id: id.clone(),
+            ai: t.ai.get(s).cloned().unwrap_or_default(),
+            score: Mean::of(&t.rows.iter().map(|r| score_of(r, s)).collect::<Vec<_>>()),
             wins: Rate::of(t.rows.iter().filter(|r| r.winner == Some(s)).count() as u64, n),
             decisive_wins: t.rows.iter().filter(|r| r.winner == Some(s) && r.decisive).count() as u64,
             mean_points: mean(&|r| u64::from(r.points.get(s).copied().unwrap_or(0))),
@@ -152,6 +195,14 @@ impl fmt::Display for BatchSummary {
                 f,
                 "  {:<10} {}  ({} outright); mean points {:.1}, losses {:.1}, units routed {:.1}",
                 s.id, s.wins, s.decisive_wins, s.mean_points, s.mean_losses, s.mean_routs
+            )?;
+        }
+        writeln!(f, "Score (win 1, draw 1/2; 95% interval):")?;
+        for s in &self.sides {
+            writeln!(
+                f,
+                "  {:<10} {:.3} [{:.3}, {:.3}]  played by {}",
+                s.id, s.score.mean, s.score.low, s.score.high, s.ai
             )?;
         }
         writeln!(f, "  {:<10} {}", "draw", self.draws)?;

@@ -2,11 +2,13 @@
 //! (docs/whatif.md): what one continuation of a game came to
 //! ([`outcome`]), many of them summed into odds ([`odds`]), the seeds
 //! each run gets ([`seeds`]), one battle's row of a batch and many rows
-//! merged ([`table`], [`merge`]), confidence intervals ([`stats`]), the
+//! merged ([`table`], [`merge`]), a batch against another of the same
+//! seeds ([`lift`]), confidence intervals ([`stats`]), the
 //! dice a fork changes ([`reroll`]) and two histories compared
 //! ([`compare`]). Running the games themselves is the simulation's.
 
 pub mod compare;
+pub mod lift;
 pub mod merge;
 pub mod odds;
 pub mod outcome;

@@ -2,12 +2,17 @@
 //! `seed,winner,decisive,turns,largest_cascade,corps_broken`, then the
 //! points, losses (strength increments, or figures on a free-space table)
 //! and units routed of each side
-//! (`points_ID,...,losses_ID,...,routs_ID,...`). `winner` is a side's id
-//! or `draw`; `corps_broken` the broken corps' ids joined by `;`.
+//! (`points_ID,...,losses_ID,...,routs_ID,...`), then who played each side
+//! (`ai_ID,...`: an AI level, `easy` or `normal`, or `none`; files written
+//! before levels existed have no such columns and read as `easy`, which
+//! played them). `winner` is a side's id or `draw`; `corps_broken` the
+//! broken corps' ids joined by `;`.
 
 use std::fmt;
 
 use serde::Serialize;
+
+use crate::vocab::AiLevel;
 
 /// One battle of a batch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -32,6 +37,8 @@ pub struct BatchRow {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BatchTable {
     pub sides: Vec<String>,
+    /// Who played each side: an AI level's word, or `none`.
+    pub ai: Vec<String>,
     pub rows: Vec<BatchRow>,
 }
 
@@ -55,9 +62,16 @@ impl BatchTable {
     /// The header of a batch of `sides`.
     pub fn header(sides: &[String]) -> Vec<String> {
         let mut h: Vec<String> = FIXED.iter().map(|s| (*s).to_owned()).collect();
-        for what in ["points", "losses", "routs"] {
+        for what in ["points", "losses", "routs", "ai"] {
             h.extend(sides.iter().map(|s| format!("{what}_{s}")));
         }
+        h
+    }
+
+    /// The header of files written before the `ai_ID` columns.
+    fn header_before_levels(sides: &[String]) -> Vec<String> {
+        let mut h = Self::header(sides);
+        h.truncate(h.len() - sides.len());
         h
     }
 
@@ -79,6 +93,7 @@ impl BatchTable {
             for list in [&r.points, &r.losses, &r.routs] {
                 rec.extend(list.iter().map(u32::to_string));
             }
+            rec.extend(self.ai.iter().cloned());
             let _ = w.write_record(rec);
         }
         String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
@@ -94,16 +109,18 @@ impl BatchTable {
             return Err(err(1, format!("not a sauve batch: the header must begin {}", FIXED.join(","))));
         }
         let rest = &names[FIXED.len()..];
-        let n = rest.len() / 3;
-        let sides: Vec<String> =
-            rest.iter().take(n).filter_map(|c| c.strip_prefix("points_")).map(str::to_owned).collect();
-        if !rest.len().is_multiple_of(3) || sides.len() != n || Self::header(&sides) != names {
+        let sides: Vec<String> = rest.iter().map_while(|c| c.strip_prefix("points_")).map(str::to_owned).collect();
+        let n = sides.len();
+        let levels = Self::header(&sides) == names;
+        if n == 0 || !(levels || Self::header_before_levels(&sides) == names) {
             return Err(err(
                 1,
-                "the side columns must be points_ID..., losses_ID..., routs_ID... for the same sides".into(),
+                "the side columns must be points_ID..., losses_ID..., routs_ID... (then ai_ID...) for the same sides"
+                    .into(),
             ));
         }
-        let mut table = BatchTable { sides, rows: Vec::new() };
+        let mut table = BatchTable { sides, ai: vec!["easy".to_owned(); n], rows: Vec::new() };
+        let mut ai_seen: Option<Vec<String>> = None;
         for rec in r.records() {
             let rec = rec.map_err(|e| err(e.position().map_or(0, |p| p.line()), e.to_string()))?;
             let line = rec.position().map_or(0, |p| p.line());
@@ -131,6 +148,22 @@ impl BatchTable {
             let corps_broken = field(5).split(';').filter(|s| !s.is_empty()).map(str::to_owned).collect();
             let side_cols =
                 |k: usize| -> Result<Vec<u32>, CsvError> { (0..n).map(|s| small(FIXED.len() + k * n + s)).collect() };
+            if levels {
+                let ai: Vec<String> = (0..n).map(|s| field(FIXED.len() + 3 * n + s).to_owned()).collect();
+                if let Some(bad) = ai.iter().find(|w| *w != "none" && AiLevel::from_word(w).is_none()) {
+                    return Err(err(line, format!("ai {bad:?} must be an AI level (easy, normal) or none")));
+                }
+                match &ai_seen {
+                    Some(first) if *first != ai => {
+                        return Err(err(
+                            line,
+                            format!("ai {} differs from the first row's {}", ai.join(","), first.join(",")),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => ai_seen = Some(ai),
+                }
+            }
             table.rows.push(BatchRow {
                 seed: num(0)?,
                 winner,
@@ -142,6 +175,9 @@ impl BatchTable {
                 losses: side_cols(1)?,
                 routs: side_cols(2)?,
             });
+        }
+        if let Some(ai) = ai_seen {
+            table.ai = ai;
         }
         Ok(table)
     }

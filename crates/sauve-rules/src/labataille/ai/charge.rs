@@ -146,10 +146,24 @@ impl Ai<'_, '_, '_> {
 
     /// Chance a charge from `stop` at `target` ends favourably, every die
     /// counted (the target's square test and its pre-melee check, then the
-    /// table at the hex of contact: `charge_odds`).
+    /// table at the hex of contact: `charge_odds`); at `Normal`, less the
+    /// expected failures of its own side's checks.
     fn charge_win(&mut self, unit: usize, stop: Offset, target: usize) -> f32 {
         let Some(at) = self.board.units[unit].at else { return 0.0 };
         let path = if at == stop { vec![at] } else { vec![at, stop] };
-        charge_odds(self.bf, self.engine, self.board, unit, target, &path).map_or(0.0, |o| o.win_chance())
+        let Ok(odds) = charge_odds(self.bf, self.engine, self.board, unit, target, &path) else { return 0.0 };
+        let win = odds.win_chance();
+        if !self.goals.mended() {
+            return win;
+        }
+        // The mended AI weighs what the charge may cost its own side, as
+        // for a melee: each failure of a check it brings on them.
+        let own_failures: f32 = odds
+            .checks
+            .iter()
+            .filter(|c| self.board.units.get(c.unit).is_some_and(|u| u.side == self.side))
+            .map(|c| c.rolled * (1.0 - c.passes))
+            .sum();
+        win - own_failures
     }
 }

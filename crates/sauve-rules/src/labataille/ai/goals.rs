@@ -4,6 +4,7 @@
 use crate::hex::{Edge, Offset};
 use crate::rules::ai::{AiRules, Standoff};
 use crate::terrain::Arm;
+use crate::vocab::AiLevel;
 
 /// What the AI plays for, from the scenario and the state of the battle.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,17 +18,30 @@ pub struct AiGoals {
     /// The side's exits (scenario `exits`): the edge and its points per
     /// increment that leaves the map across it.
     pub exits: Vec<(Edge, u32)>,
+    /// How well it plays ([`AiLevel`]).
+    pub level: AiLevel,
 }
 
 impl Default for AiGoals {
     fn default() -> Self {
-        Self { objectives: Vec::new(), aggression: 0.5, broken: Vec::new(), exits: Vec::new() }
+        Self {
+            objectives: Vec::new(),
+            aggression: 0.5,
+            broken: Vec::new(),
+            exits: Vec::new(),
+            level: AiLevel::default(),
+        }
     }
 }
 
 impl AiGoals {
     pub(super) fn broken(&self, unit: usize) -> bool {
         self.broken.get(unit).copied().unwrap_or(false)
+    }
+
+    /// Whether it plays at `Normal` or better (the mended AI).
+    pub(super) fn mended(&self) -> bool {
+        self.level >= AiLevel::Normal
     }
 }
 

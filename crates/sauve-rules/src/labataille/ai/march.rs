@@ -3,13 +3,19 @@
 
 use std::cmp::Reverse;
 
+use crate::hex::Offset;
 use crate::labataille::fields::FAR;
 use crate::labataille::orders::Order;
+use crate::labataille::rout_preview::{RoutEnd, preview_rout};
 use crate::terrain::Arm;
 
 use super::goal_fields::UNREACHED;
 use super::phase::Ai;
 use super::plan::Plan;
+
+/// How many of the best places to fall back to the mended AI asks the rout
+/// preview about.
+const SAFE_CANDIDATES: usize = 12;
 
 impl Ai<'_, '_, '_> {
     /// Where a unit would like to stand: field distance to its goal, plus
@@ -63,7 +69,8 @@ impl Ai<'_, '_, '_> {
 
     /// Rallying: a disordered unit, or one whose corps has broken, moves to
     /// the reachable hex farthest from the enemy, cover breaking ties, then
-    /// the cheaper move.
+    /// the cheaper move; at `Normal`, the best of those from which a rout
+    /// would stay on the map.
     pub(super) fn fall_back(&mut self, plan: &Plan, i: usize) -> bool {
         let grid = self.bf.ctx.grid;
         let Some(at) = self.board.units[i].at else { return false };
@@ -72,20 +79,44 @@ impl Ai<'_, '_, '_> {
             return false;
         }
         let reach = self.orders.reach(self.engine, self.board, i);
-        let best = reach
+        let mut ranked: Vec<_> = reach
             .ends
             .iter()
             .map(|&(o, cost)| {
                 let c = grid.idx(o);
                 (Reverse(plan.sight.dist[c]), !grid.refuge[c], cost, c, o)
             })
-            .min();
-        match best {
-            Some((Reverse(d), _, _, _, to)) if d > here => {
+            .filter(|&(Reverse(d), ..)| d > here)
+            .collect();
+        ranked.sort_unstable();
+        // The mended AI asks the rout preview of the best few: a shaken
+        // unit is not sent where its rout would run it off the map (or
+        // make it surrender), unless nowhere better is in reach.
+        let pick = if self.goals.mended() {
+            ranked.iter().take(SAFE_CANDIDATES).find(|&&(.., o)| self.rout_stays_from(i, o)).or(ranked.first())
+        } else {
+            ranked.first()
+        };
+        match pick {
+            Some(&(.., to)) => {
                 let order = Order::Move { unit: self.id(i), to: (to.c, to.r) };
                 self.give(order)
             }
-            _ => false,
+            None => false,
+        }
+    }
+
+    /// Whether unit `i`, standing at `at`, would rout to a hex of the map
+    /// (or off it by an edge where routers recover): the rout preview on a
+    /// copy of the board.
+    fn rout_stays_from(&self, i: usize, at: Offset) -> bool {
+        let mut board = self.board.clone();
+        board.units[i].at = Some(at);
+        let mut engine = self.engine.probe();
+        match preview_rout(self.bf.ctx, &mut engine, &board, i).map(|p| p.end) {
+            Some(RoutEnd::Full) | None => true,
+            Some(RoutEnd::OffMap { recovers, .. }) => recovers,
+            Some(RoutEnd::Surrender) => false,
         }
     }
 }

@@ -88,8 +88,25 @@ impl Ai<'_, '_, '_> {
             v.side != self.side && v.state == State::Disordered
         });
         // Every die counted: the attackers' own checks, the defenders', the table.
-        let win = attack_odds(self.bf, self.engine, self.board, &attackers, t).ok()?.win_chance();
-        let key = Reverse((win * KEY_SCALE) as i64);
+        let full = attack_odds(self.bf, self.engine, self.board, &attackers, t).ok()?;
+        let mut win = full.win_chance();
+        if self.goals.mended() {
+            // The mended AI counts what the attack may cost its own side:
+            // each of its units' failures of a check the attack brings on
+            // (its own pre-melee checks, contagion) weighs against the win,
+            // and a shaken target is attacked only when that still pays.
+            let own_failures: f32 = full
+                .checks
+                .iter()
+                .filter(|c| self.board.units.get(c.unit).is_some_and(|u| u.side == self.side))
+                .map(|c| c.rolled * (1.0 - c.passes))
+                .sum();
+            win -= own_failures;
+            if shaken && win < self.tuning.melee_threshold * SHAKEN_SHARE {
+                return None;
+            }
+        }
+        let key = Reverse((win.max(0.0) * KEY_SCALE) as i64);
         if shaken {
             Some(((1, key), attackers))
         } else if win >= self.tuning.melee_threshold {
@@ -103,3 +120,7 @@ impl Ai<'_, '_, '_> {
 /// Order of the melee phase's fights: the kind (0 walkover, 1 shaken
 /// defenders, 2 good odds), then the better chance first.
 type Rank = (u8, Reverse<i64>);
+
+/// At `Normal`, the share of the melee threshold a shaken (disordered)
+/// target's attack must still clear, its cost to the attackers counted.
+const SHAKEN_SHARE: f32 = 0.5;

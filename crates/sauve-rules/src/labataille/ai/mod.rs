@@ -117,7 +117,7 @@ mod tests {
     use crate::rules::Rules;
     use crate::terrain::Arm;
     use crate::vocab::Formation;
-    use crate::vocab::State;
+    use crate::vocab::{AiLevel, State};
 
     /// Side 0 has its rear south and faces north; side 1 the reverse.
     fn unit(id: &str, side: usize, arm: Arm, at: (i32, i32)) -> HexUnit {
@@ -422,20 +422,29 @@ mod tests {
         assert!(matches!(orders[1], Order::Move { .. }));
     }
 
+    const EASY: AiGoals = AiGoals {
+        objectives: Vec::new(),
+        aggression: 0.5,
+        broken: Vec::new(),
+        exits: Vec::new(),
+        level: AiLevel::Easy,
+    };
+
     #[test]
     fn ai_melees_shaken_or_outmatched_enemies_only() {
+        // The easy AI attacks a disordered battalion whatever it costs.
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
         board.units[0].formation = Formation::Line;
         board.units[1].state = State::Disordered;
-        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &EASY);
         assert_eq!(orders, vec![Order::Melee { units: vec!["fr".into()], target: "ru".into() }]);
 
         let mut board =
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
         board.units[0].formation = Formation::Line;
         board.units[1].strength = 12;
-        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &EASY);
         assert!(orders.is_empty(), "1:2 is not worth it: {orders:?}");
 
         // Two battalions together make it 2:1.
@@ -449,8 +458,84 @@ mod tests {
         board.units[2].strength = 6;
         board.units[0].strength = 6;
         board.units[1].strength = 6;
-        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &AiGoals::default());
+        let orders = play(&OPEN, &mut board, &[(Phase::Melee, 0)], &EASY);
         assert_eq!(orders, vec![Order::Melee { units: vec!["fr-a".into(), "fr-b".into()], target: "ru".into() }]);
+    }
+
+    #[test]
+    fn the_mended_ai_attacks_a_shaken_enemy_only_when_its_own_check_leaves_it_worth_it() {
+        // One battalion against a disordered one as strong. Its own
+        // pre-melee check (docs/rules.md 1.9) is passed on 21 of 36 rolls
+        // at morale 33 and 30 at morale 16: the steady one goes in, the
+        // shaky one, more likely to fail and fall into disorder than to
+        // win, stays its hand. The easy AI attacks with both.
+        let duel = |morale: u8, goals: &AiGoals| {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
+            board.units[0].formation = Formation::Line;
+            board.units[0].morale = morale;
+            board.units[1].state = State::Disordered;
+            play(&OPEN, &mut board, &[(Phase::Melee, 0)], goals)
+        };
+        let attack = vec![Order::Melee { units: vec!["fr".into()], target: "ru".into() }];
+        assert_eq!(duel(16, &AiGoals::default()), attack, "a steady battalion goes in");
+        assert!(duel(33, &AiGoals::default()).is_empty(), "a shaky one does not: {:?}", duel(33, &AiGoals::default()));
+        assert_eq!(duel(33, &EASY), attack, "the easy AI goes in whatever it costs");
+    }
+
+    #[test]
+    fn a_broken_corps_keeps_its_good_order_garrison_at_normal_and_not_at_easy() {
+        let goals = |level| AiGoals {
+            objectives: vec![(Offset::new(5, 6), 10, Some(0))],
+            broken: vec![true, false],
+            level,
+            ..AiGoals::default()
+        };
+        let board = Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        let mut easy = board.clone();
+        play(&OPEN, &mut easy, &[(Phase::Movement, 0)], &goals(AiLevel::Easy));
+        assert_ne!(at(&easy, "fr"), Offset::new(5, 6), "the easy AI falls back off the village");
+        let mut normal = board.clone();
+        play(&OPEN, &mut normal, &[(Phase::Movement, 0)], &goals(AiLevel::Normal));
+        assert_eq!(at(&normal, "fr"), Offset::new(5, 6), "the garrison holds");
+        // A disordered garrison still falls back to rally.
+        let mut shaken = board.clone();
+        shaken.units[0].state = State::Disordered;
+        play(&OPEN, &mut shaken, &[(Phase::Movement, 0)], &goals(AiLevel::Normal));
+        assert_ne!(at(&shaken, "fr"), Offset::new(5, 6));
+    }
+
+    #[test]
+    fn the_mended_ai_does_not_fall_back_to_where_a_rout_runs_off_the_map() {
+        // A disordered battalion falls back away from the enemy, towards
+        // its own rear edge, on a map two hexes wide: near the edge there
+        // are too few hexes left for a ten-hex rout, which then runs off.
+        let rows = [".."; 22];
+        let map = TerrainMap::from_rows(&rows);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let board = Board { units: vec![unit("fr", 0, Arm::Infantry, (0, 13)), unit("ru", 1, Arm::Infantry, (0, 8))] };
+        let leaves = |b: &Board| {
+            let mut engine = Engine::new(&grid, b);
+            let p = crate::labataille::rout_preview::preview_rout(&ctx, &mut engine, b, 0).expect("on the map");
+            !matches!(p.end, crate::labataille::rout_preview::RoutEnd::Full)
+        };
+        let run = |level| {
+            let mut b = board.clone();
+            b.units[0].state = State::Disordered;
+            play(&rows, &mut b, &[(Phase::Movement, 0)], &AiGoals { level, ..AiGoals::default() });
+            b
+        };
+        let (easy, normal) = (run(AiLevel::Easy), run(AiLevel::Normal));
+        assert!(
+            leaves(&easy),
+            "the easy AI goes back as far as it can, {}, where a rout leaves the map",
+            at(&easy, "fr")
+        );
+        assert!(!leaves(&normal), "the mended AI stops at {}, where a rout stays on the map", at(&normal, "fr"));
+        assert!(at(&normal, "fr").r > 13, "and still went back: {}", at(&normal, "fr"));
     }
 
     #[test]

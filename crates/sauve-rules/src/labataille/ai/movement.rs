@@ -120,6 +120,11 @@ impl Ai<'_, '_, '_> {
         let Some(at) = u.at else { return };
         match u.state {
             State::GoodOrder if !self.goals.broken(i) => {}
+            // The mended AI keeps a good-order garrison on its objective
+            // when its corps breaks: leaving gives the points away.
+            State::GoodOrder if self.goals.mended() && plan.objectives.binary_search(&grid.idx(at)).is_ok() => {
+                return;
+            }
             State::GoodOrder | State::Disordered => {
                 self.fall_back(plan, i);
                 return;

@@ -348,18 +348,29 @@ fn a_fork_names_what_is_wrong_with_its_event_or_roll() {
 #[test]
 fn a_comparison_lists_changed_fates_and_cascades() {
     let (save, s, sim) = finished_save("cascade.ron", 1);
-    // The shock's first contagion check in the cascade battle: passing it
-    // stops the cascade there.
-    let at = sim
+    // The failed contagion checks of the cascade battle, first the shock's
+    // own: passing one of them stops the cascade there, and the unit that
+    // checked holds where it had fallen (a later check may shake it all
+    // the same, so the first fork that changes its unit's fate is taken).
+    let failed: Vec<(u64, String)> = sim
         .log()
         .events
         .iter()
-        .find(|e| {
-            matches!(&e.kind, EventKind::MoraleCheck { passed: false, cause: sauve::events::Cause::Contagion, .. })
+        .filter_map(|e| match &e.kind {
+            EventKind::MoraleCheck { passed: false, cause: sauve::events::Cause::Contagion, unit, .. } => {
+                Some((e.seq, unit.clone()))
+            }
+            _ => None,
         })
-        .map(|e| e.seq)
-        .expect("a failed contagion check");
-    let forked = fork::fork(&save, &s, at, None, 66).expect("a fork");
+        .collect();
+    assert!(!failed.is_empty(), "a failed contagion check");
+    let (forked, unit) = failed
+        .iter()
+        .find_map(|(at, unit)| {
+            let f = fork::fork(&save, &s, *at, None, 66).expect("a fork");
+            f.comparison.fates.iter().any(|d| d.unit == *unit).then(|| (f, unit.clone()))
+        })
+        .expect("passing one of the failed checks changes its unit's fate");
     let c = &forked.comparison;
     assert!(!c.fates.is_empty(), "a unit that routed in the original holds in the fork");
     assert!(!c.vanish.is_empty() || !c.appear.is_empty(), "the cascade changed");
@@ -368,10 +379,6 @@ fn a_comparison_lists_changed_fates_and_cascades() {
         vec![],
         "a game against itself differs nowhere"
     );
-    let unit = match &sim.log().events[at as usize].kind {
-        EventKind::MoraleCheck { unit, .. } => unit.clone(),
-        _ => unreachable!(),
-    };
     let d = c.fates.iter().find(|d| d.unit == unit).expect("the checked unit's fate differs");
     assert!(d.original.falls.contains(&"routed") || d.original.falls.contains(&"shaken"));
 }

@@ -95,7 +95,12 @@ fn bound_timed(s: &Scenario, table: &mut Table, play: &mut FsPlay, spent: &mut [
         {
             let t0 = Instant::now();
             let side = phase.acting_side(phasing);
-            let goals = FsGoals { aggression: s.sides[side].aggression, objectives: Vec::new(), broken: false };
+            let goals = FsGoals {
+                aggression: s.sides[side].aggression,
+                objectives: Vec::new(),
+                broken: false,
+                level: Default::default(),
+            };
             let mut b = Bound { ctx: &ctx, engine: &mut engine, table, play, dice: &mut dice, log: &mut log };
             open_phase(&mut b, phase, phasing, 1);
             given += play_phase(&mut b, At { turn: 1, phase, side }, &goals).len();

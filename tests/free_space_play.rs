@@ -62,7 +62,7 @@ impl Game {
     }
 
     fn ai(&mut self, phase: Phase, side: usize) -> Vec<Order> {
-        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false };
+        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level: Default::default() };
         self.bound(|b| ai::play_phase(b, At { turn: 1, phase, side }, &goals))
     }
 
@@ -394,7 +394,7 @@ fn a_cautious_ai_keeps_a_reserve_back() {
         ],
         &[],
     );
-    let ctx_goals = ai::FsGoals { aggression: 0.0, objectives: Vec::new(), broken: false };
+    let ctx_goals = ai::FsGoals { aggression: 0.0, objectives: Vec::new(), broken: false, level: Default::default() };
     let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &ctx_goals));
     let moved: Vec<&str> = orders
         .iter()

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use super::battle::{Battle, BattleLog, DiceBox};
 use super::clock::Clock;
-use super::control::Controls;
+use super::control::{AiLevels, Controls};
 use super::play::{PlayState, Undo, replay_stamped};
 use super::view::{FsQuery, TableView};
 use crate::belle_alliance::ai::{self, FsGoals};
@@ -133,6 +133,7 @@ fn goals(world: &World, side: usize) -> FsGoals {
             .map(|((c, o), h)| (c, o.points, *h))
             .collect(),
         broken: fs.broken.get(side) == Some(&true),
+        level: world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(side)),
     }
 }
 

@@ -5,11 +5,13 @@
 //!
 //! - charges: horse rides at the target where its melee edge is best,
 //!   if that clears a threshold that falls with aggression; disordered
-//!   targets count better;
+//!   targets count better (at `Normal`: the charge's whole odds, the
+//!   target's square test counted, in place of the edge);
 //! - movement: squares against nearby horse; columns far from the enemy,
 //!   lines near it; guns unlimber in range; a reserve held back; each unit
 //!   marches on its goal (an objective it does not hold, or the nearest
-//!   enemy, to its arm's stand-off), preferring cover near the enemy;
+//!   enemy, to its arm's stand-off), preferring cover near the enemy (at
+//!   `Normal`, by the way round what it may not cross: [`route`]);
 //! - fire: concentrated, the best volley first, each target taking only the
 //!   firers it needs to reach the table's top modifier;
 //! - melee: units in contact attack disordered enemies, and others when the
@@ -18,12 +20,13 @@
 use crate::belle_alliance::combat::{self, at_least, fight, fight_odds, gap, in_cover};
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, allowance, turn_between};
-use crate::belle_alliance::play::{At, Bound, charge_fight};
+use crate::belle_alliance::play::{At, Bound, charge_fight, charge_odds};
+use crate::belle_alliance::route;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
 use crate::turn::Phase;
-use crate::vocab::{Formation, State};
+use crate::vocab::{AiLevel, Formation, State};
 
 /// What the AI plays for.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +37,14 @@ pub struct FsGoals {
     pub objectives: Vec<((f32, f32), u32, Option<usize>)>,
     /// The side's army has broken: it withdraws.
     pub broken: bool,
+    /// How well it plays ([`AiLevel`]).
+    pub level: AiLevel,
 }
+
+/// At `Normal`, the least a charge's worth (its chance to win less its
+/// chance to lose, plus the target's chance to be left fleeing less the
+/// charger's) must reach at aggression 0; it falls to nothing at 1.
+const NORMAL_CHARGE_EDGE: f32 = 0.3;
 
 fn able(u: &FsUnit) -> bool {
     matches!(u.state, State::Order | State::LU)
@@ -108,11 +118,19 @@ fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 continue;
             }
             let disordered = matches!(target.state, State::LU | State::U);
-            // The melee edge (attack less defence) from the contact point.
-            let Ok(f) = charge_fight(b, u, t) else { continue };
-            let edge = (f.attack - f.defence) as f32;
-            let bonus = if disordered { ai.disordered_bonus } else { 0.0 };
-            let score = edge + bonus;
+            let (score, threshold) = if goals.level >= AiLevel::Normal {
+                // The mended AI weighs the whole charge, every die counted:
+                // the target's square test and the melee against the line
+                // or the square, then who is left fleeing.
+                let Ok(o) = charge_odds(b, u, t) else { continue };
+                (o.win - o.lose + o.target_flees - o.charger_flees, NORMAL_CHARGE_EDGE * (1.0 - goals.aggression))
+            } else {
+                // The melee edge (attack less defence) from the contact point.
+                let Ok(f) = charge_fight(b, u, t) else { continue };
+                let edge = (f.attack - f.defence) as f32;
+                let bonus = if disordered { ai.disordered_bonus } else { 0.0 };
+                (edge + bonus, threshold)
+            };
             if score >= threshold && best.is_none_or(|(_, s)| score > s) {
                 best = Some((t, score));
             }
@@ -200,6 +218,19 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             _ => goal_point(b, u, foe, goals, reserved),
         };
         if let Some((point, keep)) = goal {
+            // The mended AI marches on an objective by the way round what
+            // its arm may not cross (a brook by its bridges and fords), leg
+            // by leg. (On an enemy it keeps the straight line: a brook
+            // between them is ground to hold, not to go round.)
+            let (point, keep) = match goals.level {
+                AiLevel::Normal if keep == 0.0 => {
+                    match route::waypoint(b.ctx, unit.moving_arm(), (unit.x, unit.y), point) {
+                        Some(p) if p != point => (p, 0.0),
+                        _ => (point, keep),
+                    }
+                }
+                AiLevel::Normal | AiLevel::Easy => (point, keep),
+            };
             advance(b, at, u, point, keep, foe_dist <= ai.cover_within_cm, out);
         }
     }

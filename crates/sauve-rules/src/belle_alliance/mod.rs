@@ -10,8 +10,9 @@
 //!   the queue that resolves them at the end of a phase (docs/rules.md 2.2-2.5);
 //! - [`march`], [`combat`] and [`play`]: marches in cm, the fire and melee
 //!   tables, and the orders of a bound that use them (docs/rules.md 2.7-2.10);
-//! - [`ai`]: the computer's orders; [`victory`]: objectives, army morale and
-//!   the score (2.11, 2.12).
+//! - [`ai`]: the computer's orders, with [`route`] its ways round what its
+//!   arms may not cross; [`victory`]: objectives, army morale and the score
+//!   (2.11, 2.12).
 
 pub mod ai;
 pub mod broad;
@@ -20,6 +21,7 @@ pub mod engine;
 pub mod geometry;
 pub mod march;
 pub mod play;
+pub mod route;
 pub mod summary;
 pub mod tables;
 #[cfg(test)]

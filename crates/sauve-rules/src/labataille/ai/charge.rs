@@ -158,12 +158,6 @@ impl Ai<'_, '_, '_> {
         }
         // The mended AI weighs what the charge may cost its own side, as
         // for a melee: each failure of a check it brings on them.
-        let own_failures: f32 = odds
-            .checks
-            .iter()
-            .filter(|c| self.board.units.get(c.unit).is_some_and(|u| u.side == self.side))
-            .map(|c| c.rolled * (1.0 - c.passes))
-            .sum();
-        win - own_failures
+        win - odds.expected_failures(self.board, self.side)
     }
 }

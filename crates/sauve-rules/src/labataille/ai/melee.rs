@@ -95,13 +95,7 @@ impl Ai<'_, '_, '_> {
             // each of its units' failures of a check the attack brings on
             // (its own pre-melee checks, contagion) weighs against the win,
             // and a shaken target is attacked only when that still pays.
-            let own_failures: f32 = full
-                .checks
-                .iter()
-                .filter(|c| self.board.units.get(c.unit).is_some_and(|u| u.side == self.side))
-                .map(|c| c.rolled * (1.0 - c.passes))
-                .sum();
-            win -= own_failures;
+            win -= full.expected_failures(self.board, self.side);
             if shaken && win < self.tuning.melee_threshold * SHAKEN_SHARE {
                 return None;
             }

@@ -68,6 +68,17 @@ impl AttackOdds {
     pub fn check_of(&self, unit: usize, cause: Cause) -> Option<&CheckOdds> {
         self.checks.iter().find(|c| c.unit == unit && c.cause == cause)
     }
+
+    /// How many checks the units of `side` (on `board`) are expected to
+    /// fail in the attack: each check's chance of being rolled and failed,
+    /// summed (its attackers' pre-melee checks, contagion inside the fight).
+    pub fn expected_failures(&self, board: &Board, side: usize) -> f32 {
+        self.checks
+            .iter()
+            .filter(|c| board.units.get(c.unit).is_some_and(|u| u.side == side))
+            .map(|c| c.rolled * (1.0 - c.passes))
+            .sum()
+    }
 }
 
 /// The odds of an order to attack `target` with `attackers` (rule 1.9),

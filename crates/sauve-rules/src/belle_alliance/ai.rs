@@ -41,11 +41,6 @@ pub struct FsGoals {
     pub level: AiLevel,
 }
 
-/// At `Normal`, the least a charge's worth (its chance to win less its
-/// chance to lose, plus the target's chance to be left fleeing less the
-/// charger's) must reach at aggression 0; it falls to nothing at 1.
-const NORMAL_CHARGE_EDGE: f32 = 0.3;
-
 fn able(u: &FsUnit) -> bool {
     matches!(u.state, State::Order | State::LU)
 }
@@ -123,7 +118,7 @@ fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 // the target's square test and the melee against the line
                 // or the square, then who is left fleeing.
                 let Ok(o) = charge_odds(b, u, t) else { continue };
-                (o.win - o.lose + o.target_flees - o.charger_flees, NORMAL_CHARGE_EDGE * (1.0 - goals.aggression))
+                (o.win - o.lose + o.target_flees - o.charger_flees, ai.normal_charge_edge * (1.0 - goals.aggression))
             } else {
                 // The melee edge (attack less defence) from the contact point.
                 let Ok(f) = charge_fight(b, u, t) else { continue };

@@ -124,6 +124,13 @@ pub struct AiRules {
     /// Least points a unit's leaving must earn (its increments times the
     /// exit's points) for it to make for that exit or leave by it.
     pub exit_min_points: u32,
+    /// At `Normal`: the share of the melee threshold an attack on a
+    /// disordered target must still clear, its own checks' failures taken
+    /// off its chance.
+    pub shaken_share: f32,
+    /// At `Normal`: how many of the best places to fall back to are asked
+    /// whether a rout from there stays on the map.
+    pub fall_back_candidates: u32,
 }
 
 impl Default for AiRules {
@@ -161,6 +168,8 @@ impl Default for AiRules {
             volley_weak_strength: 2,
             exit_share: 0.25,
             exit_min_points: 1,
+            shaken_share: 0.5,
+            fall_back_candidates: 12,
         }
     }
 }
@@ -182,6 +191,7 @@ impl AiRules {
             ("standoff.infantry.bold_from", self.standoff.infantry.bold_from),
             ("standoff.cavalry.bold_from", self.standoff.cavalry.bold_from),
             ("standoff.artillery.bold_from", self.standoff.artillery.bold_from),
+            ("shaken_share", self.shaken_share),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
                 add(name, format!("{v} must be 0..=1"));
@@ -223,6 +233,9 @@ impl AiRules {
         }
         if self.volley_weak_strength > 100 {
             add("volley_weak_strength", format!("{} must be 0..=100", self.volley_weak_strength));
+        }
+        if self.fall_back_candidates > 100 {
+            add("fall_back_candidates", format!("{} must be 0..=100", self.fall_back_candidates));
         }
         if self.exit_min_points > 10_000 {
             add("exit_min_points", format!("{} must be 0..=10000", self.exit_min_points));
@@ -289,6 +302,13 @@ mod tests {
             crate::scenario::ron_options().from_str("(ai: (exit_share: 2.0, exit_min_points: 20000))").expect("parses");
         let p: Vec<String> = r.problems().into_iter().map(|p| p.0).collect();
         assert_eq!(p, ["rules.ai.exit_share", "rules.ai.exit_min_points"]);
+
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(ai: (shaken_share: 1.5, fall_back_candidates: 200))")
+            .expect("parses");
+        let mut p: Vec<String> = r.problems().into_iter().map(|p| p.0).collect();
+        p.sort();
+        assert_eq!(p, ["rules.ai.fall_back_candidates", "rules.ai.shaken_share"]);
 
         let e = crate::scenario::ron_options().from_str::<Rules>("(ai: (treat_radius: 6))");
         assert!(e.is_err_and(|e| e.to_string().contains("treat_radius")));

@@ -285,6 +285,10 @@ pub struct FsAiRules {
     pub charge_threshold: f32,
     pub charge_threshold_drop: f32,
     pub disordered_bonus: f32,
+    /// At `Normal`: the least a charge's worth (its chance to win less its
+    /// chance to lose, plus the target's chance to be left fleeing less the
+    /// charger's) must reach at a = 0; it falls to nothing at a = 1.
+    pub normal_charge_edge: f32,
     /// Near the enemy (this many cm), ending in cover is worth `cover_bonus_cm`.
     pub cover_within_cm: f32,
     pub cover_bonus_cm: f32,
@@ -316,6 +320,7 @@ impl Default for FsAiRules {
             charge_threshold: 2.0,
             charge_threshold_drop: 2.0,
             disordered_bonus: 2.0,
+            normal_charge_edge: 0.3,
             cover_within_cm: 30.0,
             cover_bonus_cm: 6.0,
             melee_threshold: 0.1,

@@ -13,10 +13,6 @@ use super::goal_fields::UNREACHED;
 use super::phase::Ai;
 use super::plan::Plan;
 
-/// How many of the best places to fall back to the mended AI asks the rout
-/// preview about.
-const SAFE_CANDIDATES: usize = 12;
-
 impl Ai<'_, '_, '_> {
     /// Where a unit would like to stand: field distance to its goal, plus
     /// penalties for standing nearer the enemy than its stand-off (except on
@@ -93,7 +89,11 @@ impl Ai<'_, '_, '_> {
         // unit is not sent where its rout would run it off the map (or
         // make it surrender), unless nowhere better is in reach.
         let pick = if self.goals.mended() {
-            ranked.iter().take(SAFE_CANDIDATES).find(|&&(.., o)| self.rout_stays_from(i, o)).or(ranked.first())
+            ranked
+                .iter()
+                .take(self.bf.ctx.rules.ai.fall_back_candidates as usize)
+                .find(|&&(.., o)| self.rout_stays_from(i, o))
+                .or(ranked.first())
         } else {
             ranked.first()
         };

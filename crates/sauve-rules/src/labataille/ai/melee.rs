@@ -96,7 +96,7 @@ impl Ai<'_, '_, '_> {
             // (its own pre-melee checks, contagion) weighs against the win,
             // and a shaken target is attacked only when that still pays.
             win -= full.expected_failures(self.board, self.side);
-            if shaken && win < self.tuning.melee_threshold * SHAKEN_SHARE {
+            if shaken && win < self.tuning.melee_threshold * self.bf.ctx.rules.ai.shaken_share {
                 return None;
             }
         }
@@ -114,7 +114,3 @@ impl Ai<'_, '_, '_> {
 /// Order of the melee phase's fights: the kind (0 walkover, 1 shaken
 /// defenders, 2 good odds), then the better chance first.
 type Rank = (u8, Reverse<i64>);
-
-/// At `Normal`, the share of the melee threshold a shaken (disordered)
-/// target's attack must still clear, its cost to the attackers counted.
-const SHAKEN_SHARE: f32 = 0.5;

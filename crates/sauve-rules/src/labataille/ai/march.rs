@@ -4,6 +4,8 @@
 use std::cmp::Reverse;
 
 use crate::hex::Offset;
+use crate::labataille::Board;
+use crate::labataille::engine::Engine;
 use crate::labataille::fields::FAR;
 use crate::labataille::orders::Order;
 use crate::labataille::rout_preview::{RoutEnd, preview_rout};
@@ -89,10 +91,13 @@ impl Ai<'_, '_, '_> {
         // unit is not sent where its rout would run it off the map (or
         // make it surrender), unless nowhere better is in reach.
         let pick = if self.goals.mended() {
+            // One copy of the board and the engine for all the candidates:
+            // only the unit's hex changes between them.
+            let mut copy = (self.board.clone(), self.engine.probe());
             ranked
                 .iter()
                 .take(self.bf.ctx.rules.ai.fall_back_candidates as usize)
-                .find(|&&(.., o)| self.rout_stays_from(i, o))
+                .find(|&&(.., o)| self.rout_stays_from(&mut copy, i, o))
                 .or(ranked.first())
         } else {
             ranked.first()
@@ -107,13 +112,12 @@ impl Ai<'_, '_, '_> {
     }
 
     /// Whether unit `i`, standing at `at`, would rout to a hex of the map
-    /// (or off it by an edge where routers recover): the rout preview on a
-    /// copy of the board.
-    fn rout_stays_from(&self, i: usize, at: Offset) -> bool {
-        let mut board = self.board.clone();
+    /// (or off it by an edge where routers recover): the rout preview on
+    /// `copy`, a copy of the board and its engine, the unit put at `at`.
+    fn rout_stays_from(&self, copy: &mut (Board, Engine), i: usize, at: Offset) -> bool {
+        let (board, engine) = copy;
         board.units[i].at = Some(at);
-        let mut engine = self.engine.probe();
-        match preview_rout(self.bf.ctx, &mut engine, &board, i).map(|p| p.end) {
+        match preview_rout(self.bf.ctx, engine, board, i).map(|p| p.end) {
             Some(RoutEnd::Full) | None => true,
             Some(RoutEnd::OffMap { recovers, .. }) => recovers,
             Some(RoutEnd::Surrender) => false,

@@ -94,6 +94,26 @@ pub struct Engine {
     pub bonus: Vec<i32>,
     /// The AI's last goal fields, kept from one phase to the next.
     pub goal_fields: GoalFields,
+    /// Fields a probe mended and gave back, kept for the next mend to copy
+    /// into rather than allocate (see [`Engine::restore_probe`]).
+    spare: Vec<SideFields>,
+}
+
+/// Fields to mend, unshared first: copied into a spare when there is one
+/// (`Arc::make_mut`, without the allocation).
+fn to_mend<'f>(fields: &'f mut Option<Arc<SideFields>>, spare: &mut Vec<SideFields>) -> Option<&'f mut SideFields> {
+    let arc = fields.as_mut()?;
+    if Arc::get_mut(arc).is_none() {
+        let copy = match spare.pop() {
+            Some(mut f) => {
+                f.clone_from(arc);
+                f
+            }
+            None => SideFields::clone(arc),
+        };
+        *arc = Arc::new(copy);
+    }
+    Arc::get_mut(arc)
 }
 
 fn other(side: usize) -> usize {
@@ -121,6 +141,7 @@ impl Engine {
             bonus: Vec::new(),
             seen: vec![Vec::new(), Vec::new()],
             goal_fields: GoalFields::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -142,7 +163,50 @@ impl Engine {
             bonus: self.bonus.clone(),
             seen: self.seen.clone(),
             goal_fields: GoalFields::default(),
+            spare: Vec::new(),
         }
+    }
+
+    /// Makes `probe`, a probe of this engine that has since been played
+    /// on, a fresh probe of it again, keeping its buffers: the odds play
+    /// each way an attack's checks can go on one probe. Fields the probe
+    /// mended go to its spares and it shares this engine's again.
+    pub fn restore_probe(&self, probe: &mut Engine) {
+        let Self {
+            occupancy,
+            fields,
+            built_from,
+            generation,
+            planner: _,
+            retreats: _,
+            queue,
+            field_builds,
+            known,
+            seen,
+            bonus,
+            goal_fields: _,
+            spare,
+        } = probe;
+        occupancy.clone_from(&self.occupancy);
+        fields.resize(self.fields.len(), None);
+        for (mine, theirs) in fields.iter_mut().zip(&self.fields) {
+            let same = match (&*mine, theirs) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            };
+            if !same && let Some(f) = mine.take().and_then(|a| Arc::try_unwrap(a).ok()) {
+                spare.push(f);
+            }
+            mine.clone_from(theirs);
+        }
+        built_from.clone_from(&self.built_from);
+        generation.clone_from(&self.generation);
+        queue.clone_from(&self.queue);
+        *field_builds = self.field_builds;
+        known.clone_from(&self.known);
+        seen.clone_from(&self.seen);
+        bonus.clone_from(&self.bonus);
     }
 
     /// Brings the engine up to date with a board that may have changed since
@@ -196,7 +260,7 @@ impl Engine {
         // On a small map a fresh build is cheaper than mending.
         let mend = !changed.is_empty() && changed.len() <= MEND_AT_MOST && changed.len() * 512 <= ctx.grid.len();
         if kept && mend {
-            if let Some(f) = self.fields[side].as_mut().map(Arc::make_mut) {
+            if let Some(f) = to_mend(&mut self.fields[side], &mut self.spare) {
                 for &i in &changed {
                     let now = Mark::of(&board.units[i]);
                     f.apply_change(ctx.grid, self.seen[side][i], now);

@@ -46,7 +46,7 @@ struct Mend {
 }
 
 /// What the units of one side see of their enemies.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SideFields {
     pub side: usize,
     /// Hexes to the nearest enemy unit on the map (over the padded grid, so
@@ -82,6 +82,75 @@ pub struct SideFields {
     key: Vec<u32>,
     /// Scratch for mending after an enemy leaves a hex.
     mend: Mend,
+}
+
+/// Written out so that `clone_from` reuses the copy's buffers: the odds
+/// play each way an attack's checks can go on one copy of the engine,
+/// restored between them, and a fresh copy of every field per way cost
+/// more than the ways themselves.
+impl Clone for SideFields {
+    fn clone(&self) -> Self {
+        let mut out = Self {
+            side: self.side,
+            dist: Vec::new(),
+            zone: Vec::new(),
+            cav_zone: Vec::new(),
+            enemy: Vec::new(),
+            behind: Vec::new(),
+            cells: Vec::new(),
+            buckets: Vec::new(),
+            bw: self.bw,
+            depth: Vec::new(),
+            enemy_n: Vec::new(),
+            cav_n: Vec::new(),
+            enemy_rear: self.enemy_rear,
+            inside: Vec::new(),
+            key: Vec::new(),
+            mend: Mend::default(),
+        };
+        out.clone_from(self);
+        out
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Every field named, so a new one cannot be left out.
+        let Self {
+            side,
+            dist,
+            zone,
+            cav_zone,
+            enemy,
+            behind,
+            cells,
+            buckets,
+            bw,
+            depth,
+            enemy_n,
+            cav_n,
+            enemy_rear,
+            inside,
+            key,
+            mend,
+        } = self;
+        *side = source.side;
+        dist.clone_from(&source.dist);
+        zone.clone_from(&source.zone);
+        cav_zone.clone_from(&source.cav_zone);
+        enemy.clone_from(&source.enemy);
+        behind.clone_from(&source.behind);
+        cells.clone_from(&source.cells);
+        buckets.clone_from(&source.buckets);
+        *bw = source.bw;
+        depth.clone_from(&source.depth);
+        enemy_n.clone_from(&source.enemy_n);
+        cav_n.clone_from(&source.cav_n);
+        *enemy_rear = source.enemy_rear;
+        inside.clone_from(&source.inside);
+        key.clone_from(&source.key);
+        mend.region.clone_from(&source.mend.region);
+        mend.lost.clone_from(&source.mend.lost);
+        mend.layers.clone_from(&source.mend.layers);
+    }
 }
 
 /// One enemy unit as the fields see it, before or after a change.

@@ -248,7 +248,7 @@ impl Grid {
 
 /// Which units stand in each padded cell, in unit-index order (the stack
 /// order: the first listed is the top of the stack).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Occupancy {
     cells: Vec<Vec<u32>>,
     /// Units per cell of side 0, side 1 and any other side, for the hot
@@ -260,6 +260,24 @@ pub struct Occupancy {
     /// Per cell, bit `s` set while `counts[cell][s]` is not 0: a byte per
     /// cell for the rout planner, which asks of many cells.
     present: Vec<u8>,
+}
+
+/// Written out so that `clone_from` reuses the copy's stacks (see
+/// `SideFields`' `Clone`).
+impl Clone for Occupancy {
+    fn clone(&self) -> Self {
+        let mut out = Self::default();
+        out.clone_from(self);
+        out
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Self { cells, counts, sums, present } = self;
+        cells.clone_from(&source.cells);
+        counts.clone_from(&source.counts);
+        sums.clone_from(&source.sums);
+        present.clone_from(&source.present);
+    }
 }
 
 impl Occupancy {

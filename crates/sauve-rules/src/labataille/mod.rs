@@ -30,7 +30,7 @@ use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
 /// Plain data for one hex-mode unit, as the rules see it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct HexUnit {
     pub id: String,
     pub side: usize,
@@ -47,6 +47,32 @@ pub struct HexUnit {
     pub limbered: bool,
     /// Has not moved or fought since its side's last recovery segment.
     pub rested: bool,
+}
+
+/// Written out so that `clone_from` keeps the copy's id buffer: the odds
+/// restore one copy of the board between the ways an attack can go.
+impl Clone for HexUnit {
+    fn clone(&self) -> Self {
+        let mut out = Self { id: String::new(), ..*self };
+        out.id.clone_from(&self.id);
+        out
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Self { id, side, arm, at, morale, strength, state, readiness, formation, facing, limbered, rested } = self;
+        id.clone_from(&source.id);
+        *side = source.side;
+        *arm = source.arm;
+        *at = source.at;
+        *morale = source.morale;
+        *strength = source.strength;
+        *state = source.state;
+        *readiness = source.readiness;
+        *formation = source.formation;
+        *facing = source.facing;
+        *limbered = source.limbered;
+        *rested = source.rested;
+    }
 }
 
 impl HexUnit {
@@ -105,9 +131,20 @@ impl HexUnit {
 
 /// All units of a hex battle, indexed in scenario order (the stable order
 /// every rule iterates in).
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 pub struct Board {
     pub units: Vec<HexUnit>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        Self { units: self.units.clone() }
+    }
+
+    /// Unit by unit, keeping the copy's buffers (see [`HexUnit`]'s `Clone`).
+    fn clone_from(&mut self, source: &Self) {
+        self.units.clone_from(&source.units);
+    }
 }
 
 impl Board {

@@ -170,12 +170,20 @@ fn count(
     let (mut goes_in, mut cleared, mut called_off) = (0.0f64, 0.0f64, 0.0f64);
     let mut todo = vec![Branch { script: Vec::new(), chance: 1.0 }];
     let mut ways_made = 0usize;
+    // One copy of the engine and the board, restored before each way.
+    let (mut e, mut copy) = (engine.probe(), board.clone());
+    let mut fresh = true;
+    let original = board;
     while let Some(b) = todo.pop() {
-        let mut e = engine.probe();
-        let mut board = board.clone();
+        if !fresh {
+            engine.restore_probe(&mut e);
+            copy.clone_from(original);
+        }
+        fresh = false;
+        let board = &mut copy;
         let mut log = EventLog::default();
         let mut dice = Dice::new(0, b.script.clone());
-        let Ok(prepared) = prelude(bf, &mut e, &mut board, &mut dice, &mut log) else { continue };
+        let Ok(prepared) = prelude(bf, &mut e, board, &mut dice, &mut log) else { continue };
         if dice.rolled() > b.script.len() as u64 {
             // A roll beyond this branch's: split on how it goes. Before a
             // melee's table only morale checks roll.
@@ -215,7 +223,7 @@ fn count(
         }
         match prepared {
             Prepared::Fight { attackers, defenders } => {
-                match melee_odds(bf, &board, &e, &attackers, defenders[0], charging) {
+                match melee_odds(bf, board, &e, &attackers, defenders[0], charging) {
                     Ok(o) => {
                         goes_in += b.chance;
                         for (r, p) in o.outcomes {

@@ -107,34 +107,42 @@ fn ai_turn(c: &mut Criterion) {
         exits: Vec::new(),
         level,
     };
-    let t = Turn { bf: &bf, index: &index, goals: [goals(0.5, AiLevel::Normal), goals(0.7, AiLevel::Normal)] };
     let mut search = MoveSearch::default();
-    // In a game the engine lives from turn to turn (the simulation keeps
-    // it), and with it the goal fields the AI worked out, so a turn after
-    // the first finds those whose sources have not moved. Each turn here
-    // starts from the same board with a fresh engine, given the goal fields
-    // the turn before kept (the first turn works them all out).
-    let kept = std::cell::RefCell::new(GoalFields::default());
-    // A breakdown by phase, the quickest of five turns (less noise from a
-    // busy machine than one).
-    let mut best: Option<(Duration, [Duration; 6], usize, u64)> = None;
-    for _ in 0..5 {
-        let mut b = board.clone();
-        let mut e = Engine::new(&grid, &b);
-        e.goal_fields = kept.take();
-        let mut spent = [Duration::ZERO; 6];
-        let n = turn(&t, &mut b, &mut e, &mut search, &mut spent);
-        kept.replace(std::mem::take(&mut e.goal_fields));
-        let total = spent.iter().sum();
-        if best.is_none_or(|(d, ..)| total < d) {
-            best = Some((total, spent, n, e.field_builds));
+    // A breakdown for each level.
+    for level in AiLevel::ALL {
+        let t = Turn { bf: &bf, index: &index, goals: [goals(0.5, level), goals(0.7, level)] };
+        // In a game the engine lives from turn to turn (the simulation keeps
+        // it), and with it the goal fields the AI worked out, so a turn after
+        // the first finds those whose sources have not moved. Each turn here
+        // starts from the same board with a fresh engine, given the goal fields
+        // the turn before kept (the first turn works them all out).
+        let kept = std::cell::RefCell::new(GoalFields::default());
+        // A breakdown by phase, the quickest of five turns (less noise from a
+        // busy machine than one).
+        let mut best: Option<(Duration, [Duration; 6], usize, u64)> = None;
+        for _ in 0..5 {
+            let mut b = board.clone();
+            let mut e = Engine::new(&grid, &b);
+            e.goal_fields = kept.take();
+            let mut spent = [Duration::ZERO; 6];
+            let n = turn(&t, &mut b, &mut e, &mut search, &mut spent);
+            kept.replace(std::mem::take(&mut e.goal_fields));
+            let total = spent.iter().sum();
+            if best.is_none_or(|(d, ..)| total < d) {
+                best = Some((total, spent, n, e.field_builds));
+            }
         }
-    }
-    if let Some((total, spent, n, builds)) = best {
-        let names = ["charge", "movement", "defensive fire", "offensive fire", "melee", "recovery"];
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let parts: Vec<String> = names.iter().zip(spent).map(|(n, d)| format!("{n} {:.1}", ms(d))).collect();
-        eprintln!("ai_turn: {n} orders, {builds} field builds; {:.1} ms: {} (ms)", ms(total), parts.join(", "));
+        if let Some((total, spent, n, builds)) = best {
+            let names = ["charge", "movement", "defensive fire", "offensive fire", "melee", "recovery"];
+            let ms = |d: Duration| d.as_secs_f64() * 1e3;
+            let parts: Vec<String> = names.iter().zip(spent).map(|(n, d)| format!("{n} {:.1}", ms(d))).collect();
+            eprintln!(
+                "ai_turn {}: {n} orders, {builds} field builds; {:.1} ms: {} (ms)",
+                level.word(),
+                ms(total),
+                parts.join(", ")
+            );
+        }
     }
     // Each level's turn side by side, from the same board (the goal
     // fields each kept from its own turns).

@@ -150,8 +150,10 @@ impl Engine {
     /// side's change rebuilds them), queue and bonuses; fresh scratch, and
     /// none of the AI's goal fields.
     pub fn probe(&self) -> Self {
+        let mut occupancy = self.occupancy.clone();
+        occupancy.track_changes();
         Self {
-            occupancy: self.occupancy.clone(),
+            occupancy,
             fields: self.fields.clone(),
             built_from: self.built_from.clone(),
             generation: self.generation.clone(),
@@ -187,7 +189,7 @@ impl Engine {
             goal_fields: _,
             spare,
         } = probe;
-        occupancy.clone_from(&self.occupancy);
+        occupancy.restore_from(&self.occupancy);
         fields.resize(self.fields.len(), None);
         for (mine, theirs) in fields.iter_mut().zip(&self.fields) {
             let same = match (&*mine, theirs) {

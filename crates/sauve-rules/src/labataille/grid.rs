@@ -260,6 +260,9 @@ pub struct Occupancy {
     /// Per cell, bit `s` set while `counts[cell][s]` is not 0: a byte per
     /// cell for the rout planner, which asks of many cells.
     present: Vec<u8>,
+    /// On a copy that tracks its changes, the cells changed since it was
+    /// copied (`u32::MAX` first once it was cleared: every cell).
+    changed: Option<Vec<u32>>,
 }
 
 /// Written out so that `clone_from` reuses the copy's stacks (see
@@ -272,21 +275,67 @@ impl Clone for Occupancy {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let Self { cells, counts, sums, present } = self;
+        let Self { cells, counts, sums, present, changed } = self;
         cells.clone_from(&source.cells);
         counts.clone_from(&source.counts);
         sums.clone_from(&source.sums);
         present.clone_from(&source.present);
+        if let Some(c) = changed {
+            c.clear();
+        }
     }
 }
 
 impl Occupancy {
     pub fn new(grid: &Grid) -> Self {
         let n = grid.len();
-        Self { cells: vec![Vec::new(); n], counts: vec![[0; 3]; n], sums: vec![[0; 3]; n], present: vec![0; n] }
+        Self {
+            cells: vec![Vec::new(); n],
+            counts: vec![[0; 3]; n],
+            sums: vec![[0; 3]; n],
+            present: vec![0; n],
+            changed: None,
+        }
+    }
+
+    /// From now on, notes the cells that change, so that
+    /// [`Occupancy::restore_from`] copies back only those.
+    pub fn track_changes(&mut self) {
+        self.changed = Some(Vec::new());
+    }
+
+    /// Makes this copy of `source` (tracking changes since it was copied)
+    /// equal to it again: cell by changed cell, or all of it when it was
+    /// cleared or not tracking.
+    pub fn restore_from(&mut self, source: &Self) {
+        match &mut self.changed {
+            Some(changed) if changed.first() != Some(&u32::MAX) && self.cells.len() == source.cells.len() => {
+                for &c in changed.iter() {
+                    let c = c as usize;
+                    self.cells[c].clone_from(&source.cells[c]);
+                    self.counts[c] = source.counts[c];
+                    self.sums[c] = source.sums[c];
+                    self.present[c] = source.present[c];
+                }
+                changed.clear();
+            }
+            _ => self.clone_from(source),
+        }
+    }
+
+    fn note(&mut self, cell: usize) {
+        if let Some(c) = &mut self.changed
+            && c.first() != Some(&u32::MAX)
+        {
+            c.push(cell as u32);
+        }
     }
 
     pub fn clear(&mut self) {
+        if let Some(c) = &mut self.changed {
+            c.clear();
+            c.push(u32::MAX);
+        }
         for c in &mut self.cells {
             c.clear();
         }
@@ -297,6 +346,7 @@ impl Occupancy {
 
     /// Puts `unit` of `side` into `cell`, keeping the stack in unit order.
     pub fn insert(&mut self, cell: usize, unit: usize, side: usize) {
+        self.note(cell);
         let v = &mut self.cells[cell];
         let pos = v.partition_point(|&u| (u as usize) < unit);
         if v.get(pos) != Some(&(unit as u32)) {
@@ -308,6 +358,7 @@ impl Occupancy {
     }
 
     pub fn remove(&mut self, cell: usize, unit: usize, side: usize) {
+        self.note(cell);
         let v = &mut self.cells[cell];
         if let Some(pos) = v.iter().position(|&u| u as usize == unit) {
             v.remove(pos);

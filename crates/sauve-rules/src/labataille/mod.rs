@@ -18,6 +18,7 @@ pub mod fields;
 pub mod grid;
 pub mod movement;
 pub mod orders;
+pub mod probe;
 pub mod retreat;
 pub mod rout;
 pub mod rout_preview;

@@ -5,9 +5,10 @@
 use std::cmp::Reverse;
 
 use crate::hex::{Dir, Offset};
-use crate::labataille::combat::{charge_odds, charge_reach};
+use crate::labataille::combat::{charge_odds_on, charge_reach};
 use crate::labataille::grid::{BLOCKED, Centi};
 use crate::labataille::orders::Order;
+use crate::labataille::probe::Probe;
 use crate::terrain::Arm;
 use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
@@ -84,8 +85,10 @@ impl Ai<'_, '_, '_> {
             screened.sort_by_key(|&(s, t, _)| (Reverse(s), t));
             screened.truncate(ctx.rules.ai.charge_candidates as usize);
             let mut best: Option<(i64, usize)> = None;
+            // One copy of the board for all the candidates' odds.
+            let mut probe = Probe::new(self.engine, self.board);
             for (_, t, stop) in screened {
-                let win = self.charge_win(i, stop, t);
+                let win = self.charge_win(&mut probe, i, stop, t);
                 if win < self.tuning.charge_threshold {
                     continue;
                 }
@@ -148,10 +151,10 @@ impl Ai<'_, '_, '_> {
     /// counted (the target's square test and its pre-melee check, then the
     /// table at the hex of contact: `charge_odds`); at `Normal`, less the
     /// expected failures of its own side's checks.
-    fn charge_win(&mut self, unit: usize, stop: Offset, target: usize) -> f32 {
+    fn charge_win(&self, probe: &mut Probe, unit: usize, stop: Offset, target: usize) -> f32 {
         let Some(at) = self.board.units[unit].at else { return 0.0 };
         let path = if at == stop { vec![at] } else { vec![at, stop] };
-        let Ok(odds) = charge_odds(self.bf, self.engine, self.board, unit, target, &path) else { return 0.0 };
+        let Ok(odds) = charge_odds_on(self.bf, probe, unit, target, &path) else { return 0.0 };
         let win = odds.win_chance();
         if !self.goals.mended() {
             return win;

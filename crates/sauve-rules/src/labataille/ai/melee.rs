@@ -5,9 +5,10 @@
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use crate::labataille::combat::{attack_odds, melee_odds};
+use crate::labataille::combat::{attack_odds_on, melee_odds};
 use crate::labataille::grid::BLOCKED;
 use crate::labataille::orders::Order;
+use crate::labataille::probe::Probe;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
 use crate::vocab::State;
@@ -58,15 +59,19 @@ impl Ai<'_, '_, '_> {
         }
         // Rank the fights: walkovers, then shaken defenders, then the odds.
         let mut fights: Vec<(Rank, usize)> = Vec::new();
+        // One copy of the board for all the fights' odds while none is fought.
+        let mut probe = Probe::new(self.engine, self.board);
         for (&cell, from) in &by_hex {
-            if let Some((rank, _)) = self.assess(cell, from) {
+            if let Some((rank, _)) = self.assess(&mut probe, cell, from) {
                 fights.push((rank, cell));
             }
         }
         fights.sort_unstable();
         for (_, cell) in fights {
             let from = &by_hex[&cell];
-            let Some((_, attackers)) = self.assess(cell, from) else { continue };
+            let Some((_, attackers)) = self.assess(&mut Probe::new(self.engine, self.board), cell, from) else {
+                continue;
+            };
             let Some(t) = self.enemy_at(cell) else { continue };
             let order = Order::Melee { units: attackers.iter().map(|&a| self.id(a)).collect(), target: self.id(t) };
             self.give(order);
@@ -74,7 +79,7 @@ impl Ai<'_, '_, '_> {
     }
 
     /// Whether to attack the hex now, with whom, and how it ranks.
-    fn assess(&self, cell: usize, from: &[usize]) -> Option<(Rank, Vec<usize>)> {
+    fn assess(&self, probe: &mut Probe, cell: usize, from: &[usize]) -> Option<(Rank, Vec<usize>)> {
         let t = self.enemy_at(cell)?;
         let attackers = self.attackers_of(cell, from);
         let first = *attackers.first()?;
@@ -88,7 +93,7 @@ impl Ai<'_, '_, '_> {
             v.side != self.side && v.state == State::Disordered
         });
         // Every die counted: the attackers' own checks, the defenders', the table.
-        let full = attack_odds(self.bf, self.engine, self.board, &attackers, t).ok()?;
+        let full = attack_odds_on(self.bf, probe, &attackers, t).ok()?;
         let mut win = full.win_chance();
         if self.goals.mended() {
             // The mended AI counts what the attack may cost its own side:

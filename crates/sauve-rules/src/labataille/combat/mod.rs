@@ -18,4 +18,4 @@ pub use battlefield::{Battlefield, CombatError, two_d6_chance};
 pub use charge::{charge_path, charge_reach, resolve_charge, ride, target_rout_at_contact};
 pub use fire::{FireOdds, between, fire_odds, line_of_sight, resolve_fire};
 pub use melee::{MeleeOdds, Prepared, log_attack, melee_odds, order_melee, prepare_melee, resolve_melee};
-pub use odds::{AttackOdds, CheckOdds, attack_odds, charge_odds};
+pub use odds::{AttackOdds, CheckOdds, attack_odds, attack_odds_on, charge_odds, charge_odds_on};

@@ -12,9 +12,10 @@ use crate::events::{Cause, EventKind, EventLog};
 use crate::hex::Offset;
 use crate::labataille::Board;
 use crate::labataille::combat::battlefield::{Battlefield, CombatError, illegal};
-use crate::labataille::combat::charge::{at_contact, ride};
+use crate::labataille::combat::charge::ride;
 use crate::labataille::combat::melee::{MeleeOdds, Prepared, melee_odds, prepare_melee};
 use crate::labataille::engine::Engine;
+use crate::labataille::probe::Probe;
 use crate::rules::combat::MeleeResult;
 
 /// One check an attack may demand, and its chances.
@@ -91,9 +92,21 @@ pub fn attack_odds(
     attackers: &[usize],
     target: usize,
 ) -> Result<AttackOdds, CombatError> {
+    attack_odds_on(bf, &mut Probe::new(engine, board), attackers, target)
+}
+
+/// [`attack_odds`] played on `probe`, a copy of the engine and the board
+/// that the caller may weigh several attacks on.
+pub fn attack_odds_on(
+    bf: &Battlefield,
+    probe: &mut Probe,
+    attackers: &[usize],
+    target: usize,
+) -> Result<AttackOdds, CombatError> {
+    let (engine, board) = probe.original();
     let table = melee_odds(bf, board, engine, attackers, target, false)?;
     let involved = in_the_fight(engine, bf, board, attackers, target);
-    Ok(count(bf, engine, board, table, &involved, false, &|bf, engine, board, dice, log| {
+    Ok(count(bf, probe, table, &involved, false, &|bf, engine, board, dice, log| {
         prepare_melee(bf, engine, board, dice, log, attackers, target, false, &[])
     }))
 }
@@ -109,14 +122,29 @@ pub fn charge_odds(
     target: usize,
     path: &[Offset],
 ) -> Result<AttackOdds, CombatError> {
-    if path.is_empty() {
+    charge_odds_on(bf, &mut Probe::new(engine, board), unit, target, path)
+}
+
+/// [`charge_odds`] played on `probe` (see [`attack_odds_on`]).
+pub fn charge_odds_on(
+    bf: &Battlefield,
+    probe: &mut Probe,
+    unit: usize,
+    target: usize,
+    path: &[Offset],
+) -> Result<AttackOdds, CombatError> {
+    let (engine, board) = probe.original();
+    let Some(&contact) = path.last() else {
         return Err(illegal(board, unit, "has no way to its target"));
-    }
+    };
     // The table as it reads from the hex of contact, before any check.
-    let (moved, there) = at_contact(bf, engine, board, unit, path);
-    let table = melee_odds(bf, &there, &moved, &[unit], target, true)?;
+    let table = {
+        let (moved, there) = probe.fresh();
+        moved.relocate(bf.ctx, there, unit, Some(contact));
+        melee_odds(bf, there, moved, &[unit], target, true)?
+    };
     let involved = in_the_fight(engine, bf, board, &[unit], target);
-    Ok(count(bf, engine, board, table, &involved, true, &|bf, engine, board, dice, log| {
+    Ok(count(bf, probe, table, &involved, true, &|bf, engine, board, dice, log| {
         let by = ride(bf, engine, board, dice, log, unit, target, path);
         prepare_melee(bf, engine, board, dice, log, &[unit], target, true, &by)
     }))
@@ -155,8 +183,7 @@ struct Branch {
 /// ways without end. Past `MAX_WAYS` ways, every check goes its likelier way.
 fn count(
     bf: &Battlefield,
-    engine: &Engine,
-    board: &Board,
+    probe: &mut Probe,
     table: MeleeOdds,
     involved: &[usize],
     charging: bool,
@@ -170,20 +197,12 @@ fn count(
     let (mut goes_in, mut cleared, mut called_off) = (0.0f64, 0.0f64, 0.0f64);
     let mut todo = vec![Branch { script: Vec::new(), chance: 1.0 }];
     let mut ways_made = 0usize;
-    // One copy of the engine and the board, restored before each way.
-    let (mut e, mut copy) = (engine.probe(), board.clone());
-    let mut fresh = true;
-    let original = board;
     while let Some(b) = todo.pop() {
-        if !fresh {
-            engine.restore_probe(&mut e);
-            copy.clone_from(original);
-        }
-        fresh = false;
-        let board = &mut copy;
+        // Each way on the copy restored.
+        let (e, board) = probe.fresh();
         let mut log = EventLog::default();
         let mut dice = Dice::new(0, b.script.clone());
-        let Ok(prepared) = prelude(bf, &mut e, board, &mut dice, &mut log) else { continue };
+        let Ok(prepared) = prelude(bf, e, board, &mut dice, &mut log) else { continue };
         if dice.rolled() > b.script.len() as u64 {
             // A roll beyond this branch's: split on how it goes. Before a
             // melee's table only morale checks roll.
@@ -223,7 +242,7 @@ fn count(
         }
         match prepared {
             Prepared::Fight { attackers, defenders } => {
-                match melee_odds(bf, board, &e, &attackers, defenders[0], charging) {
+                match melee_odds(bf, board, e, &attackers, defenders[0], charging) {
                     Ok(o) => {
                         goes_in += b.chance;
                         for (r, p) in o.outcomes {

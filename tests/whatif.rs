@@ -429,6 +429,9 @@ fn a_batch_row_is_the_plain_game_of_its_seed() {
     assert_eq!(row.losses, summary.sides.iter().map(|x| x.increments_lost).collect::<Vec<_>>());
     assert_eq!(row.routs, summary.sides.iter().map(|x| x.routed).collect::<Vec<_>>());
     assert_eq!(row.turns, plain.log().events.last().map_or(0, |e| e.turn));
+    let held = sim::holders(plain.app.world());
+    assert_eq!(held.len(), s.objectives.len());
+    assert_eq!(row.held, held, "who held each objective when the battle ended");
 }
 
 #[test]

@@ -58,4 +58,4 @@ pub use previews::{
 };
 pub use setup::{install, install_schedules, reset, spawn_units};
 pub use simulation::Simulation;
-pub use victory::{BattleSummary, Victory, score, summary};
+pub use victory::{BattleSummary, Victory, holders, score, summary};

@@ -162,6 +162,16 @@ pub fn summary(world: &mut World) -> Option<BattleSummary> {
     })
 }
 
+/// Who holds each objective now, in scenario order: a side's index, or
+/// `None` for nobody (hex or table).
+pub fn holders(world: &World) -> Vec<Option<usize>> {
+    if is_hex(world) {
+        world.get_resource::<Victory>().map(|v| v.holders.clone()).unwrap_or_default()
+    } else {
+        world.get_resource::<super::free_space::FsState>().map(|f| f.holders.clone()).unwrap_or_default()
+    }
+}
+
 /// A battle's summary, in the terms of its rule system.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BattleSummary {

@@ -28,6 +28,7 @@ pub fn play(scenario: &Arc<Scenario>, seed: u64, seats: Seats, sim: &mut Simulat
         points: vec![0; n],
         losses: vec![0; n],
         routs: vec![0; n],
+        held: sim::holders(sim.app.world()),
     };
     if let Some(EventKind::GameOver { winner, decisive, points, .. }) =
         sim.log().events.iter().rev().map(|e| &e.kind).find(|k| matches!(k, EventKind::GameOver { .. }))
@@ -97,6 +98,7 @@ pub fn batch(
     Some(BatchTable {
         sides: scenario.sides.iter().map(|s| s.id.clone()).collect(),
         ai: players,
+        objectives: scenario.objectives.iter().map(|o| o.name.clone()).collect(),
         rows: rows.into_iter().flatten().collect(),
     })
 }

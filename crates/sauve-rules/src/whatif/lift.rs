@@ -103,10 +103,12 @@ mod tests {
             points: vec![0, 0],
             losses: vec![0, 0],
             routs: vec![0, 0],
+            held: Vec::new(),
         };
         BatchTable {
             sides: vec!["fr".into(), "pr".into()],
             ai: vec![ai.into(), "easy".into()],
+            objectives: Vec::new(),
             rows: winners.iter().map(row).collect(),
         }
     }

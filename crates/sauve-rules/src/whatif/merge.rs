@@ -16,23 +16,30 @@ use super::table::{BatchRow, BatchTable};
 /// no seed may appear twice (two shards overlapping, or a file given
 /// twice): either is an error naming both places.
 pub fn join(tables: Vec<(String, BatchTable)>) -> Result<BatchTable, String> {
-    let mut sides: Option<(String, Vec<String>, Vec<String>)> = None;
+    let mut sides: Option<(String, Vec<String>, Vec<String>, Vec<String>)> = None;
     let mut seen: BTreeMap<u64, (String, BatchRow)> = BTreeMap::new();
     for (file, table) in tables {
         match &sides {
-            None => sides = Some((file.clone(), table.sides.clone(), table.ai.clone())),
-            Some((first, s, _)) if *s != table.sides => {
+            None => sides = Some((file.clone(), table.sides.clone(), table.ai.clone(), table.objectives.clone())),
+            Some((first, s, ..)) if *s != table.sides => {
                 return Err(format!(
                     "{file}: error: its sides ({}) are not those of {first} ({}): not the same battle",
                     table.sides.join(", "),
                     s.join(", ")
                 ));
             }
-            Some((first, _, ai)) if *ai != table.ai => {
+            Some((first, _, ai, _)) if *ai != table.ai => {
                 return Err(format!(
                     "{file}: error: its sides were played by {} and those of {first} by {}: not the same match",
                     table.ai.join(", "),
                     ai.join(", ")
+                ));
+            }
+            Some((first, _, _, o)) if *o != table.objectives => {
+                return Err(format!(
+                    "{file}: error: its objectives ({}) are not those of {first} ({}): not the same battle",
+                    table.objectives.join(", "),
+                    o.join(", ")
                 ));
             }
             Some(_) => {}
@@ -44,8 +51,8 @@ pub fn join(tables: Vec<(String, BatchTable)>) -> Result<BatchTable, String> {
             seen.insert(row.seed, (file.clone(), row));
         }
     }
-    let (sides, ai) = sides.map(|(_, s, ai)| (s, ai)).unwrap_or_default();
-    Ok(BatchTable { sides, ai, rows: seen.into_values().map(|(_, r)| r).collect() })
+    let (sides, ai, objectives) = sides.map(|(_, s, ai, o)| (s, ai, o)).unwrap_or_default();
+    Ok(BatchTable { sides, ai, objectives, rows: seen.into_values().map(|(_, r)| r).collect() })
 }
 
 /// A rate with its 95% interval (Wilson).
@@ -125,6 +132,8 @@ pub struct BatchSummary {
     pub mean_turns: f64,
     /// How often each corps broke (those that broke at least once).
     pub corps_broken: Vec<(String, Rate)>,
+    /// Per objective: its name, and how often each side held it at the end.
+    pub held: Vec<(String, Vec<Rate>)>,
     /// `largest_cascade[k]`: games whose largest cascade took k units.
     pub largest_cascade: Vec<u64>,
     pub mean_largest_cascade: f64,
@@ -177,6 +186,15 @@ pub fn summarise(t: &BatchTable) -> BatchSummary {
         draws: Rate::of(t.rows.iter().filter(|r| r.winner.is_none()).count() as u64, n),
         mean_turns: mean(&|r| u64::from(r.turns)),
         corps_broken: order.iter().map(|c| ((*c).to_owned(), Rate::of(corps[c], n))).collect(),
+        held: t
+            .objectives
+            .iter()
+            .enumerate()
+            .map(|(o, name)| {
+                let by = |s: usize| t.rows.iter().filter(|r| r.held.get(o) == Some(&Some(s))).count() as u64;
+                (name.clone(), (0..t.sides.len()).map(|s| Rate::of(by(s), n)).collect())
+            })
+            .collect(),
         largest_cascade: largest,
         mean_largest_cascade: mean(&|r| u64::from(r.largest_cascade)),
     }
@@ -210,6 +228,14 @@ impl fmt::Display for BatchSummary {
             writeln!(f, "Corps broken:")?;
             for (c, r) in &self.corps_broken {
                 writeln!(f, "  {c:<14} {r}")?;
+            }
+        }
+        if !self.held.is_empty() {
+            writeln!(f, "Objectives held at the end (95% interval):")?;
+            for (name, rates) in &self.held {
+                let by: Vec<String> =
+                    self.sides.iter().zip(rates).map(|(s, r)| format!("{} {}", s.id, r.to_string().trim())).collect();
+                writeln!(f, "  {name:<28} {}", by.join(", "))?;
             }
         }
         writeln!(f, "Largest cascade per game (mean {:.2} units):", self.mean_largest_cascade)?;

@@ -5,8 +5,10 @@
 //! (`points_ID,...,losses_ID,...,routs_ID,...`), then who played each side
 //! (`ai_ID,...`: an AI level, `easy` or `normal`, or `none`; files written
 //! before levels existed have no such columns and read as `easy`, which
-//! played them). `winner` is a side's id or `draw`; `corps_broken` the
-//! broken corps' ids joined by `;`.
+//! played them), then who held each objective at the end (`held:NAME,...`,
+//! one column per objective, named after it: a side's id or `nobody`;
+//! older files have none). `winner` is a side's id or `draw`;
+//! `corps_broken` the broken corps' ids joined by `;`.
 
 use std::fmt;
 
@@ -31,6 +33,9 @@ pub struct BatchRow {
     pub points: Vec<u32>,
     pub losses: Vec<u32>,
     pub routs: Vec<u32>,
+    /// Per objective (the table's `objectives`), the side holding it at
+    /// the end, `None` for nobody.
+    pub held: Vec<Option<usize>>,
 }
 
 /// A batch: the sides its rows name (ids), and the rows in seed order.
@@ -39,6 +44,9 @@ pub struct BatchTable {
     pub sides: Vec<String>,
     /// Who played each side: an AI level's word, or `none`.
     pub ai: Vec<String>,
+    /// The objectives' names, in scenario order (none in files written
+    /// before the `held:` columns).
+    pub objectives: Vec<String>,
     pub rows: Vec<BatchRow>,
 }
 
@@ -57,6 +65,9 @@ impl fmt::Display for CsvError {
 }
 
 const FIXED: [&str; 6] = ["seed", "winner", "decisive", "turns", "largest_cascade", "corps_broken"];
+
+/// Who holds an objective, in a `held:` column, when no side does.
+pub const NOBODY: &str = "nobody";
 
 impl BatchTable {
     /// The header of a batch of `sides`.
@@ -79,8 +90,10 @@ impl BatchTable {
     /// quoted).
     pub fn to_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header = Self::header(&self.sides);
+        header.extend(self.objectives.iter().map(|o| format!("held:{o}")));
         // Writing to a Vec cannot fail.
-        let _ = w.write_record(Self::header(&self.sides));
+        let _ = w.write_record(header);
         for r in &self.rows {
             let mut rec = vec![
                 r.seed.to_string(),
@@ -94,6 +107,11 @@ impl BatchTable {
                 rec.extend(list.iter().map(u32::to_string));
             }
             rec.extend(self.ai.iter().cloned());
+            rec.extend(
+                (0..self.objectives.len())
+                    .map(|o| r.held.get(o).copied().flatten().and_then(|s| self.sides.get(s)).map_or(NOBODY, |s| s))
+                    .map(str::to_owned),
+            );
             let _ = w.write_record(rec);
         }
         String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
@@ -111,6 +129,11 @@ impl BatchTable {
         let rest = &names[FIXED.len()..];
         let sides: Vec<String> = rest.iter().map_while(|c| c.strip_prefix("points_")).map(str::to_owned).collect();
         let n = sides.len();
+        // The objectives' columns close the header.
+        let held_from = names.iter().position(|c| c.starts_with("held:")).unwrap_or(names.len());
+        let objectives: Vec<String> =
+            names[held_from..].iter().map(|c| c.strip_prefix("held:").unwrap_or(c).to_owned()).collect();
+        let names = &names[..held_from];
         let levels = Self::header(&sides) == names;
         if n == 0 || !(levels || Self::header_before_levels(&sides) == names) {
             return Err(err(
@@ -119,7 +142,7 @@ impl BatchTable {
                     .into(),
             ));
         }
-        let mut table = BatchTable { sides, ai: vec!["easy".to_owned(); n], rows: Vec::new() };
+        let mut table = BatchTable { sides, ai: vec!["easy".to_owned(); n], objectives, rows: Vec::new() };
         let mut ai_seen: Option<Vec<String>> = None;
         for rec in r.records() {
             let rec = rec.map_err(|e| err(e.position().map_or(0, |p| p.line()), e.to_string()))?;
@@ -164,6 +187,21 @@ impl BatchTable {
                     None => ai_seen = Some(ai),
                 }
             }
+            let held = (0..table.objectives.len())
+                .map(|o| match field(held_from + o) {
+                    NOBODY => Ok(None),
+                    id => table.sides.iter().position(|s| s == id).map(Some).ok_or_else(|| {
+                        err(
+                            line,
+                            format!(
+                                "held:{} {id:?} is not one of the sides ({}) or {NOBODY}",
+                                table.objectives[o],
+                                table.sides.join(", ")
+                            ),
+                        )
+                    }),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
             table.rows.push(BatchRow {
                 seed: num(0)?,
                 winner,
@@ -174,11 +212,70 @@ impl BatchTable {
                 points: side_cols(0)?,
                 losses: side_cols(1)?,
                 routs: side_cols(2)?,
+                held,
             });
         }
         if let Some(ai) = ai_seen {
             table.ai = ai;
         }
         Ok(table)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::whatif::merge::summarise;
+
+    fn row(seed: u64, held: Vec<Option<usize>>) -> BatchRow {
+        BatchRow {
+            seed,
+            winner: Some(0),
+            decisive: false,
+            turns: 3,
+            largest_cascade: 1,
+            corps_broken: Vec::new(),
+            points: vec![5, 2],
+            losses: vec![1, 0],
+            routs: vec![0, 1],
+            held,
+        }
+    }
+
+    fn table() -> BatchTable {
+        BatchTable {
+            sides: vec!["fr".into(), "pr".into()],
+            ai: vec!["normal".into(), "easy".into()],
+            objectives: vec!["Saint-Amand, the church".into(), "la Haye".into()],
+            rows: vec![row(1, vec![Some(0), None]), row(2, vec![Some(0), Some(1)]), row(3, vec![Some(1), None])],
+        }
+    }
+
+    #[test]
+    fn who_held_each_objective_reads_back_as_written_and_is_counted() {
+        let t = table();
+        let csv = t.to_csv();
+        let header = csv.lines().next().unwrap_or("");
+        assert!(header.ends_with(",\"held:Saint-Amand, the church\",held:la Haye"), "{header}");
+        assert!(csv.lines().nth(1).is_some_and(|l| l.ends_with(",normal,easy,fr,nobody")), "{csv}");
+        assert_eq!(BatchTable::from_csv(&csv, "b.csv"), Ok(t.clone()));
+        let s = summarise(&t);
+        let held: Vec<(u64, u64)> = s.held.iter().map(|(_, r)| (r[0].count, r[1].count)).collect();
+        assert_eq!(held, vec![(2, 1), (0, 1)], "Saint-Amand: fr twice, pr once; la Haye: pr once");
+        assert!(s.to_string().contains("Objectives held at the end"), "{s}");
+    }
+
+    #[test]
+    fn a_file_without_held_columns_has_no_objectives_and_a_bad_holder_is_placed() {
+        let mut t = table();
+        t.objectives.clear();
+        for r in &mut t.rows {
+            r.held.clear();
+        }
+        assert_eq!(BatchTable::from_csv(&t.to_csv(), "old.csv"), Ok(t));
+        let bad = table().to_csv().replacen(",fr,nobody", ",fr,ru", 1);
+        let e = BatchTable::from_csv(&bad, "bad.csv").unwrap_err();
+        assert_eq!((e.file.as_str(), e.line), ("bad.csv", 2));
+        assert!(e.message.contains("held:la Haye \"ru\" is not one of the sides"), "{}", e.message);
     }
 }

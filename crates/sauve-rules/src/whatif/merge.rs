@@ -16,43 +16,52 @@ use super::table::{BatchRow, BatchTable};
 /// no seed may appear twice (two shards overlapping, or a file given
 /// twice): either is an error naming both places.
 pub fn join(tables: Vec<(String, BatchTable)>) -> Result<BatchTable, String> {
-    let mut sides: Option<(String, Vec<String>, Vec<String>, Vec<String>)> = None;
+    // The first table's file, and the table with no rows: what the others
+    // must match.
+    let mut first: Option<(String, BatchTable)> = None;
     let mut seen: BTreeMap<u64, (String, BatchRow)> = BTreeMap::new();
-    for (file, table) in tables {
-        match &sides {
-            None => sides = Some((file.clone(), table.sides.clone(), table.ai.clone(), table.objectives.clone())),
-            Some((first, s, ..)) if *s != table.sides => {
+    for (file, mut table) in tables {
+        let rows = std::mem::take(&mut table.rows);
+        match &first {
+            None => first = Some((file.clone(), table)),
+            Some((name, f)) if f.sides != table.sides => {
                 return Err(format!(
-                    "{file}: error: its sides ({}) are not those of {first} ({}): not the same battle",
+                    "{file}: error: its sides ({}) are not those of {name} ({}): not the same battle",
                     table.sides.join(", "),
-                    s.join(", ")
+                    f.sides.join(", ")
                 ));
             }
-            Some((first, _, ai, _)) if *ai != table.ai => {
+            Some((name, f)) if f.ai != table.ai => {
                 return Err(format!(
-                    "{file}: error: its sides were played by {} and those of {first} by {}: not the same match",
+                    "{file}: error: its sides were played by {} and those of {name} by {}: not the same match",
                     table.ai.join(", "),
-                    ai.join(", ")
+                    f.ai.join(", ")
                 ));
             }
-            Some((first, _, _, o)) if *o != table.objectives => {
+            Some((name, f)) if f.objectives != table.objectives => {
                 return Err(format!(
-                    "{file}: error: its objectives ({}) are not those of {first} ({}): not the same battle",
+                    "{file}: error: its objectives ({}) are not those of {name} ({}): not the same battle",
                     table.objectives.join(", "),
-                    o.join(", ")
+                    f.objectives.join(", ")
                 ));
             }
             Some(_) => {}
         }
-        for row in table.rows {
+        for row in rows {
             if let Some((other, _)) = seen.get(&row.seed) {
                 return Err(format!("{file}: error: seed {} was already played in {other}", row.seed));
             }
             seen.insert(row.seed, (file.clone(), row));
         }
     }
-    let (sides, ai, objectives) = sides.map(|(_, s, ai, o)| (s, ai, o)).unwrap_or_default();
-    Ok(BatchTable { sides, ai, objectives, rows: seen.into_values().map(|(_, r)| r).collect() })
+    let mut out = first.map(|(_, t)| t).unwrap_or(BatchTable {
+        sides: Vec::new(),
+        ai: Vec::new(),
+        objectives: Vec::new(),
+        rows: Vec::new(),
+    });
+    out.rows = seen.into_values().map(|(_, r)| r).collect();
+    Ok(out)
 }
 
 /// A rate with its 95% interval (Wilson).

@@ -517,3 +517,39 @@ fn a_melees_chances_to_put_either_side_to_flight_count_the_valour_tests() {
         assert!((seen - p).abs() <= 4.5 * se + 1e-9, "{who}: odds {p:.4}, seen {seen:.4}");
     }
 }
+
+/// A battalion in column, 16 cm wide, on its way to a village beyond a
+/// brook with a bridge 20 cm wide (docs/rules.md 2.12, routes at `Normal`):
+/// its way keeps its whole front on open ground, so it lines up on the
+/// bridge's middle and crosses, where a way for its centre alone led it
+/// to the middle of a bridge cell, 5 cm off, and every march from there
+/// was refused; off the bridge it marches straight on until it may wheel.
+/// The easy AI marches straight and stays south of the brook.
+#[test]
+fn the_normal_ai_lines_a_column_up_on_a_narrow_bridge_and_crosses() {
+    let mut marks: Vec<(usize, usize, char)> = (0..20).map(|c| (c, 10, '~')).collect();
+    marks[9].2 = '=';
+    marks[10].2 = '=';
+    let run = |level: sauve::vocab::AiLevel| {
+        let mut g = Game::on(
+            &rows(20, 20, &marks),
+            &[
+                fsu("a", "a", "Infantry", 40.0, 160.0, 32, ", formation: Column"),
+                fsu("b", "b", "Infantry", 180.0, 15.0, 24, ""),
+            ],
+            &[],
+        );
+        // The village to take, north of the brook, held by the enemy.
+        let goals = ai::FsGoals { aggression: 0.5, objectives: vec![((45.0, 45.0), 1, Some(1))], broken: false, level };
+        for turn in 1..=12 {
+            g.play.new_bound(&g.table, 0);
+            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        }
+        let a = g.unit("a");
+        (a.x, a.y)
+    };
+    let (_, y) = run(sauve::vocab::AiLevel::Normal);
+    assert!(y < 80.0, "the normal AI crossed the brook and went on: it stands at y = {y}");
+    let (_, y) = run(sauve::vocab::AiLevel::Easy);
+    assert!(y > 100.0, "the easy AI stays south of it: y = {y}");
+}

@@ -89,6 +89,20 @@ fn give(b: &mut Bound, at: At, order: Order, out: &mut Vec<Order>) -> bool {
     ok
 }
 
+/// The most legs of a route one unit marches in a movement phase.
+const MAX_LEGS: usize = 3;
+
+/// Where unit `u` stands.
+fn at_of(b: &Bound, u: usize) -> (f32, f32) {
+    (b.table.units[u].x, b.table.units[u].y)
+}
+
+/// Half the width of unit `u`'s front as it stands.
+fn half_width(b: &Bound, u: usize) -> f32 {
+    let unit = &b.table.units[u];
+    crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, unit.formation, b.ctx.ba()).0 / 2.0
+}
+
 fn enemies_of(table: &Table, side: usize) -> Vec<usize> {
     (0..table.units.len()).filter(|&j| threat(&table.units[j], side)).collect()
 }
@@ -197,8 +211,23 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 continue;
             }
         }
-        // Formation by distance: column far off, line near.
+        // Formation by distance: column far off, line near. (At `Normal`,
+        // foot and horse whose way to an objective winds round what they
+        // may not cross keep to column until the enemy is near: a line is
+        // too wide for most bridges.)
+        let winding = goals.level >= AiLevel::Normal
+            && !reserved
+            && foe_dist > ai.cover_within_cm
+            && abandoned_guns(b, u).is_none()
+            && goal_point(b, u, foe, goals, reserved).is_some_and(|(p, keep, go_round)| {
+                let (line, _) =
+                    crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, Formation::Line, b.ctx.ba());
+                keep == 0.0
+                    && go_round
+                    && route::waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
+            });
         let want = match unit.arm {
+            Arm::Infantry | Arm::Cavalry if winding => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry if foe_dist > ai.column_beyond_cm => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry => Some(Formation::Line),
             Arm::Artillery => None,
@@ -209,26 +238,56 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             give(b, at, Order::Formation { unit: id.clone(), to: f }, out);
         }
         let goal = match abandoned_guns(b, u) {
-            Some(p) if !reserved => Some(p),
+            Some((p, keep)) if !reserved => Some((p, keep, false)),
             _ => goal_point(b, u, foe, goals, reserved),
         };
-        if let Some((point, keep)) = goal {
-            // The mended AI marches on an objective by the way round what
-            // its arm may not cross (a brook by its bridges and fords), leg
-            // by leg. (On an enemy it keeps the straight line: a brook
-            // between them is ground to hold, not to go round.)
-            let (point, keep) = match goals.level {
-                AiLevel::Normal if keep == 0.0 => {
-                    match route::waypoint(b.ctx, unit.moving_arm(), (unit.x, unit.y), point) {
-                        Some(p) if p != point => (p, 0.0),
-                        _ => (point, keep),
+        if let Some((point, keep, go_round)) = goal {
+            let near = foe_dist <= ai.cover_within_cm;
+            match goals.level {
+                // The mended AI marches on an objective by the way round
+                // what its arm may not cross (a brook by its bridges and
+                // fords), leg by leg, each leg one its whole front can
+                // march (the farthest first). (On an enemy it keeps the
+                // straight line: a brook between them is ground to hold,
+                // not to go round.)
+                AiLevel::Normal if go_round => {
+                    // Leg after leg while the march lasts (a few at most).
+                    for _ in 0..MAX_LEGS {
+                        let legs = route::waypoints(
+                            b.ctx,
+                            b.table.units[u].moving_arm(),
+                            at_of(b, u),
+                            point,
+                            half_width(b, u),
+                        );
+                        let marched = if legs.is_empty() {
+                            advance(b, at, u, point, keep, near, out)
+                        } else {
+                            legs.iter().any(|&p| advance(b, at, u, p, 0.0, near, out))
+                                || straight_on(b, at, u, point, near, out)
+                        };
+                        if !marched || b.play.march_left(b.ctx, b.table, u) <= 0.5 {
+                            break;
+                        }
                     }
                 }
-                AiLevel::Normal | AiLevel::Easy => (point, keep),
-            };
-            advance(b, at, u, point, keep, foe_dist <= ai.cover_within_cm, out);
+                AiLevel::Normal | AiLevel::Easy => {
+                    advance(b, at, u, point, keep, near, out);
+                }
+            }
         }
     }
+}
+
+/// A unit that can march on no point of its way (fresh off a bridge, too
+/// close to the brook to wheel) marches a cell straight on, when that
+/// brings it nearer `goal`.
+fn straight_on(b: &mut Bound, at: At, u: usize, goal: (f32, f32), near: bool, out: &mut Vec<Order>) -> bool {
+    let unit = &b.table.units[u];
+    let v = bearing_vector(unit.facing);
+    let ahead = (unit.x + v.0 * b.ctx.cell_cm, unit.y + v.1 * b.ctx.cell_cm);
+    let nearer = (ahead.0 - goal.0).hypot(ahead.1 - goal.1) < (unit.x - goal.0).hypot(unit.y - goal.1);
+    nearer && advance(b, at, u, ahead, 0.0, near, out)
 }
 
 /// Guns an enemy crew left that `u` (foot or horse) can reach within two
@@ -254,14 +313,15 @@ fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
 /// its side does not hold when that is nearer than the enemy, else the
 /// nearest enemy `foe` at its arm's stand-off (a bold side comes closer,
 /// and foot closes to contact on a disordered enemy). The reserve stops
-/// `reserve_follow_cm` from the enemy.
-fn goal_point(b: &Bound, u: usize, foe: usize, goals: &FsGoals, reserve: bool) -> Option<((f32, f32), f32)> {
+/// `reserve_follow_cm` from the enemy. Last, whether the way there goes
+/// round what the arm may not cross (at `Normal`: to an objective).
+fn goal_point(b: &Bound, u: usize, foe: usize, goals: &FsGoals, reserve: bool) -> Option<((f32, f32), f32, bool)> {
     let ai = b.ctx.ba().ai;
     let unit = &b.table.units[u];
     let enemy = &b.table.units[foe];
     let foe_d = dist(unit, enemy);
     if reserve {
-        return (foe_d > ai.reserve_follow_cm).then_some(((enemy.x, enemy.y), ai.reserve_follow_cm));
+        return (foe_d > ai.reserve_follow_cm).then_some(((enemy.x, enemy.y), ai.reserve_follow_cm, false));
     }
     let bold = if goals.aggression >= 0.5 { ai.bold_closer_cm } else { 0.0 };
     let standoff = match unit.arm {
@@ -282,20 +342,29 @@ fn goal_point(b: &Bound, u: usize, foe: usize, goals: &FsGoals, reserve: bool) -
     let (_, d2) = crate::belle_alliance::footprint(enemy.moving_arm(), enemy.figures, enemy.formation, b.ctx.ba());
     let keep = standoff + (d1 + d2) / 2.0;
     match objective {
-        Some((p, d)) if d < foe_d => Some((p, 0.0)),
-        _ => Some(((enemy.x, enemy.y), keep)),
+        Some((p, d)) if d < foe_d => Some((p, 0.0, true)),
+        _ => Some(((enemy.x, enemy.y), keep, false)),
     }
 }
 
 /// Marches `u` towards `point`, stopping `keep` cm short of it, facing it:
 /// straight first, then turned off the line or shorter; near the enemy
-/// the legal end in cover wins, and a march must gain ground.
-fn advance(b: &mut Bound, at: At, u: usize, point: (f32, f32), keep: f32, near_enemy: bool, out: &mut Vec<Order>) {
+/// the legal end in cover wins, and a march must gain ground. Whether it
+/// marched.
+fn advance(
+    b: &mut Bound,
+    at: At,
+    u: usize,
+    point: (f32, f32),
+    keep: f32,
+    near_enemy: bool,
+    out: &mut Vec<Order>,
+) -> bool {
     let unit = b.table.units[u].clone();
     let (dx, dy) = (point.0 - unit.x, point.1 - unit.y);
     let d = dx.hypot(dy);
     if d <= keep + 0.5 {
-        return;
+        return false;
     }
     let facing = bearing_of(dx, dy);
     let left = b.play.march_left(b.ctx, b.table, u);
@@ -304,7 +373,7 @@ fn advance(b: &mut Bound, at: At, u: usize, point: (f32, f32), keep: f32, near_e
     // obliquely if that is nearer than the full wheel.
     let (facing, budget) = if wheel < left * 0.6 { (facing, left - wheel) } else { (unit.facing, left) };
     if budget <= 0.5 {
-        return;
+        return false;
     }
     let want = (d - keep).min(budget);
     let mut near = Vec::new();
@@ -335,10 +404,9 @@ fn advance(b: &mut Bound, at: At, u: usize, point: (f32, f32), keep: f32, near_e
         }
     }
     let stay = (d - keep).abs() - if near_enemy && in_cover(b.ctx, &b.engine.rect(u)) { cover_bonus } else { 0.0 };
-    if let Some((to, score)) = best
-        && score < stay - 0.5
-    {
-        give(b, at, Order::March { unit: unit.id.clone(), to, facing }, out);
+    match best {
+        Some((to, score)) if score < stay - 0.5 => give(b, at, Order::March { unit: unit.id.clone(), to, facing }, out),
+        _ => false,
     }
 }
 

@@ -62,13 +62,79 @@ fn centre(ctx: &FsCtx, c: (i32, i32)) -> (f32, f32) {
 /// Whether the straight line from `a` to `b` (cm) crosses only cells
 /// `arm` may enter, looked at every quarter cell.
 fn clear(ctx: &FsCtx, cells: &Cells, a: (f32, f32), b: (f32, f32)) -> bool {
+    clear_for(ctx, cells, a, b, 0.0)
+}
+
+/// Whether a footprint `half_width` cm either side of its centre, marching
+/// straight from `a` to `b`, crosses only cells `arm` may enter: the centre
+/// line and the two lines of its flanks, every quarter cell.
+fn clear_for(ctx: &FsCtx, cells: &Cells, a: (f32, f32), b: (f32, f32), half_width: f32) -> bool {
     let d = (b.0 - a.0).hypot(b.1 - a.1);
     let steps = (d / (ctx.cell_cm / 4.0)).ceil().max(1.0) as usize;
-    (0..=steps).all(|k| {
-        let t = k as f32 / steps as f32;
-        let (c, r) = cell_of(ctx, (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t));
-        cells.open(c, r)
+    // The flanks, square to the line (none for a point or no width).
+    let (nx, ny) = if d > 0.0 { (-(b.1 - a.1) / d, (b.0 - a.0) / d) } else { (0.0, 0.0) };
+    let sides: &[f32] = if half_width > 0.0 && d > 0.0 { &[0.0, 1.0, -1.0] } else { &[0.0] };
+    sides.iter().all(|&side| {
+        let (ox, oy) = (nx * half_width * side, ny * half_width * side);
+        (0..=steps).all(|k| {
+            let t = k as f32 / steps as f32;
+            let (c, r) = cell_of(ctx, (a.0 + (b.0 - a.0) * t + ox, a.1 + (b.1 - a.1) * t + oy));
+            cells.open(c, r)
+        })
     })
+}
+
+/// The point of the way's cell `k` a footprint `half_width` cm either side
+/// of its centre makes for: the cell's centre, moved across the way's
+/// direction there to keep that far from the closed cells either side of
+/// it, and of the cells before and after it on the way when the way runs
+/// on the same way (so it comes to a bridge or a ford lined up on it, and
+/// leaves it straight); to the middle of a passage too narrow for that.
+fn passage_point(ctx: &FsCtx, cells: &Cells, path: &[(i32, i32)], k: usize, half_width: f32) -> (f32, f32) {
+    let mid = centre(ctx, path[k]);
+    let Some(across_row) = across(path, k) else { return mid };
+    if half_width <= 0.0 {
+        return mid;
+    }
+    let (mut low, mut high) = span(ctx, cells, path[k], across_row);
+    for j in [k.checked_sub(1), Some(k + 1)].into_iter().flatten() {
+        if j < path.len() && across(path, j) == Some(across_row) {
+            let (l, h) = span(ctx, cells, path[j], across_row);
+            (low, high) = (low.max(l), high.min(h));
+        }
+    }
+    let here = if across_row { mid.0 } else { mid.1 };
+    let moved = if high - low <= 2.0 * half_width {
+        (low + high) / 2.0
+    } else {
+        here.clamp(low + half_width, high - half_width)
+    };
+    if across_row { (moved, mid.1) } else { (mid.0, moved) }
+}
+
+/// Which way to look across the way at its cell `k`: along the row (`true`)
+/// when the way runs up or down the table there, along the column when it
+/// runs across; `None` on a diagonal.
+fn across(path: &[(i32, i32)], k: usize) -> Option<bool> {
+    let before = path[k.saturating_sub(1)];
+    let after = path[(k + 1).min(path.len() - 1)];
+    let (dc, dr) = (after.0 - before.0, after.1 - before.1);
+    (dc.abs() != dr.abs()).then_some(dr.abs() > dc.abs())
+}
+
+/// The open run (cm) through `cell` along its row (`along_row`) or column,
+/// at most eight cells either way.
+fn span(ctx: &FsCtx, cells: &Cells, (c, r): (i32, i32), along_row: bool) -> (f32, f32) {
+    let open = |i: i32| if along_row { cells.open(i, r) } else { cells.open(c, i) };
+    let at = if along_row { c } else { r };
+    let (mut lo, mut hi) = (at, at);
+    while open(lo - 1) && at - lo < 8 {
+        lo -= 1;
+    }
+    while open(hi + 1) && hi - at < 8 {
+        hi += 1;
+    }
+    (lo as f32 * ctx.cell_cm, (hi + 1) as f32 * ctx.cell_cm)
 }
 
 /// The cheapest way of cells from `from` to `to` for `arm` (8 neighbours,
@@ -127,15 +193,37 @@ fn way(cells: &Cells, from: (i32, i32), to: (i32, i32)) -> Option<Vec<(i32, i32)
 /// reaches over open cells. `None` when no way leads there (or `from` is
 /// off the table), so the caller marches straight as before.
 pub fn waypoint(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32)) -> Option<(f32, f32)> {
+    waypoints(ctx, arm, from, to, 0.0).first().copied()
+}
+
+/// The points a footprint of `arm`, `half_width` cm either side of its
+/// centre at `from`, may march straight on along its way to `to`, best
+/// first: `to` when its whole width passes there, else the way's cells
+/// that it reaches, farthest first, each at its [`passage_point`]; the
+/// first cell of the way when it reaches none. Empty when no way leads
+/// there.
+pub fn waypoints(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> Vec<(f32, f32)> {
     let cells = Cells::new(ctx, arm);
-    if clear(ctx, &cells, from, to) {
-        return Some(to);
+    if clear_for(ctx, &cells, from, to, half_width) {
+        return vec![to];
     }
-    let path = way(&cells, cell_of(ctx, from), cell_of(ctx, to))?;
-    // The farthest cell of the way a straight line reaches (the first
-    // always does: it is the unit's own).
-    let far = (1..path.len()).rev().find(|&k| clear(ctx, &cells, from, centre(ctx, path[k]))).unwrap_or(0);
-    Some(if far + 1 == path.len() { to } else { centre(ctx, path[far]) })
+    let Some(path) = way(&cells, cell_of(ctx, from), cell_of(ctx, to)) else { return Vec::new() };
+    let point = |k: usize| if k + 1 == path.len() { to } else { passage_point(ctx, &cells, &path, k, half_width) };
+    let mut out: Vec<(f32, f32)> = (1..path.len())
+        .rev()
+        .map(|k| (k, point(k)))
+        .filter(|&(k, p)| {
+            // The way's own cell centre must be in sight of the centre, as
+            // before; the point must be in reach of the whole width.
+            clear(ctx, &cells, from, centre(ctx, path[k]))
+                && (half_width <= 0.0 || clear_for(ctx, &cells, from, p, half_width))
+        })
+        .map(|(_, p)| p)
+        .collect();
+    if out.is_empty() {
+        out.push(point(0));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -184,6 +272,38 @@ mod tests {
         rows[4] = "~~~~~~";
         let s = scenario(&rows);
         assert_eq!(waypoint(&FsCtx::new(&s), Arm::Infantry, (15.0, 85.0), (15.0, 5.0)), None);
+    }
+
+    #[test]
+    fn a_front_wider_than_half_a_bridge_is_led_onto_its_middle_line() {
+        // A bridge two cells wide (x 20-40 cm) on row 4: a front 16 cm
+        // wide fits only within 2 cm of x = 30, which the middle of either
+        // bridge cell (25 or 35) misses.
+        let mut rows = vec!["......"; 9];
+        rows[4] = "~~==~~";
+        let s = scenario(&rows);
+        let ctx = FsCtx::new(&s);
+        let cells = Cells::new(&ctx, Arm::Infantry);
+        let from = (15.0, 85.0);
+        let legs = waypoints(&ctx, Arm::Infantry, from, (15.0, 5.0), 8.0);
+        assert!(!legs.is_empty(), "a way");
+        for &p in &legs {
+            assert!(clear_for(&ctx, &cells, from, p, 8.0), "the whole front reaches {p:?}");
+        }
+        // Every point of the way on the bridge's rows and beside it is on
+        // its middle line.
+        let path = way(&cells, cell_of(&ctx, from), cell_of(&ctx, (15.0, 5.0))).expect("a way");
+        for k in 1..path.len() - 1 {
+            if (3..=5).contains(&path[k].1) {
+                let p = passage_point(&ctx, &cells, &path, k, 8.0);
+                assert!((28.0..=32.0).contains(&p.0), "cell {:?} is made for at {p:?}", path[k]);
+            }
+        }
+        // A point has no width: the way's cell centres, as before.
+        assert_eq!(
+            waypoints(&ctx, Arm::Infantry, from, (15.0, 5.0), 0.0).first().copied(),
+            waypoint(&ctx, Arm::Infantry, from, (15.0, 5.0))
+        );
     }
 
     #[test]

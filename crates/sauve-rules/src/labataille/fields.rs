@@ -90,24 +90,7 @@ pub struct SideFields {
 /// more than the ways themselves.
 impl Clone for SideFields {
     fn clone(&self) -> Self {
-        let mut out = Self {
-            side: self.side,
-            dist: Vec::new(),
-            zone: Vec::new(),
-            cav_zone: Vec::new(),
-            enemy: Vec::new(),
-            behind: Vec::new(),
-            cells: Vec::new(),
-            buckets: Vec::new(),
-            bw: self.bw,
-            depth: Vec::new(),
-            enemy_n: Vec::new(),
-            cav_n: Vec::new(),
-            enemy_rear: self.enemy_rear,
-            inside: Vec::new(),
-            key: Vec::new(),
-            mend: Mend::default(),
-        };
+        let mut out = Self::empty(self.side, self.enemy_rear);
         out.clone_from(self);
         out
     }
@@ -258,9 +241,9 @@ fn sweep(grid: &Grid, key: &mut [u32]) {
 }
 
 impl SideFields {
-    /// Builds every field for `side`, whose enemies have `enemy_rear` as rear.
-    pub fn build(grid: &Grid, board: &Board, side: usize, enemy_rear: Edge) -> Self {
-        let mut f = SideFields {
+    /// Fields for `side` with nothing in them yet.
+    fn empty(side: usize, enemy_rear: Edge) -> Self {
+        SideFields {
             side,
             dist: Vec::new(),
             zone: Vec::new(),
@@ -277,7 +260,12 @@ impl SideFields {
             inside: Vec::new(),
             key: Vec::new(),
             mend: Mend::default(),
-        };
+        }
+    }
+
+    /// Builds every field for `side`, whose enemies have `enemy_rear` as rear.
+    pub fn build(grid: &Grid, board: &Board, side: usize, enemy_rear: Edge) -> Self {
+        let mut f = SideFields::empty(side, enemy_rear);
         f.rebuild(grid, board, side, enemy_rear);
         f
     }

@@ -131,6 +131,10 @@ pub struct AiRules {
     /// At `Normal`: how many of the best places to fall back to are asked
     /// whether a rout from there stays on the map.
     pub fall_back_candidates: u32,
+    /// At `Normal`: the share of the objective bias it keeps (0: an enemy
+    /// counts as a goal as near as an objective to take, so the attack
+    /// goes for whichever is nearer).
+    pub normal_bias_share: f32,
 }
 
 impl Default for AiRules {
@@ -170,6 +174,7 @@ impl Default for AiRules {
             exit_min_points: 1,
             shaken_share: 0.5,
             fall_back_candidates: 12,
+            normal_bias_share: 0.0,
         }
     }
 }
@@ -192,6 +197,7 @@ impl AiRules {
             ("standoff.cavalry.bold_from", self.standoff.cavalry.bold_from),
             ("standoff.artillery.bold_from", self.standoff.artillery.bold_from),
             ("shaken_share", self.shaken_share),
+            ("normal_bias_share", self.normal_bias_share),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
                 add(name, format!("{v} must be 0..=1"));
@@ -304,11 +310,11 @@ mod tests {
         assert_eq!(p, ["rules.ai.exit_share", "rules.ai.exit_min_points"]);
 
         let r: Rules = crate::scenario::ron_options()
-            .from_str("(ai: (shaken_share: 1.5, fall_back_candidates: 200))")
+            .from_str("(ai: (shaken_share: 1.5, fall_back_candidates: 200, normal_bias_share: -0.5))")
             .expect("parses");
         let mut p: Vec<String> = r.problems().into_iter().map(|p| p.0).collect();
         p.sort();
-        assert_eq!(p, ["rules.ai.fall_back_candidates", "rules.ai.shaken_share"]);
+        assert_eq!(p, ["rules.ai.fall_back_candidates", "rules.ai.normal_bias_share", "rules.ai.shaken_share"]);
 
         let e = crate::scenario::ron_options().from_str::<Rules>("(ai: (treat_radius: 6))");
         assert!(e.is_err_and(|e| e.to_string().contains("treat_radius")));

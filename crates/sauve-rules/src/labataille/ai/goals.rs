@@ -66,6 +66,16 @@ pub struct Tuning {
 }
 
 impl Tuning {
+    /// The thresholds for a side of this aggression playing at `level`:
+    /// at `Normal`, only `normal_bias_share` of the objective bias is kept.
+    pub fn at_level(aggression: f32, r: &AiRules, level: AiLevel) -> Self {
+        let mut t = Self::new(aggression, r);
+        if level >= AiLevel::Normal {
+            t.objective_bias = (t.objective_bias as f32 * r.normal_bias_share).round() as u32;
+        }
+        t
+    }
+
     pub fn new(aggression: f32, r: &AiRules) -> Self {
         let a = if aggression.is_finite() { aggression.clamp(0.0, 1.0) } else { 0.5 };
         let s = &r.standoff;

@@ -86,7 +86,7 @@ pub fn play_phase(
         phase,
         side,
         goals,
-        tuning: Tuning::new(goals.aggression, &bf.ctx.rules.ai),
+        tuning: Tuning::at_level(goals.aggression, &bf.ctx.rules.ai, goals.level),
         done: Vec::new(),
     };
     match phase {
@@ -312,6 +312,25 @@ mod tests {
         let goals = AiGoals { objectives: vec![(goal, 10, Some(0))], ..AiGoals::default() };
         play(&OPEN, &mut board, &[(Phase::Movement, 0)], &goals);
         assert_eq!(at(&board, "fr"), goal);
+    }
+
+    #[test]
+    fn the_mended_ai_goes_for_the_nearer_of_an_objective_and_the_enemy() {
+        // An objective twelve hexes north, beyond a move, the enemy four
+        // south. The easy AI counts the enemy seven MP farther than it is
+        // (the objective bias at a = 0.5) and marches north; the mended
+        // one keeps none of the bias (`normal_bias_share`) and goes for
+        // the nearer enemy.
+        let rows = ["............"; 20];
+        let run = |level| {
+            let mut b =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (6, 12)), unit("ru", 1, Arm::Infantry, (6, 16))] };
+            let goals = AiGoals { objectives: vec![(Offset::new(6, 0), 10, None)], level, ..AiGoals::default() };
+            play(&rows, &mut b, &[(Phase::Movement, 0)], &goals);
+            at(&b, "fr")
+        };
+        assert!(run(AiLevel::Easy).r < 12, "easy makes for the objective: {}", run(AiLevel::Easy));
+        assert!(run(AiLevel::Normal).r > 12, "normal makes for the enemy: {}", run(AiLevel::Normal));
     }
 
     #[test]

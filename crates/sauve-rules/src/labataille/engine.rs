@@ -173,7 +173,7 @@ impl Engine {
     /// on, a fresh probe of it again, keeping its buffers: the odds play
     /// each way an attack's checks can go on one probe. Fields the probe
     /// mended go to its spares and it shares this engine's again.
-    pub fn restore_probe(&self, probe: &mut Engine) {
+    pub(crate) fn restore_probe(&self, probe: &mut Engine) {
         let Self {
             occupancy,
             fields,

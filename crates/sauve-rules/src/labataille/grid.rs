@@ -260,9 +260,20 @@ pub struct Occupancy {
     /// Per cell, bit `s` set while `counts[cell][s]` is not 0: a byte per
     /// cell for the rout planner, which asks of many cells.
     present: Vec<u8>,
-    /// On a copy that tracks its changes, the cells changed since it was
-    /// copied (`u32::MAX` first once it was cleared: every cell).
-    changed: Option<Vec<u32>>,
+    /// On a copy that tracks its changes, what changed since it was copied.
+    changed: Changes,
+}
+
+/// What a copy of an [`Occupancy`] has changed since it was copied.
+#[derive(Debug, Default)]
+enum Changes {
+    /// Not tracked (an engine's own occupancy).
+    #[default]
+    Untracked,
+    /// These cells (perhaps more than once).
+    Cells(Vec<u32>),
+    /// Every cell: it was cleared.
+    All,
 }
 
 /// Written out so that `clone_from` reuses the copy's stacks (see
@@ -280,8 +291,11 @@ impl Clone for Occupancy {
         counts.clone_from(&source.counts);
         sums.clone_from(&source.sums);
         present.clone_from(&source.present);
-        if let Some(c) = changed {
-            c.clear();
+        // Equal to the source again: nothing changed since.
+        match changed {
+            Changes::Untracked => {}
+            Changes::Cells(c) => c.clear(),
+            Changes::All => *changed = Changes::Cells(Vec::new()),
         }
     }
 }
@@ -294,14 +308,14 @@ impl Occupancy {
             counts: vec![[0; 3]; n],
             sums: vec![[0; 3]; n],
             present: vec![0; n],
-            changed: None,
+            changed: Changes::Untracked,
         }
     }
 
     /// From now on, notes the cells that change, so that
     /// [`Occupancy::restore_from`] copies back only those.
     pub fn track_changes(&mut self) {
-        self.changed = Some(Vec::new());
+        self.changed = Changes::Cells(Vec::new());
     }
 
     /// Makes this copy of `source` (tracking changes since it was copied)
@@ -309,7 +323,7 @@ impl Occupancy {
     /// cleared or not tracking.
     pub fn restore_from(&mut self, source: &Self) {
         match &mut self.changed {
-            Some(changed) if changed.first() != Some(&u32::MAX) && self.cells.len() == source.cells.len() => {
+            Changes::Cells(changed) if self.cells.len() == source.cells.len() => {
                 for &c in changed.iter() {
                     let c = c as usize;
                     self.cells[c].clone_from(&source.cells[c]);
@@ -324,17 +338,14 @@ impl Occupancy {
     }
 
     fn note(&mut self, cell: usize) {
-        if let Some(c) = &mut self.changed
-            && c.first() != Some(&u32::MAX)
-        {
+        if let Changes::Cells(c) = &mut self.changed {
             c.push(cell as u32);
         }
     }
 
     pub fn clear(&mut self) {
-        if let Some(c) = &mut self.changed {
-            c.clear();
-            c.push(u32::MAX);
+        if !matches!(self.changed, Changes::Untracked) {
+            self.changed = Changes::All;
         }
         for c in &mut self.cells {
             c.clear();
@@ -422,6 +433,39 @@ mod tests {
     use super::*;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
+
+    /// A copy that tracks its changes is its source again after a
+    /// restore: after moves (only the cells moved in are copied back) and
+    /// after a clear (all of them).
+    #[test]
+    fn a_tracked_copy_restores_to_its_source() {
+        let map = TerrainMap::filled(4, 3, crate::terrain::Terrain::Clear);
+        let grid = Grid::new(&map, &Rules::default());
+        let mut source = Occupancy::new(&grid);
+        source.insert(1, 0, 0);
+        source.insert(1, 2, 1);
+        source.insert(5, 1, 0);
+        let same = |a: &Occupancy, b: &Occupancy| {
+            (0..grid.len()).all(|c| a.at(c) == b.at(c) && (0..3).all(|s| a.count(c, s) == b.count(c, s)))
+                && a.present == b.present
+                && a.sums == b.sums
+        };
+        let mut copy = source.clone();
+        copy.track_changes();
+        copy.remove(1, 2, 1);
+        copy.insert(7, 2, 1);
+        copy.insert(5, 3, 0);
+        assert!(!same(&copy, &source));
+        copy.restore_from(&source);
+        assert!(same(&copy, &source), "moves undone");
+        copy.clear();
+        copy.insert(9, 0, 0);
+        copy.restore_from(&source);
+        assert!(same(&copy, &source), "a clear undone");
+        copy.remove(5, 1, 0);
+        copy.restore_from(&source);
+        assert!(same(&copy, &source), "and it tracks again after");
+    }
 
     /// The tallies must answer "another unit of this side here?" exactly as
     /// a look at the stack would, through any sequence of moves.

@@ -460,6 +460,9 @@ impl BelleAllianceRules {
         if !(self.square_area_factor.is_finite() && (1.0..=4.0).contains(&self.square_area_factor)) {
             out.push(("rules.belle_alliance.square_area_factor".into(), "must be 1..=4".into()));
         }
+        if !(1..=10).contains(&self.ai.route_legs) {
+            out.push(("rules.belle_alliance.ai.route_legs".into(), format!("{} must be 1..=10", self.ai.route_legs)));
+        }
         out.extend(belle_play::problems(
             &self.march_cm,
             &self.march_costs,
@@ -475,6 +478,17 @@ impl BelleAllianceRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_route_of_no_legs_or_too_many_is_refused() {
+        for (legs, bad) in [(0, true), (1, false), (3, false), (10, false), (11, true)] {
+            let r: Rules = crate::scenario::ron_options()
+                .from_str(&format!("(belle_alliance: (ai: (route_legs: {legs})))"))
+                .expect("parses");
+            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.route_legs");
+            assert_eq!(named, bad, "route_legs {legs}");
+        }
+    }
 
     #[test]
     fn default_chart_matches_rules_1_8() {

@@ -89,9 +89,6 @@ fn give(b: &mut Bound, at: At, order: Order, out: &mut Vec<Order>) -> bool {
     ok
 }
 
-/// The most legs of a route one unit marches in a movement phase.
-const MAX_LEGS: usize = 3;
-
 /// Where unit `u` stands.
 fn at_of(b: &Bound, u: usize) -> (f32, f32) {
     (b.table.units[u].x, b.table.units[u].y)
@@ -251,8 +248,8 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 // straight line: a brook between them is ground to hold,
                 // not to go round.)
                 AiLevel::Normal if go_round => {
-                    // Leg after leg while the march lasts (a few at most).
-                    for _ in 0..MAX_LEGS {
+                    // Leg after leg while the march lasts (`route_legs` at most).
+                    for _ in 0..ai.route_legs {
                         let legs = route::waypoints(
                             b.ctx,
                             b.table.units[u].moving_arm(),

@@ -289,6 +289,9 @@ pub struct FsAiRules {
     /// chance to lose, plus the target's chance to be left fleeing less the
     /// charger's) must reach at a = 0; it falls to nothing at a = 1.
     pub normal_charge_edge: f32,
+    /// At `Normal`: the most legs of its route a unit marches in one
+    /// movement phase (each leg a straight march).
+    pub route_legs: u32,
     /// Near the enemy (this many cm), ending in cover is worth `cover_bonus_cm`.
     pub cover_within_cm: f32,
     pub cover_bonus_cm: f32,
@@ -321,6 +324,7 @@ impl Default for FsAiRules {
             charge_threshold_drop: 2.0,
             disordered_bonus: 2.0,
             normal_charge_edge: 0.3,
+            route_legs: 3,
             cover_within_cm: 30.0,
             cover_bonus_cm: 6.0,
             melee_threshold: 0.1,

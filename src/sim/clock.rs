@@ -22,30 +22,8 @@ pub struct Clock {
 impl Clock {
     /// The phase after this one, or `None` after the last turn.
     pub fn next(self, sides: usize, turns: u32) -> Option<Clock> {
-        let mut c = self;
-        match (c.phase, c.side) {
-            (Phase::Shocks, _) => {
-                c.side = Some(0);
-                c.phase = Phase::Charge;
-            }
-            (Phase::MoraleRecovery, Some(s)) if s + 1 < sides => {
-                c.side = Some(s + 1);
-                c.phase = Phase::Charge;
-            }
-            (Phase::MoraleRecovery, _) => {
-                if c.turn >= turns {
-                    return None;
-                }
-                c.turn += 1;
-                c.side = None;
-                c.phase = Phase::Shocks;
-            }
-            (p, _) => {
-                let i = Phase::SIDE_PHASES.iter().position(|&x| x == p).unwrap_or(0);
-                c.phase = Phase::SIDE_PHASES[(i + 1).min(5)];
-            }
-        }
-        Some(c)
+        let n = SavePoint::from(self).next(sides, turns)?;
+        Some(Clock { turn: n.turn, side: n.side, phase: n.phase, finished: self.finished })
     }
 }
 

@@ -93,3 +93,36 @@ pub struct SavePoint {
     pub phase: Phase,
     pub finished: bool,
 }
+
+impl SavePoint {
+    /// The clock's next position among `sides` sides and `turns` turns
+    /// (docs/rules.md 1.6): `Shocks` opens a turn, then each side in order
+    /// runs its six phases; `None` after the last side's `MoraleRecovery`
+    /// of the last turn. `finished` is kept as it was.
+    pub fn next(self, sides: usize, turns: u32) -> Option<SavePoint> {
+        let mut c = self;
+        match (c.phase, c.side) {
+            (Phase::Shocks, _) => {
+                c.side = Some(0);
+                c.phase = Phase::Charge;
+            }
+            (Phase::MoraleRecovery, Some(s)) if s + 1 < sides => {
+                c.side = Some(s + 1);
+                c.phase = Phase::Charge;
+            }
+            (Phase::MoraleRecovery, _) => {
+                if c.turn >= turns {
+                    return None;
+                }
+                c.turn += 1;
+                c.side = None;
+                c.phase = Phase::Shocks;
+            }
+            (p, _) => {
+                let i = Phase::SIDE_PHASES.iter().position(|&x| x == p).unwrap_or(0);
+                c.phase = Phase::SIDE_PHASES[(i + 1).min(5)];
+            }
+        }
+        Some(c)
+    }
+}

@@ -57,7 +57,7 @@ pub enum Command {
         /// Who the AI plays, and how well: `both` (at each side's scenario
         /// level), `none` (only forced moves and morale segments run), a
         /// side id (the other side gives no orders), a level (`easy`,
-        /// `normal`) for every side, or `SIDE=LEVEL,...` (e.g.
+        /// `normal`, `hard`) for every side, or `SIDE=LEVEL,...` (e.g.
         /// `fr=normal,pr=easy`; `none` for a side that gives no orders).
         #[arg(long, default_value = "both")]
         ai: String,
@@ -71,6 +71,11 @@ pub enum Command {
         /// Write a save of the finished game here (its replay).
         #[arg(long)]
         save: Option<PathBuf>,
+        /// Print what the planning AI (`hard`) weighed before each of its
+        /// movement phases: its groups, the scripts tried with their worth,
+        /// and the ones it chose.
+        #[arg(long)]
+        explain: bool,
     },
     /// Play a save file's orders again up to where it was saved, headless,
     /// and print the summary: a finished game's save reproduces it exactly.
@@ -209,8 +214,9 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
             })
         }
         Some(Command::Check { files }) => check(&files),
-        Some(Command::Simulate { file, seed, turns, ai, dice, events, save }) => {
-            simulate(&file, seed, turns, &ai, dice.as_deref(), events.as_deref(), save.as_deref())
+        Some(Command::Simulate { file, seed, turns, ai, dice, events, save, explain }) => {
+            let out = Written { events: events.as_deref(), save: save.as_deref(), explain };
+            simulate(&file, seed, turns, &ai, dice.as_deref(), out)
         }
         Some(Command::Replay { file, events }) => replay(&file, events.as_deref()),
         Some(Command::Forecast(args)) => forecast::run(&args),
@@ -309,15 +315,22 @@ fn check(files: &[PathBuf]) -> ExitCode {
     if bad { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
 
+/// What `simulate` writes besides its summary.
+struct Written<'a> {
+    events: Option<&'a Path>,
+    save: Option<&'a Path>,
+    explain: bool,
+}
+
 fn simulate(
     file: &Path,
     seed: Option<u64>,
     turns: Option<u32>,
     ai: &str,
     dice: Option<&str>,
-    events: Option<&Path>,
-    save: Option<&Path>,
+    out: Written,
 ) -> ExitCode {
+    let Written { events, save, explain } = out;
     let text = std::fs::read_to_string(file).unwrap_or_default();
     let mut scenario = match scenario::load(file) {
         Ok(s) => s,
@@ -348,7 +361,19 @@ fn simulate(
     let seed = seed.unwrap_or(scenario.seed);
     let scenario = Arc::new(scenario);
     let mut sim = Simulation::new(scenario.clone(), seed, script, ai);
+    if explain {
+        sim.app.world_mut().insert_resource(crate::sim::Deliberations::default());
+    }
     sim.run();
+    if let Some(weighed) = sim.app.world_mut().remove_resource::<crate::sim::Deliberations>() {
+        println!("What the planning AI weighed ({} decisions):", weighed.0.len());
+        for d in &weighed.0 {
+            for line in d.lines(&scenario) {
+                println!("{line}");
+            }
+        }
+        println!();
+    }
     if let Some(path) = save {
         let written = match crate::save::capture(sim.app.world(), &text) {
             Some(s) => s.write(path),

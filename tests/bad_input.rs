@@ -237,7 +237,7 @@ fn shot_refuses_an_ai_that_is_no_side_before_opening_a_window() {
     let o = sauve(&["shot", scenario, "--out", path(&out), "--ai", "prussia"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("--ai \"prussia\": expected both, none, a side id, a level (easy, normal) or SIDE=LEVEL,...; the sides are fr, ru"),
+        stderr(&o).contains("--ai \"prussia\": expected both, none, a side id, a level (easy, normal, hard) or SIDE=LEVEL,...; the sides are fr, ru"),
         "{}",
         stderr(&o)
     );

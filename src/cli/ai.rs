@@ -1,6 +1,6 @@
 //! `--ai`: who the computer plays, and how well. `both` (every side, at
 //! its scenario's level), `none` (nobody gives orders), a side id (that
-//! side only, the others give none), a level (`easy`, `normal`: every
+//! side only, the others give none), a level (`easy`, `normal`, `hard`: every
 //! side at that level), or a list `SIDE=LEVEL,...` where a level may be
 //! `none` (that side gives no orders) and a side left out gives none:
 //! `--ai fr=normal,pr=easy` plays the French at `normal` against the
@@ -46,7 +46,7 @@ impl AiChoice {
     }
 }
 
-const EXPECTED: &str = "expected both, none, a side id, a level (easy, normal) or SIDE=LEVEL,...";
+const EXPECTED: &str = "expected both, none, a side id, a level (easy, normal, hard) or SIDE=LEVEL,...";
 
 /// Reads `--ai` against a scenario's sides.
 pub fn ai_choice(ai: &str, sides: &[Side]) -> Result<AiChoice, String> {
@@ -83,7 +83,7 @@ pub fn ai_choice(ai: &str, sides: &[Side]) -> Result<AiChoice, String> {
             "none" => None,
             word => Some(
                 AiLevel::from_word(word)
-                    .ok_or_else(|| format!("--ai {ai:?}: {word:?} is not a level (easy, normal) or none"))?,
+                    .ok_or_else(|| format!("--ai {ai:?}: {word:?} is not a level (easy, normal, hard) or none"))?,
             ),
         };
     }
@@ -120,9 +120,10 @@ mod tests {
         assert_eq!(choice("ru=easy"), Ok((Seats::AiOnly(1), vec![None, e])), "a side left out gives no orders");
         assert_eq!(choice("fr=normal,ru=none"), Ok((Seats::AiOnly(0), vec![n, None])));
         assert_eq!(choice("fr=none"), Ok((Seats::Nobody, vec![None, None])));
+        assert_eq!(choice("fr=hard,ru=normal"), Ok((Seats::Watch, vec![Some(AiLevel::Hard), n])));
         for (bad, says) in [
             ("prussia", "the sides are fr, ru"),
-            ("fr=hard", "\"hard\" is not a level"),
+            ("fr=expert", "\"expert\" is not a level"),
             ("fr=easy,fr=normal", "named twice"),
             ("pr=easy", "no side \"pr\""),
             ("fr:easy,ru=easy", "is not SIDE=LEVEL"),

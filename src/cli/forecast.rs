@@ -36,7 +36,7 @@ pub struct ForecastArgs {
     #[arg(long)]
     pub json: bool,
     /// How well the AI plays each side in the continuations: a level
-    /// (`easy`, `normal`) for every side, or `SIDE=LEVEL,...`; default the
+    /// (`easy`, `normal`, `hard`) for every side, or `SIDE=LEVEL,...`; default the
     /// scenario's levels (a save's own). The AI plays every side of a
     /// continuation.
     #[arg(long, value_name = "LEVELS")]

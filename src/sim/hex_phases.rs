@@ -1,11 +1,13 @@
 //! The hex-mode (La Bataille) systems of each phase: shocks, the order
 //! phases (replay, AI, or waiting for a player) and morale recovery.
 
+use std::sync::Arc;
+
 use bevy::ecs::system::{SystemChangeTick, SystemParam};
 use bevy::prelude::*;
 
 use super::battle::{Battle, BattleLog, DiceBox, EngineState};
-use super::clock::Clock;
+use super::clock::{Clock, Origin};
 use super::control::{AiLevels, Controls};
 use super::play::{replay_stamped, with_orders};
 use super::victory::Victory;
@@ -13,13 +15,13 @@ use super::view::{BoardView, UnitQuery};
 use crate::dice::Dice;
 use crate::events::EventLog;
 use crate::labataille::Board;
-use crate::labataille::ai::{self, AiGoals};
+use crate::labataille::ai::{self, AiGoals, Deliberation, Foresight};
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::orders::LoggedOrder;
-use crate::scenario::{DEFAULT_AGGRESSION, Mode, Scenario};
+use crate::scenario::{Mode, Scenario};
 use crate::turn::OrderStamp;
 use crate::turn::Phase;
-use crate::vocab::Control;
+use crate::vocab::{AiLevel, Control};
 
 /// Everything a hex segment between orders needs: the units, the board
 /// view, the battle, its engine, dice and log.
@@ -75,7 +77,7 @@ pub(super) fn order_phase_system(world: &mut World) {
     let control = world.resource::<Controls>().of(acting);
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
     let goals = (control == Control::Ai).then(|| ai_goals(world, acting));
-    with_orders(world, |o, engine, board, dice, log, pb| {
+    let weighed = with_orders(world, |o, engine, board, dice, log, pb| {
         match phase {
             Phase::Charge => o.activity.new_turn(board, phasing),
             Phase::DefensiveFire | Phase::OffensiveFire => o.activity.new_fire_phase(),
@@ -93,28 +95,48 @@ pub(super) fn order_phase_system(world: &mut World) {
                 |(o, engine, board, dice, log), order| o.apply(engine, board, dice, log, phase, acting, order),
                 |state| state.4,
             );
-            return;
+            return None;
         }
         if let Some(goals) = goals {
-            for order in ai::play_phase(o, engine, board, dice, log, phase, acting, &goals) {
+            let (given, weighed) = ai::play_phase_weighed(o, engine, board, dice, log, phase, acting, &goals);
+            for order in given {
                 pb.book.push(LoggedOrder { at: stamp, order });
             }
+            weighed
+        } else {
+            None
         }
     });
+    if let (Some(d), Some(mut kept)) = (weighed, world.get_resource_mut::<Deliberations>()) {
+        kept.0.push(d);
+    }
 }
 
+/// What the planning AI weighed at each decision, kept when the resource
+/// is there (`simulate --explain` inserts it).
+#[derive(Resource, Default, Debug)]
+pub struct Deliberations(pub Vec<Deliberation>);
+
 /// What the AI plays for: the objectives and who holds them, its
-/// aggression, the broken corps' units and its exits.
+/// aggression, the broken corps' units and its exits; for `hard`, the
+/// battle to look ahead in.
 fn ai_goals(world: &World, acting: usize) -> AiGoals {
     let scenario = world.resource::<Battle>().scenario.clone();
     let v = world.resource::<Victory>();
-    AiGoals {
-        objectives: scenario.objectives.iter().zip(&v.holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
-        aggression: scenario.sides.get(acting).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
-        broken: v.broken_units(&scenario),
-        exits: scenario.exits.iter().filter(|e| e.side == acting).map(|e| (e.edge, e.points)).collect(),
-        level: world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(acting)),
+    let level = world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(acting));
+    let mut goals = AiGoals::for_side(&scenario, &v.holders, &v.broken, acting, level);
+    if level == AiLevel::Hard {
+        goals.foresight = Some(Arc::new(Foresight {
+            seed: world.resource::<Origin>().seed,
+            turn: world.resource::<Clock>().turn,
+            holders: v.holders.clone(),
+            exited: v.exited.clone(),
+            start_strength: v.start_strength.clone(),
+            corps_broken: v.broken.clone(),
+            scenario,
+        }));
     }
+    goals
 }
 
 /// The AI gives the rest of the orders of an order phase already begun

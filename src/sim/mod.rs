@@ -49,7 +49,7 @@ pub use driver::{
     step_phase, write_final,
 };
 pub use free_space::{FsState, fs_score};
-pub use hex_phases::ai_rest_of_phase;
+pub use hex_phases::{Deliberations, ai_rest_of_phase};
 pub use orders::{awaiting_orders, issue_order, undo};
 pub use play::PlayState;
 pub use previews::{

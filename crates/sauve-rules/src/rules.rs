@@ -4,6 +4,7 @@
 pub mod ai;
 pub mod belle_play;
 pub mod combat;
+pub mod hard;
 
 use std::collections::BTreeMap;
 

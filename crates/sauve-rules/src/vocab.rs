@@ -35,24 +35,27 @@ pub enum Control {
 /// AI"): `Easy` is the first AI, one ply of heuristics; `Normal` mends what
 /// was measured against it (a shaken unit kept from falling back where its
 /// rout would leave the map, garrisons kept on objectives when a corps
-/// breaks). A scenario's side may name one (`level: Easy`); new games play
-/// `Normal`.
+/// breaks); `Hard` plans: it weighs scripts for its corps by playing the
+/// battle on ahead with `Normal` on both sides (docs/rules.md, "Hard").
+/// A scenario's side may name one (`level: Easy`); new games play `Normal`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
 pub enum AiLevel {
     Easy,
     #[default]
     Normal,
+    Hard,
 }
 
 impl AiLevel {
     /// Every level, weakest first (the window's seats menu cycles them).
-    pub const ALL: [AiLevel; 2] = [AiLevel::Easy, AiLevel::Normal];
+    pub const ALL: [AiLevel; 3] = [AiLevel::Easy, AiLevel::Normal, AiLevel::Hard];
 
     /// The level's name on the command line and in files, lower case.
     pub fn word(self) -> &'static str {
         match self {
             AiLevel::Easy => "easy",
             AiLevel::Normal => "normal",
+            AiLevel::Hard => "hard",
         }
     }
 
@@ -65,7 +68,8 @@ impl AiLevel {
     pub fn next(self) -> AiLevel {
         match self {
             AiLevel::Easy => AiLevel::Normal,
-            AiLevel::Normal => AiLevel::Easy,
+            AiLevel::Normal => AiLevel::Hard,
+            AiLevel::Hard => AiLevel::Easy,
         }
     }
 }

@@ -247,7 +247,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 // march (the farthest first). (On an enemy it keeps the
                 // straight line: a brook between them is ground to hold,
                 // not to go round.)
-                AiLevel::Normal if go_round => {
+                AiLevel::Normal | AiLevel::Hard if go_round => {
                     // Leg after leg while the march lasts (`route_legs` at most).
                     for _ in 0..ai.route_legs {
                         let legs = route::waypoints(
@@ -268,7 +268,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                         }
                     }
                 }
-                AiLevel::Normal | AiLevel::Easy => {
+                AiLevel::Normal | AiLevel::Hard | AiLevel::Easy => {
                     advance(b, at, u, point, keep, near, out);
                 }
             }

@@ -135,6 +135,8 @@ pub struct AiRules {
     /// counts as a goal as near as an objective to take, so the attack
     /// goes for whichever is nearer).
     pub normal_bias_share: f32,
+    /// The planning AI's budget and weights (`hard`).
+    pub hard: super::hard::HardRules,
 }
 
 impl Default for AiRules {
@@ -175,6 +177,7 @@ impl Default for AiRules {
             shaken_share: 0.5,
             fall_back_candidates: 12,
             normal_bias_share: 0.0,
+            hard: super::hard::HardRules::default(),
         }
     }
 }
@@ -182,7 +185,7 @@ impl Default for AiRules {
 impl AiRules {
     /// Problems with the numbers, as (field, message).
     pub(crate) fn problems(&self) -> Vec<(String, String)> {
-        let mut out = Vec::new();
+        let mut out = self.hard.problems();
         let mut add = |field: &str, msg: String| out.push((format!("rules.ai.{field}"), msg));
         for (name, v) in [
             ("charge_threshold", self.charge_threshold),

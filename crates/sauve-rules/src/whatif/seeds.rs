@@ -18,6 +18,15 @@ pub fn run_seed(game: u64, index: u64) -> u64 {
     mix(game.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
 }
 
+/// The seed of continuation `k` that the planning AI plays for side
+/// `side` in turn `turn` of a game of seed `game`: made from those alone
+/// (never drawn from the game's dice), so a game and its replay weigh the
+/// same continuations.
+pub fn foresight_seed(game: u64, turn: u32, side: usize, k: u32) -> u64 {
+    let at = (u64::from(turn) << 40) ^ ((side as u64 & 0xff) << 32) ^ u64::from(k);
+    mix(run_seed(game ^ 0x6861_7264_5f61_6931, at))
+}
+
 /// Shard `k` of `n` of the seeds `range`: contiguous blocks in order, the
 /// first `len % n` shards one seed longer, so the shards partition the
 /// range exactly (a shard may be empty when there are more shards than

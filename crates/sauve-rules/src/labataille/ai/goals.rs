@@ -1,10 +1,15 @@
 //! What the AI plays for (objectives, exits, broken corps) and its
 //! thresholds at a side's aggression, from the scenario's `rules.ai`.
 
+use std::sync::Arc;
+
 use crate::hex::{Edge, Offset};
 use crate::rules::ai::{AiRules, Standoff};
+use crate::scenario::Scenario;
 use crate::terrain::Arm;
 use crate::vocab::AiLevel;
+
+use super::script::Script;
 
 /// What the AI plays for, from the scenario and the state of the battle.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +25,12 @@ pub struct AiGoals {
     pub exits: Vec<(Edge, u32)>,
     /// How well it plays ([`AiLevel`]).
     pub level: AiLevel,
+    /// Each unit's script for the movement phase (the planning AI's
+    /// choice; empty, or shorter than the units: `Advance`).
+    pub scripts: Vec<Script>,
+    /// The battle to look ahead in, for `Hard` (without it `Hard` plays as
+    /// `Normal`).
+    pub foresight: Option<Arc<Foresight>>,
 }
 
 impl Default for AiGoals {
@@ -30,11 +41,41 @@ impl Default for AiGoals {
             broken: Vec::new(),
             exits: Vec::new(),
             level: AiLevel::default(),
+            scripts: Vec::new(),
+            foresight: None,
         }
     }
 }
 
 impl AiGoals {
+    /// What side `side` plays for at `level`: the scenario's objectives
+    /// with their `holders`, its aggression, the units of the corps broken
+    /// so far (`corps_broken`, by corps) and its exits.
+    pub fn for_side(
+        scenario: &Scenario,
+        holders: &[Option<usize>],
+        corps_broken: &[bool],
+        side: usize,
+        level: AiLevel,
+    ) -> Self {
+        AiGoals {
+            objectives: scenario.objectives.iter().zip(holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
+            aggression: scenario.sides.get(side).map_or(crate::scenario::DEFAULT_AGGRESSION, |s| s.aggression),
+            broken: (0..scenario.units.len())
+                .map(|u| scenario.corps_of_unit(u).is_some_and(|c| corps_broken.get(c) == Some(&true)))
+                .collect(),
+            exits: scenario.exits.iter().filter(|e| e.side == side).map(|e| (e.edge, e.points)).collect(),
+            level,
+            scripts: Vec::new(),
+            foresight: None,
+        }
+    }
+
+    /// The unit's script for the movement phase.
+    pub(super) fn script(&self, unit: usize) -> Script {
+        self.scripts.get(unit).copied().unwrap_or_default()
+    }
+
     pub(super) fn broken(&self, unit: usize) -> bool {
         self.broken.get(unit).copied().unwrap_or(false)
     }
@@ -43,6 +84,25 @@ impl AiGoals {
     pub(super) fn mended(&self) -> bool {
         self.level >= AiLevel::Normal
     }
+}
+
+/// What `hard` needs to look ahead: the battle and how it stands beyond
+/// the board (who holds what, what has marched off, which corps broke).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Foresight {
+    pub scenario: Arc<Scenario>,
+    /// The game's seed, from which the continuations' seeds are made.
+    pub seed: u64,
+    /// The turn now being played.
+    pub turn: u32,
+    /// Each objective's holder (by [`Scenario::objectives`]).
+    pub holders: Vec<Option<usize>>,
+    /// Increments marched off by each exit (by [`Scenario::exits`]).
+    pub exited: Vec<u32>,
+    /// Every unit's strength at the start of the battle.
+    pub start_strength: Vec<u32>,
+    /// The corps broken so far (by [`Scenario::corps`]).
+    pub corps_broken: Vec<bool>,
 }
 
 /// The AI's thresholds for one side: the scenario's `rules.ai` numbers

@@ -41,6 +41,7 @@
 mod charge;
 mod exits;
 mod fire;
+pub mod foresight;
 pub mod goal_fields;
 mod goals;
 mod march;
@@ -48,10 +49,14 @@ mod melee;
 mod movement;
 mod phase;
 mod plan;
+mod rollout;
+pub mod script;
 mod stance;
 
+pub use foresight::Deliberation;
 pub use goal_fields::{GoalFields, UNREACHED, goal_field};
-pub use goals::{AiGoals, Tuning};
+pub use goals::{AiGoals, Foresight, Tuning};
+pub use script::Script;
 
 use crate::dice::Dice;
 use crate::events::EventLog;
@@ -59,7 +64,7 @@ use crate::labataille::Board;
 use crate::labataille::engine::Engine;
 use crate::labataille::orders::{Order, Orders};
 use crate::turn::Phase;
-use phase::Ai;
+use crate::vocab::AiLevel;
 
 /// Decides and carries out the side's orders for one phase, one order at a time
 /// (each applied through `orders.apply`, so later decisions see earlier results).
@@ -75,29 +80,34 @@ pub fn play_phase(
     side: usize,
     goals: &AiGoals,
 ) -> Vec<Order> {
-    let bf = orders.bf;
-    let mut ai = Ai {
-        bf,
-        orders,
-        engine,
-        board,
-        dice,
-        log,
-        phase,
-        side,
-        goals,
-        tuning: Tuning::at_level(goals.aggression, &bf.ctx.rules.ai, goals.level),
-        done: Vec::new(),
+    play_phase_weighed(orders, engine, board, dice, log, phase, side, goals).0
+}
+
+/// As [`play_phase`], and what the planning AI weighed, when it did
+/// (`Hard`, in a movement phase, with its [`Foresight`]).
+#[allow(clippy::too_many_arguments)] // as `play_phase`
+pub fn play_phase_weighed(
+    orders: &mut Orders,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    phase: Phase,
+    side: usize,
+    goals: &AiGoals,
+) -> (Vec<Order>, Option<Deliberation>) {
+    let planned;
+    let mut weighed = None;
+    let goals = match &goals.foresight {
+        Some(f) if goals.level == AiLevel::Hard && phase == Phase::Movement => {
+            let d = foresight::deliberate(orders.bf, orders.index, orders.activity, engine, board, side, goals, f);
+            planned = AiGoals { scripts: d.scripts(board.units.len()), ..goals.clone() };
+            weighed = Some(d);
+            &planned
+        }
+        _ => goals,
     };
-    match phase {
-        Phase::Charge => ai.charge(),
-        Phase::Movement => ai.movement(),
-        Phase::DefensiveFire | Phase::OffensiveFire => ai.fire(),
-        Phase::Melee => ai.melee(),
-        // No orders are given in these.
-        Phase::Shocks | Phase::MoraleRecovery | Phase::End => {}
-    }
-    ai.done
+    (phase::play(orders, engine, board, dice, log, phase, side, goals), weighed)
 }
 
 #[cfg(test)]
@@ -447,6 +457,8 @@ mod tests {
         broken: Vec::new(),
         exits: Vec::new(),
         level: AiLevel::Easy,
+        scripts: Vec::new(),
+        foresight: None,
     };
 
     #[test]
@@ -500,6 +512,48 @@ mod tests {
         assert_eq!(duel(16, &AiGoals::default()), attack, "a steady battalion goes in");
         assert!(duel(33, &AiGoals::default()).is_empty(), "a shaky one does not: {:?}", duel(33, &AiGoals::default()));
         assert_eq!(duel(33, &EASY), attack, "the easy AI goes in whatever it costs");
+    }
+
+    #[test]
+    fn each_script_moves_its_units_as_it_says() {
+        // Two battalions of one side 9 hexes from the enemy, an objective
+        // to take off to the east; each script given to the first alone.
+        let board = Board {
+            units: vec![
+                unit("fr-a", 0, Arm::Infantry, (3, 11)),
+                unit("fr-b", 0, Arm::Infantry, (5, 11)),
+                unit("ru", 1, Arm::Infantry, (3, 2)),
+            ],
+        };
+        let rows = ["..............."; 14];
+        let objective = Offset::new(13, 11);
+        let moved = |script: Script| {
+            let goals = AiGoals {
+                objectives: vec![(objective, 5, None)],
+                scripts: vec![script, Script::Advance],
+                ..AiGoals::default()
+            };
+            let mut b = board.clone();
+            play(&rows, &mut b, &[(Phase::Movement, 0)], &goals);
+            (at(&b, "fr-a"), at(&b, "fr-b"))
+        };
+        let start = Offset::new(3, 11);
+        let enemy = Offset::new(3, 2);
+        let (advance, b_advance) = moved(Script::Advance);
+        assert!(advance.distance(enemy) < start.distance(enemy), "advance closes on the enemy: {advance:?}");
+        let (hold, b_hold) = moved(Script::Hold);
+        assert_eq!(hold, start, "hold stands");
+        assert_eq!(b_hold, b_advance, "the other battalion's script is its own");
+        let (withdraw, _) = moved(Script::Withdraw);
+        assert!(withdraw.distance(enemy) >= start.distance(enemy), "withdraw keeps away: {withdraw:?}");
+        let (objective_way, _) = moved(Script::Objective);
+        assert!(
+            objective_way.distance(objective) < start.distance(objective)
+                && objective_way.distance(enemy) >= advance.distance(enemy),
+            "objective makes for the village, not the enemy: {objective_way:?}"
+        );
+        let (assault, _) = moved(Script::Assault);
+        assert!(assault.distance(enemy) <= advance.distance(enemy), "assault goes at least as far: {assault:?}");
     }
 
     #[test]

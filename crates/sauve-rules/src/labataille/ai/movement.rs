@@ -10,8 +10,10 @@ use crate::vocab::Formation;
 use crate::vocab::State;
 
 use super::goal_fields::UNREACHED;
+use super::goals::Tuning;
 use super::phase::Ai;
 use super::plan::{Plan, Role};
+use super::script::Script;
 
 impl Ai<'_, '_, '_> {
     pub(super) fn movement(&mut self) {
@@ -40,6 +42,16 @@ impl Ai<'_, '_, '_> {
         objectives.sort_unstable();
         objectives.dedup();
         let bias = if take.is_empty() { 0 } else { self.tuning.objective_bias };
+        let scripted = |s: Script| {
+            self.board
+                .units
+                .iter()
+                .enumerate()
+                .any(|(i, u)| u.side == side && u.at.is_some() && self.goals.script(i) == s)
+        };
+        let objective_sources: Vec<(usize, u32)> =
+            if take.is_empty() { objectives.iter().map(|&c| (c, 0)).collect() } else { take.clone() };
+        let wants_objective = !objective_sources.is_empty() && scripted(Script::Objective);
         let mut sources = take;
         for u in &self.board.units {
             if u.side != side
@@ -51,8 +63,9 @@ impl Ai<'_, '_, '_> {
         let kept = &mut self.engine.goal_fields;
         let attack = kept.field(grid, Arm::Infantry, &sources);
         let defend = (!threatened.is_empty()).then(|| kept.field(grid, Arm::Infantry, &threatened));
+        let objective = wants_objective.then(|| kept.field(grid, Arm::Infantry, &objective_sources));
         let exits = self.exit_routes();
-        let plan = Plan { sight, attack, defend, objectives, exits };
+        let plan = Plan { sight, attack, defend, objective, objectives, exits };
 
         // Roles: the first good-order unit on an objective holds it; the
         // rearmost share of the rest is the reserve.
@@ -69,6 +82,17 @@ impl Ai<'_, '_, '_> {
             if plan.objectives.binary_search(&cell).is_ok() && !garrisoned.contains(&cell) {
                 garrisoned.push(cell);
                 role[i] = Role::Garrison;
+                continue;
+            }
+            // The planning AI's script for the unit, if not `Advance`.
+            role[i] = match self.goals.script(i) {
+                Script::Advance => Role::Attack,
+                Script::Hold => Role::Garrison,
+                Script::Assault => Role::Assault,
+                Script::Objective => Role::Objective,
+                Script::Withdraw => Role::Withdraw,
+            };
+            if role[i] != Role::Attack {
                 continue;
             }
             eligible.push((Reverse(plan.sight.dist[cell]), i));
@@ -119,6 +143,10 @@ impl Ai<'_, '_, '_> {
         let u = &self.board.units[i];
         let Some(at) = u.at else { return };
         match u.state {
+            State::GoodOrder if !self.goals.broken(i) && role == Role::Withdraw => {
+                self.fall_back(plan, i);
+                return;
+            }
             State::GoodOrder if !self.goals.broken(i) => {}
             // The mended AI keeps a good-order garrison on its objective
             // when its corps breaks: leaving gives the points away.
@@ -137,14 +165,16 @@ impl Ai<'_, '_, '_> {
         let standoff = self.tuning.standoff(arm);
         // Garrisons and the reserve are needed where they are; the rest
         // leave by an exit that pays once they stand on its edge.
-        let may_exit = matches!(role, Role::Attack | Role::Exit(_));
+        let may_exit = matches!(role, Role::Attack | Role::Exit(_) | Role::Assault);
         if may_exit && self.leave(plan, i) {
             return;
         }
         // Where the unit is headed, if anywhere.
         let goal: Option<(&[u32], u16)> = match role {
-            Role::Garrison => None,
+            Role::Garrison | Role::Withdraw => None,
             Role::Attack => Some((&plan.attack, standoff)),
+            Role::Assault => Some((&plan.attack, Tuning::new(1.0, ai).standoff(arm))),
+            Role::Objective => Some((plan.objective.as_deref().unwrap_or(&plan.attack), standoff)),
             Role::Exit(k) => Some((&plan.exits[k].field, standoff)),
             Role::Reserve => match &plan.defend {
                 Some(f) => Some((f, standoff)),

@@ -31,6 +31,44 @@ pub(super) struct Ai<'x, 'a, 'b> {
     pub(super) done: Vec<Order>,
 }
 
+/// The rules of thumb for one phase (every level's play, its scripts
+/// given): decides and carries out the side's orders one at a time.
+#[allow(clippy::too_many_arguments)] // as `super::play_phase`
+pub(super) fn play(
+    orders: &mut Orders,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    phase: Phase,
+    side: usize,
+    goals: &AiGoals,
+) -> Vec<Order> {
+    let bf = orders.bf;
+    let mut ai = Ai {
+        bf,
+        orders,
+        engine,
+        board,
+        dice,
+        log,
+        phase,
+        side,
+        goals,
+        tuning: Tuning::at_level(goals.aggression, &bf.ctx.rules.ai, goals.level),
+        done: Vec::new(),
+    };
+    match phase {
+        Phase::Charge => ai.charge(),
+        Phase::Movement => ai.movement(),
+        Phase::DefensiveFire | Phase::OffensiveFire => ai.fire(),
+        Phase::Melee => ai.melee(),
+        // No orders are given in these.
+        Phase::Shocks | Phase::MoraleRecovery | Phase::End => {}
+    }
+    ai.done
+}
+
 impl Ai<'_, '_, '_> {
     /// Applies one order; a refused one is skipped.
     pub(super) fn give(&mut self, order: Order) -> bool {

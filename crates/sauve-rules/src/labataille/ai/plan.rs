@@ -17,6 +17,13 @@ pub(super) enum Role {
     Attack,
     /// Makes for an exit (index into [`Plan::exits`]) and leaves by it.
     Exit(usize),
+    /// Goes for the enemy and the objectives at the boldest stand-off
+    /// (the planning AI's `Assault`).
+    Assault,
+    /// Makes for the objectives only (the planning AI's `Objective`).
+    Objective,
+    /// Falls back out of the enemy's reach (the planning AI's `Withdraw`).
+    Withdraw,
 }
 
 /// One of the side's exits the AI may use, with the goal field towards its edge.
@@ -35,6 +42,9 @@ pub(super) struct Plan {
     pub(super) attack: Vec<u32>,
     /// Goal field towards the threatened objectives we hold, if any.
     pub(super) defend: Option<Vec<u32>>,
+    /// Goal field towards the objectives alone (to take, or all if none
+    /// is), when a unit's script asks for it.
+    pub(super) objective: Option<Vec<u32>>,
     /// Cells of every objective, sorted.
     pub(super) objectives: Vec<usize>,
     /// The exits the side may leave by, best paying first.

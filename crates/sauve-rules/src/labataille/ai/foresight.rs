@@ -1,0 +1,248 @@
+//! The planning AI (`hard`, docs/rules.md "Hard"): before its movement
+//! phase a side splits its units into groups (its corps, a large one cut
+//! along its front), and weighs a script for each group ([`Script`]) by
+//! playing the battle on from here: the movement with those scripts, then
+//! the rest of its turn and the enemy's reply, with `normal` giving every
+//! other order on both sides ([`super::rollout`]). Each choice is played
+//! over the same continuations (the same dice), so two choices differ by
+//! what they are alone. The search is a portfolio greedy search: from every
+//! group on `Advance`, each group in turn takes the script that does best
+//! with the others as they stand, over `rules.ai.hard.passes` passes.
+//!
+//! The continuations' dice are seeded from the game's seed, the turn, the
+//! side and the continuation's number, never drawn from the game's own
+//! dice, so a game and its replay are the same, on any number of threads.
+
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+use crate::labataille::Board;
+use crate::labataille::combat::Battlefield;
+use crate::labataille::engine::Engine;
+use crate::labataille::orders::Activity;
+use crate::scenario::Scenario;
+use crate::vocab::{AiLevel, State};
+
+use super::goals::{AiGoals, Foresight};
+use super::rollout::Rollout;
+use super::script::Script;
+
+/// Units given one script together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The corps' name, with its part when it was split ("II Korps (2/3)").
+    pub name: String,
+    /// Unit indices.
+    pub units: Vec<usize>,
+}
+
+/// One choice weighed: a group's script, the others as they stood.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trial {
+    /// Index into [`Deliberation::groups`].
+    pub group: usize,
+    pub script: Script,
+    /// The mean worth of its continuations (points, see docs/rules.md "Hard").
+    pub worth: f32,
+    /// How many continuations that mean is over: the first look's, or all
+    /// of them for the one that led it.
+    pub rollouts: u32,
+    /// Whether it became the group's script.
+    pub kept: bool,
+}
+
+/// What `hard` weighed for one movement phase and what it chose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deliberation {
+    pub side: usize,
+    pub turn: u32,
+    pub groups: Vec<Group>,
+    /// The worth of every group on `Advance` (the `normal` AI's play).
+    pub baseline: f32,
+    /// Every choice tried, in the order tried.
+    pub tried: Vec<Trial>,
+    /// Each group's script, by [`Deliberation::groups`].
+    pub chosen: Vec<Script>,
+    /// The worth of the chosen scripts.
+    pub worth: f32,
+    /// Continuations played.
+    pub rollouts: u32,
+}
+
+impl Deliberation {
+    /// Each unit's script (by unit index, `units` long).
+    pub fn scripts(&self, units: usize) -> Vec<Script> {
+        let mut out = vec![Script::Advance; units];
+        for (g, &s) in self.groups.iter().zip(&self.chosen) {
+            for &u in &g.units {
+                if let Some(x) = out.get_mut(u) {
+                    *x = s;
+                }
+            }
+        }
+        out
+    }
+
+    /// The deliberation in lines, for `--explain`.
+    pub fn lines(&self, scenario: &Scenario) -> Vec<String> {
+        let side = scenario.sides.get(self.side).map_or("?", |s| s.name.as_str());
+        let mut out = vec![format!(
+            "turn {}, {side}: {} continuations; every group advancing is worth {:+.2}, the chosen scripts {:+.2}",
+            self.turn, self.rollouts, self.baseline, self.worth
+        )];
+        for (g, group) in self.groups.iter().enumerate() {
+            let tried: Vec<String> = self
+                .tried
+                .iter()
+                .filter(|t| t.group == g)
+                .map(|t| {
+                    let kept = if t.kept { ", kept" } else { "" };
+                    format!("{} {:+.2} ({} runs{kept})", t.script.word(), t.worth, t.rollouts)
+                })
+                .collect();
+            out.push(format!(
+                "  {} ({} units): {}; tried {}",
+                group.name,
+                group.units.len(),
+                self.chosen[g].word(),
+                if tried.is_empty() { "nothing else".to_owned() } else { tried.join(", ") }
+            ));
+        }
+        out
+    }
+}
+
+/// The groups of side `side`'s units that a script can move: its units in
+/// good order on the map, of corps not broken, by corps, a corps of more
+/// than `group_size` cut into nearly equal parts along the map's columns.
+pub fn groups(scenario: &Scenario, board: &Board, side: usize, corps_broken: &[bool], group_size: u32) -> Vec<Group> {
+    let size = group_size.max(1) as usize;
+    let mut by_corps: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    for (i, u) in board.units.iter().enumerate() {
+        if u.side != side || u.at.is_none() || u.state != State::GoodOrder {
+            continue;
+        }
+        let corps = scenario.corps_of_unit(i);
+        if corps.is_some_and(|c| corps_broken.get(c) == Some(&true)) {
+            continue;
+        }
+        match by_corps.iter_mut().find(|(c, _)| *c == corps) {
+            Some((_, units)) => units.push(i),
+            None => by_corps.push((corps, vec![i])),
+        }
+    }
+    by_corps.sort_by_key(|(c, _)| *c);
+    let mut out = Vec::new();
+    for (corps, mut units) in by_corps {
+        let name = corps.and_then(|c| scenario.corps.get(c)).map_or_else(|| "units".to_owned(), |c| c.name.clone());
+        units.sort_by_key(|&u| board.units[u].at.map(|a| (a.c, a.r, u)));
+        let parts = units.len().div_ceil(size);
+        let (base, extra) = (units.len() / parts, units.len() % parts);
+        let mut rest = &units[..];
+        for p in 0..parts {
+            let (part, tail) = rest.split_at(base + usize::from(p < extra));
+            rest = tail;
+            let name = if parts > 1 { format!("{name} ({}/{parts})", p + 1) } else { name.clone() };
+            out.push(Group { name, units: part.to_vec() });
+        }
+    }
+    out
+}
+
+/// Weighs scripts for side `side`'s groups before its movement phase (see
+/// the module's text) and returns what it weighed and chose. `goals` are
+/// the side's own, at any level (the continuations play `normal`).
+#[allow(clippy::too_many_arguments)] // the position, as the orders see it
+pub fn deliberate(
+    bf: &Battlefield,
+    index: &HashMap<String, usize>,
+    activity: &Activity,
+    engine: &Engine,
+    board: &Board,
+    side: usize,
+    goals: &AiGoals,
+    f: &Foresight,
+) -> Deliberation {
+    let hard = &f.scenario.rules.ai.hard;
+    let groups = groups(&f.scenario, board, side, &f.corps_broken, hard.group_size);
+    let base = AiGoals { level: AiLevel::Normal, scripts: Vec::new(), foresight: None, ..goals.clone() };
+    let rollout = Rollout { bf, index, activity, engine, board, side, goals: &base, f, hard };
+    let k = hard.rollouts;
+    let n = board.units.len();
+    let mut chosen = vec![Script::Advance; groups.len()];
+    let scripts_of = |chosen: &[Script]| {
+        let mut out = vec![Script::Advance; n];
+        for (g, &s) in groups.iter().zip(chosen) {
+            for &u in &g.units {
+                out[u] = s;
+            }
+        }
+        out
+    };
+    // The worth of each choice in continuations `ks`, played side by side
+    // and returned in order (the same on any number of threads).
+    let weigh = |choices: &[Vec<Script>], ks: std::ops::Range<u32>| -> Vec<Vec<f32>> {
+        let per = ks.len();
+        let worths: Vec<f32> = (0..choices.len() * per)
+            .into_par_iter()
+            .map(|j| rollout.play(&choices[j / per], ks.start + (j % per) as u32))
+            .collect();
+        worths.chunks(per.max(1)).map(<[f32]>::to_vec).collect()
+    };
+    let mean = |w: &[f32]| w.iter().sum::<f32>() / w.len().max(1) as f32;
+    let screen = hard.screen.clamp(1, k);
+    let mut current = weigh(&[scripts_of(&chosen)], 0..k).remove(0);
+    let baseline = mean(&current);
+    let mut rollouts = k;
+    let mut best = baseline;
+    let mut tried = Vec::new();
+    for _ in 0..hard.passes {
+        let mut changed = false;
+        for g in 0..groups.len() {
+            let others: Vec<Script> = Script::ALL.into_iter().filter(|&s| s != chosen[g]).collect();
+            let choices: Vec<Vec<Script>> = others
+                .iter()
+                .map(|&s| {
+                    let mut c = chosen.clone();
+                    c[g] = s;
+                    scripts_of(&c)
+                })
+                .collect();
+            // A first look over the first `screen` continuations; the best
+            // of them, if it beats the script it would replace there, is
+            // played over the rest too.
+            let first = weigh(&choices, 0..screen);
+            rollouts += screen * choices.len() as u32;
+            let here = mean(&current[..screen as usize]);
+            let from = tried.len();
+            let mut lead: Option<(usize, f32)> = None;
+            for (c, (&script, w)) in others.iter().zip(&first).enumerate() {
+                let worth = mean(w);
+                tried.push(Trial { group: g, script, worth, rollouts: screen, kept: false });
+                if worth > here && lead.is_none_or(|(_, lw)| worth > lw) {
+                    lead = Some((c, worth));
+                }
+            }
+            let Some((c, _)) = lead else { continue };
+            let mut all = first[c].clone();
+            if screen < k {
+                all.extend(weigh(&choices[c..=c], screen..k).remove(0));
+                rollouts += k - screen;
+            }
+            let worth = mean(&all);
+            let t = &mut tried[from + c];
+            (t.worth, t.rollouts) = (worth, k);
+            if worth > best + hard.min_gain {
+                t.kept = true;
+                chosen[g] = t.script;
+                best = worth;
+                current = all;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Deliberation { side, turn: f.turn, groups, baseline, tried, chosen, worth: best, rollouts }
+}

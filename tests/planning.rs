@@ -1,0 +1,156 @@
+//! The planning AI (`hard`, issue 31): deterministic on any number of
+//! threads and in its replay, and a search that keeps only what its
+//! continuations show to be better.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{rows, scenario_text, unit};
+use sauve::labataille::ai::Script;
+use sauve::labataille::ai::foresight;
+use sauve::save::{self, SaveGame};
+use sauve::scenario::Scenario;
+use sauve::sim::{Deliberations, Seats, Simulation};
+use sauve::vocab::AiLevel;
+
+fn bundled(name: &str, turns: u32, levels: [AiLevel; 2]) -> (Arc<Scenario>, String) {
+    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("a bundled scenario");
+    let mut s = sauve::scenario::parse(&text, &path).expect("loads");
+    s.turns = turns;
+    for (side, level) in s.sides.iter_mut().zip(levels) {
+        side.level = level;
+    }
+    (Arc::new(s), text)
+}
+
+/// A game played on a pool of `threads` threads: its log, its save and
+/// what the planning AI weighed.
+struct Played {
+    log: String,
+    save: String,
+    weighed: Vec<sauve::labataille::ai::Deliberation>,
+}
+
+fn play(s: &Arc<Scenario>, text: &str, seed: u64, threads: usize) -> Played {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+    pool.install(|| {
+        let mut sim = Simulation::new(s.clone(), seed, Vec::new(), Seats::Watch);
+        sim.app.world_mut().insert_resource(Deliberations::default());
+        sim.run();
+        let weighed = sim.app.world_mut().remove_resource::<Deliberations>().map(|d| d.0).unwrap_or_default();
+        let save = save::capture(sim.app.world(), text).expect("a battle").to_ron();
+        Played { log: sim.log().to_jsonl(), save, weighed }
+    })
+}
+
+#[test]
+fn hard_plays_the_same_on_one_thread_and_on_many_and_its_save_replays_it() {
+    let (s, text) = bundled("dennewitz-1813.ron", 3, [AiLevel::Hard, AiLevel::Normal]);
+    let one = play(&s, &text, 5, 1);
+    let many = play(&s, &text, 5, 4);
+    assert!(!one.weighed.is_empty(), "hard weighed its movement phases");
+    assert_eq!(one.weighed, many.weighed, "the same continuations, the same worths");
+    assert_eq!(one.log, many.log, "the same game");
+
+    let (loaded, scenario) = SaveGame::parse(&one.save, "t.save.ron").expect("reads back");
+    let mut replay = Simulation::new(Arc::new(scenario.clone()), 0, vec![], Seats::Watch);
+    save::restore(replay.app.world_mut(), &loaded, Arc::new(scenario));
+    assert_eq!(replay.log().to_jsonl(), one.log, "the save replays the game");
+
+    // Another seed weighs other continuations.
+    let other = play(&s, &text, 6, 1);
+    assert_ne!(other.weighed, one.weighed);
+}
+
+#[test]
+fn hard_keeps_a_script_only_when_its_continuations_do_better_by_the_least_gain() {
+    let (s, text) = bundled("hagelberg-1813.ron", 4, [AiLevel::Normal, AiLevel::Hard]);
+    let hard = &s.rules.ai.hard;
+    let weighed = play(&s, &text, 3, 2).weighed;
+    assert!(weighed.len() >= 3, "one deliberation a turn: {}", weighed.len());
+    let mut changed = 0;
+    for d in &weighed {
+        assert_eq!(d.side, 1, "only the hard side deliberates");
+        let looked: u32 = d.tried.iter().map(|t| t.rollouts).sum();
+        assert_eq!(d.rollouts, hard.rollouts + looked, "the baseline over every continuation, then each look");
+        for t in &d.tried {
+            assert!(t.rollouts == hard.screen || t.rollouts == hard.rollouts, "{t:?}");
+            assert!(!t.kept || t.rollouts == hard.rollouts, "a script is kept on all its continuations: {t:?}");
+        }
+        assert!(d.worth >= d.baseline, "never worse than advancing everywhere");
+        let mut best = d.baseline;
+        for t in &d.tried {
+            if t.kept {
+                assert!(t.worth > best + hard.min_gain, "a kept script gained: {t:?} over {best}");
+                best = t.worth;
+                assert_eq!(d.chosen[t.group], t.script);
+            }
+        }
+        assert_eq!(best, d.worth);
+        for (g, group) in d.groups.iter().enumerate() {
+            assert!(group.units.len() as u32 <= hard.group_size, "{}", group.name);
+            assert!(group.units.iter().all(|&u| s.units[u].side == 1), "{}: its own units", group.name);
+            if !d.tried.iter().any(|t| t.group == g && t.kept) {
+                assert_eq!(d.chosen[g], Script::Advance, "an unchanged group advances");
+            } else {
+                changed += 1;
+            }
+        }
+    }
+    assert!(changed > 0, "some group was given another script in four turns");
+}
+
+/// A lone battalion three hexes from a brigade and its horse: advancing
+/// into it is worse than holding or falling back, and `hard` sees it.
+#[test]
+fn hard_does_not_march_a_lone_battalion_into_a_brigade() {
+    let units = [
+        unit("fr-a", "fr", "Infantry", 5, 7, 32, ""),
+        unit("ru-a", "ru", "Infantry", 4, 3, 45, ""),
+        unit("ru-b", "ru", "Infantry", 5, 3, 45, ""),
+        unit("ru-c", "ru", "Infantry", 6, 3, 45, ""),
+        unit("ru-d", "ru", "Infantry", 5, 2, 45, ""),
+        unit("ru-h", "ru", "Cavalry", 7, 3, 45, ""),
+    ];
+    let text = scenario_text(&rows(12, 12, &[]), &units, &[], "", 3);
+    let mut s = (*common::load(&text)).clone();
+    s.sides[0].level = AiLevel::Hard;
+    s.sides[1].level = AiLevel::Normal;
+    let weighed = play(&Arc::new(s), &text, 7, 2).weighed;
+    let first = &weighed[0];
+    assert_eq!(first.groups.len(), 1);
+    assert_ne!(first.chosen[0], Script::Advance, "{:?}", first.lines(&common::load(&text)));
+    assert!(first.worth > first.baseline + 1.0, "{:?}", first.lines(&common::load(&text)));
+}
+
+#[test]
+fn a_large_corps_is_cut_into_nearly_equal_groups_along_its_front() {
+    let (s, _) = bundled("cascade.ron", 1, [AiLevel::Hard, AiLevel::Normal]);
+    let mut sim = Simulation::new(s.clone(), 1, vec![], Seats::Nobody);
+    let board = sim.board();
+    let standing: Vec<usize> = (0..board.units.len())
+        .filter(|&u| {
+            let x = &board.units[u];
+            x.side == 0 && x.at.is_some() && x.state == sauve::vocab::State::GoodOrder
+        })
+        .collect();
+    assert!(standing.len() > 6, "a corps larger than a group");
+    let groups = foresight::groups(&s, &board, 0, &vec![false; s.corps.len()], 6);
+    let mut all: Vec<usize> = groups.iter().flat_map(|g| g.units.clone()).collect();
+    all.sort_unstable();
+    assert_eq!(all, standing, "every unit that can move, once");
+    let sizes: Vec<usize> = groups.iter().map(|g| g.units.len()).collect();
+    assert!(sizes.iter().all(|&n| n <= 6), "{sizes:?}");
+    assert!(sizes.iter().max().unwrap_or(&0) - sizes.iter().min().unwrap_or(&0) <= 1, "nearly equal: {sizes:?}");
+    let col = |u: usize| board.units[u].at.map_or(0, |a| a.c);
+    for pair in groups.windows(2) {
+        let left = pair[0].units.iter().map(|&u| col(u)).max().unwrap_or(0);
+        let right = pair[1].units.iter().map(|&u| col(u)).min().unwrap_or(0);
+        assert!(left <= right, "{} lies west of {}", pair[0].name, pair[1].name);
+    }
+    // A broken corps is given no script.
+    let none = foresight::groups(&s, &board, 0, &vec![true; s.corps.len()], 6);
+    assert!(none.is_empty());
+}

@@ -220,7 +220,7 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>, level:
             None => "as the scenario says (normal unless a side names its level)".to_owned(),
             Some(AiLevel::Easy) => "easy: the first AI, one ply of rules of thumb".to_owned(),
             Some(AiLevel::Normal) => "normal: counts its own checks, keeps garrisons, falls back safely".to_owned(),
-            Some(AiLevel::Hard) => "hard: plays each corps' choices a turn ahead and keeps the best".to_owned(),
+            Some(AiLevel::Hard) => "hard: tries each corps' choices a turn ahead (hexes; tables as normal)".to_owned(),
         };
         commands.entity(root).with_child((
             LevelEntry(l),

@@ -14,6 +14,7 @@ use crate::vocab::State;
 /// is about (placed in the text by [`crate::scenario::locate`]), in file order.
 pub fn warnings(s: &Scenario) -> Vec<Problem> {
     let mut out = Vec::new();
+    sides_without_units(s, &mut out);
     match s.mode {
         Mode::FreeSpace => overlapping_footprints(s, &mut out),
         Mode::Hex => {
@@ -30,6 +31,18 @@ fn warn(out: &mut Vec<Problem>, about: About, message: String, other: Option<Oth
 
 fn unit_about(s: &Scenario, i: usize) -> About {
     About::entry("unit", s.units.get(i).map_or("", |u| u.id.as_str()), format!("units[{i}]"))
+}
+
+/// A side with no units: it has nothing to fight with, no corps to break
+/// and no army to lose, so the battle is decided before it begins (almost
+/// surely a side whose units were forgotten or given the other's id).
+fn sides_without_units(s: &Scenario, out: &mut Vec<Problem>) {
+    for (i, side) in s.sides.iter().enumerate() {
+        if s.units.iter().all(|u| u.side != i) {
+            let message = "has no units: give it some (a unit's `side` is its id), or the battle has nothing to decide";
+            warn(out, About::entry("side", &side.id, format!("sides[{i}]")), message.to_owned(), None);
+        }
+    }
 }
 
 /// Free space: two units whose footprints overlap as the battle opens. The
@@ -184,6 +197,20 @@ mod tests {
             "Scenario(format: 1, name: \"w\", sides: [(id: \"fr\", rear: South), (id: \"ru\", rear: North)],\n map: (rows: [{map}]),\n units: [{}\n ],\n {extra})",
             units.concat()
         )
+    }
+
+    #[test]
+    fn a_side_with_no_units_is_named_where_the_file_declares_it() {
+        let text = hex(12, &[("fr-a", "fr", 4, 7), ("fr-b", "fr", 5, 7)], "");
+        let at = where_is(&text, "(id: \"ru\"");
+        assert_eq!(
+            lines(&text),
+            [format!(
+                "w.ron:{at}: warning: side 'ru': has no units: give it some (a unit's `side` is its id), or the battle has nothing to decide"
+            )]
+        );
+        let both = hex(12, &[("fr-a", "fr", 4, 7), ("ru-a", "ru", 4, 2)], "");
+        assert!(lines(&both).iter().all(|l| !l.contains("has no units")), "{:?}", lines(&both));
     }
 
     #[test]

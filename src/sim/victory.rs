@@ -9,7 +9,6 @@ use super::view::board_scope;
 use crate::events::EventKind;
 use crate::labataille::victory;
 use crate::scenario::{Mode, Scenario};
-use crate::vocab::State;
 
 /// Victory and army morale as the battle goes (hex mode): who holds each
 /// objective, increments marched off by each exit, every unit's starting
@@ -107,28 +106,11 @@ pub(super) fn tally(world: &mut World) {
         return;
     }
     let scenario = world.resource::<Battle>().scenario.clone();
-    let new: Vec<(usize, crate::hex::Edge, u32)> = {
-        let log = world.resource::<BattleLog>();
-        let seen = world.resource::<Victory>().seen;
-        log.events[seen.min(log.events.len())..]
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EventKind::Exited { unit, edge, increments } => {
-                    scenario.unit_index(unit).map(|u| (u, *edge, *increments))
-                }
-                _ => None,
-            })
-            .collect()
-    };
-    let len = world.resource::<BattleLog>().events.len();
-    {
-        let mut v = world.resource_mut::<Victory>();
-        for (u, edge, increments) in new {
-            let side = scenario.units[u].side;
-            victory::record_exit(&scenario, &mut v.exited, side, edge, State::GoodOrder, increments);
-        }
-        v.seen = len;
-    }
+    world.resource_scope(|world, mut v: Mut<Victory>| {
+        let events = &world.resource::<BattleLog>().events;
+        victory::tally_exits(&scenario, &events[v.seen.min(events.len())..], &mut v.exited);
+        v.seen = events.len();
+    });
     // Objectives change hands only where units stand.
     if !scenario.objectives.is_empty() {
         board_scope(world, |world, board| {

@@ -11,13 +11,13 @@
 use std::collections::HashMap;
 
 use crate::dice::Dice;
-use crate::events::{EventKind, EventLog};
+use crate::events::EventLog;
 use crate::labataille::Board;
 use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::Engine;
 use crate::labataille::movement::MoveSearch;
 use crate::labataille::orders::{Activity, Orders};
-use crate::labataille::victory::{corps_status, record_exit, score, update_holders};
+use crate::labataille::victory::{corps_status, score, tally_exits, update_holders};
 use crate::rules::hard::HardRules;
 use crate::turn::{Phase, SavePoint};
 use crate::vocab::{AiLevel, State};
@@ -152,13 +152,7 @@ impl Rollout<'_, '_> {
     /// After each phase: what marched off is counted, objectives change hands.
     fn tally(&self, line: &mut Line) {
         let s = &*self.f.scenario;
-        for e in &line.log.events[line.seen..] {
-            if let EventKind::Exited { unit, edge, increments } = &e.kind
-                && let Some(u) = s.unit_index(unit)
-            {
-                record_exit(s, &mut line.exited, s.units[u].side, *edge, State::GoodOrder, *increments);
-            }
-        }
+        tally_exits(s, &line.log.events[line.seen..], &mut line.exited);
         line.seen = line.log.events.len();
         update_holders(s, &line.board, &mut line.holders);
     }

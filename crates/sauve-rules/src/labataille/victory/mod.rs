@@ -11,7 +11,7 @@ mod summary;
 
 pub use corps::{CorpsStatus, army_broken, break_causes, corps_status};
 pub use leaders::{initial_attachment, leader_bonus, reattach};
-pub use objectives::{Score, exit_for, exit_tally, initial_holders, record_exit, score, update_holders};
+pub use objectives::{Score, exit_for, exit_tally, initial_holders, record_exit, score, tally_exits, update_holders};
 pub use summary::{SideSummary, Summary, summary};
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::events::{Event, EventKind};
 use crate::hex::Edge;
 use crate::report::counted;
 use crate::scenario::Scenario;
@@ -75,6 +76,19 @@ pub fn record_exit(
             increments * scenario.exits[i].points
         }
         _ => 0,
+    }
+}
+
+/// Counts every unit that marched off in `events` (its `Exited` events) in
+/// `exited`, as [`record_exit`] does: what the battle tallies after each
+/// phase, over the events written since the last tally.
+pub fn tally_exits(scenario: &Scenario, events: &[Event], exited: &mut [u32]) {
+    for e in events {
+        if let EventKind::Exited { unit, edge, increments } = &e.kind
+            && let Some(u) = scenario.unit_index(unit)
+        {
+            record_exit(scenario, exited, scenario.units[u].side, *edge, State::GoodOrder, *increments);
+        }
     }
 }
 

@@ -131,7 +131,6 @@ fn ai_goals(world: &World, acting: usize) -> AiGoals {
             turn: world.resource::<Clock>().turn,
             holders: v.holders.clone(),
             exited: v.exited.clone(),
-            start_strength: v.start_strength.clone(),
             corps_broken: v.broken.clone(),
             scenario,
         }));

@@ -35,11 +35,6 @@ impl Victory {
             seen: 0,
         }
     }
-
-    /// Units whose corps has broken.
-    pub fn broken_units(&self, s: &Scenario) -> Vec<bool> {
-        (0..s.units.len()).map(|u| s.corps_of_unit(u).is_some_and(|c| self.broken.get(c) == Some(&true))).collect()
-    }
 }
 
 fn is_hex(world: &World) -> bool {

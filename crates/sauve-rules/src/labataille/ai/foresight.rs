@@ -72,15 +72,7 @@ pub struct Deliberation {
 impl Deliberation {
     /// Each unit's script (by unit index, `units` long).
     pub fn scripts(&self, units: usize) -> Vec<Script> {
-        let mut out = vec![Script::Advance; units];
-        for (g, &s) in self.groups.iter().zip(&self.chosen) {
-            for &u in &g.units {
-                if let Some(x) = out.get_mut(u) {
-                    *x = s;
-                }
-            }
-        }
-        out
+        unit_scripts(&self.groups, &self.chosen, units)
     }
 
     /// The deliberation in lines, for `--explain`.
@@ -110,6 +102,20 @@ impl Deliberation {
         }
         out
     }
+}
+
+/// Each unit's script (by unit index, `units` long) when `groups` have
+/// the scripts `chosen`; a unit in no group advances.
+fn unit_scripts(groups: &[Group], chosen: &[Script], units: usize) -> Vec<Script> {
+    let mut out = vec![Script::Advance; units];
+    for (g, &s) in groups.iter().zip(chosen) {
+        for &u in &g.units {
+            if let Some(x) = out.get_mut(u) {
+                *x = s;
+            }
+        }
+    }
+    out
 }
 
 /// The groups of side `side`'s units that a script can move: its units in
@@ -166,19 +172,12 @@ pub fn deliberate(
     let hard = &f.scenario.rules.ai.hard;
     let groups = groups(&f.scenario, board, side, &f.corps_broken, hard.group_size);
     let base = AiGoals { level: AiLevel::Normal, scripts: Vec::new(), foresight: None, ..goals.clone() };
-    let rollout = Rollout { bf, index, activity, engine, board, side, goals: &base, f, hard };
+    let start_strength = f.scenario.units.iter().map(|u| u.strength).collect();
+    let rollout = Rollout { bf, index, activity, engine, board, side, goals: &base, f, hard, start_strength };
     let k = hard.rollouts;
     let n = board.units.len();
     let mut chosen = vec![Script::Advance; groups.len()];
-    let scripts_of = |chosen: &[Script]| {
-        let mut out = vec![Script::Advance; n];
-        for (g, &s) in groups.iter().zip(chosen) {
-            for &u in &g.units {
-                out[u] = s;
-            }
-        }
-        out
-    };
+    let scripts_of = |chosen: &[Script]| unit_scripts(&groups, chosen, n);
     // The worth of each choice in continuations `ks`, played side by side
     // and returned in order (the same on any number of threads).
     let weigh = |choices: &[Vec<Script>], ks: std::ops::Range<u32>| -> Vec<Vec<f32>> {

@@ -99,8 +99,6 @@ pub struct Foresight {
     pub holders: Vec<Option<usize>>,
     /// Increments marched off by each exit (by [`Scenario::exits`]).
     pub exited: Vec<u32>,
-    /// Every unit's strength at the start of the battle.
-    pub start_strength: Vec<u32>,
     /// The corps broken so far (by [`Scenario::corps`]).
     pub corps_broken: Vec<bool>,
 }

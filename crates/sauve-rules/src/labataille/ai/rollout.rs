@@ -41,6 +41,9 @@ pub(super) struct Rollout<'r, 'b> {
     pub(super) f: &'r Foresight,
     /// How far to play on and what a position is worth.
     pub(super) hard: &'r HardRules,
+    /// Every unit's strength as the battle began (the scenario's), from
+    /// which the enemy's losses are counted.
+    pub(super) start_strength: Vec<u32>,
 }
 
 /// One continuation as it goes.
@@ -167,7 +170,7 @@ impl Rollout<'_, '_> {
         let h = self.hard;
         let me = self.side;
         let sign = |side: usize| if side == me { 1.0 } else { -1.0 };
-        let sc = score(s, &line.board, &line.holders, &line.exited, &self.f.start_strength);
+        let sc = score(s, &line.board, &line.holders, &line.exited, &self.start_strength);
         let mut v: f32 = sc.points.iter().enumerate().map(|(side, &p)| sign(side) * p as f32).sum();
         for st in corps_status(s, &line.board) {
             let Some(c) = s.corps.get(st.corps) else { continue };

@@ -20,7 +20,6 @@ use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::orders::LoggedOrder;
 use crate::scenario::{Mode, Scenario};
 use crate::turn::OrderStamp;
-use crate::turn::Phase;
 use crate::vocab::{AiLevel, Control};
 
 /// Everything a hex segment between orders needs: the units, the board
@@ -78,11 +77,7 @@ pub(super) fn order_phase_system(world: &mut World) {
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
     let goals = (control == Control::Ai).then(|| ai_goals(world, acting));
     let weighed = with_orders(world, |o, engine, board, dice, log, pb| {
-        match phase {
-            Phase::Charge => o.activity.new_turn(board, phasing),
-            Phase::DefensiveFire | Phase::OffensiveFire => o.activity.new_fire_phase(),
-            _ => {}
-        }
+        o.activity.phase_begins(board, phase, phasing);
         if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
             let mut state = (o, engine, board, dice, log);
             replay_stamped(

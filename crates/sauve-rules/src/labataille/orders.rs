@@ -189,6 +189,17 @@ impl Activity {
     pub fn new_fire_phase(&mut self) {
         self.fired.iter_mut().for_each(|f| *f = false);
     }
+
+    /// Order phase `phase` of side `phasing`'s turn begins: its charge
+    /// phase opens the turn ([`Activity::new_turn`]), each fire phase lets
+    /// every unit fire again; the others carry on what was done.
+    pub fn phase_begins(&mut self, board: &Board, phase: Phase, phasing: usize) {
+        match phase {
+            Phase::Charge => self.new_turn(board, phasing),
+            Phase::DefensiveFire | Phase::OffensiveFire => self.new_fire_phase(),
+            Phase::Shocks | Phase::Movement | Phase::Melee | Phase::MoraleRecovery | Phase::End => {}
+        }
+    }
 }
 
 /// Everything an order needs, borrowed for the length of one phase.

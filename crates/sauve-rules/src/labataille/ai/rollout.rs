@@ -131,11 +131,7 @@ impl Rollout<'_, '_> {
                 line.engine.recovery_segment(ctx, &mut line.board, &mut line.dice, &mut line.log, side);
             }
             (phase, Some(phasing)) if phase.takes_orders() => {
-                match phase {
-                    Phase::Charge => line.activity.new_turn(&line.board, phasing),
-                    Phase::DefensiveFire | Phase::OffensiveFire => line.activity.new_fire_phase(),
-                    _ => {}
-                }
+                line.activity.phase_begins(&line.board, phase, phasing);
                 let acting = phase.acting_side(phasing);
                 let goals = AiGoals::for_side(s, &line.holders, &line.corps_broken, acting, AiLevel::Normal);
                 self.order_phase(line, at, &goals);

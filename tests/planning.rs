@@ -154,3 +154,91 @@ fn a_large_corps_is_cut_into_nearly_equal_groups_along_its_front() {
     let none = foresight::groups(&s, &board, 0, &vec![true; s.corps.len()], 6);
     assert!(none.is_empty());
 }
+
+/// The window's way: each `hard` movement phase asks its question and
+/// waits (its steps deferred), the question is weighed on another thread
+/// and answered; the game is the one played in place, byte for byte.
+#[test]
+fn hard_thinking_on_another_thread_plays_the_game_it_plays_in_place() {
+    use sauve::labataille::ai::DeliberationProgress;
+    use sauve::sim::{Clock, Thinking, answer, step_phase};
+
+    let (s, text) = bundled("dennewitz-1813.ron", 3, [AiLevel::Normal, AiLevel::Hard]);
+    let in_place = play(&s, &text, 9, 2);
+    let mut sim = Simulation::new(s.clone(), 9, Vec::new(), Seats::Watch);
+    let world = sim.app.world_mut();
+    world.insert_resource(Thinking::default());
+    world.insert_resource(Deliberations::default());
+    let mut asked = 0;
+    loop {
+        world.resource_mut::<Thinking>().defer = true;
+        let going = step_phase(world);
+        world.resource_mut::<Thinking>().defer = false;
+        if !going {
+            break;
+        }
+        let Some(q) = world.resource::<Thinking>().asked().cloned() else { continue };
+        asked += 1;
+        // The phase waits for its answer: a deferred step changes nothing.
+        let (clock, events) = (*world.resource::<Clock>(), sim_events(world));
+        world.resource_mut::<Thinking>().defer = true;
+        assert!(step_phase(world));
+        world.resource_mut::<Thinking>().defer = false;
+        assert_eq!((*world.resource::<Clock>(), sim_events(world)), (clock, events), "waits");
+        let position = q.position.clone();
+        let d = std::thread::spawn(move || position.deliberate(&DeliberationProgress::default()))
+            .join()
+            .expect("the thinking thread");
+        assert!(!answer(world, q.id + 1, d.clone()), "an answer to another question is dropped");
+        assert!(world.resource::<Thinking>().asked().is_some(), "and the question still waits");
+        assert!(answer(world, q.id, d), "the answer is taken");
+        assert!(world.resource::<Thinking>().asked().is_none());
+    }
+    assert_eq!(asked, in_place.weighed.len(), "one question for each deliberation");
+    let weighed = world.remove_resource::<Deliberations>().map(|d| d.0).unwrap_or_default();
+    assert_eq!(weighed, in_place.weighed, "the same deliberations");
+    assert_eq!(sim.log().to_jsonl(), in_place.log, "the same game");
+}
+
+fn sim_events(world: &bevy::prelude::World) -> usize {
+    world.resource::<sauve::sim::BattleLog>().events.len()
+}
+
+/// Hurried before it weighs anything, `hard` gives `normal`'s orders (every
+/// group advancing) and says it was hurried; a step that is not the
+/// window's answers a waiting question itself.
+#[test]
+fn a_hurried_deliberation_gives_the_best_found_so_far() {
+    use sauve::labataille::ai::DeliberationProgress;
+    use sauve::sim::{Thinking, step_phase};
+
+    let (s, _) = bundled("hagelberg-1813.ron", 2, [AiLevel::Normal, AiLevel::Hard]);
+    let mut sim = Simulation::new(s.clone(), 4, Vec::new(), Seats::Watch);
+    let world = sim.app.world_mut();
+    world.insert_resource(Thinking::default());
+    let q = loop {
+        world.resource_mut::<Thinking>().defer = true;
+        assert!(step_phase(world), "hard moves before the battle ends");
+        world.resource_mut::<Thinking>().defer = false;
+        if let Some(q) = world.resource::<Thinking>().asked().cloned() {
+            break q;
+        }
+    };
+    let progress = DeliberationProgress::default();
+    progress.hurry();
+    let d = q.position.deliberate(&progress);
+    assert!(d.hurried);
+    assert!(d.tried.is_empty(), "{:?}", d.tried);
+    assert!(d.chosen.iter().all(|&c| c == Script::Advance));
+    assert_eq!((d.worth, d.rollouts), (d.baseline, s.rules.ai.hard.rollouts));
+    assert_eq!(progress.fraction(), 1.0, "over");
+    assert!(d.lines(&s)[0].contains("(hurried)"));
+    let unhurried = q.position.deliberate(&DeliberationProgress::default());
+    assert!(!unhurried.hurried && !unhurried.tried.is_empty());
+
+    // Not deferred: the step answers the question in place and goes on.
+    let clock = *world.resource::<sauve::sim::Clock>();
+    assert!(step_phase(world));
+    assert!(world.resource::<Thinking>().asked().is_none());
+    assert_ne!(*world.resource::<sauve::sim::Clock>(), clock, "the phase ended");
+}

@@ -34,6 +34,8 @@
 //! - `forecast`: the break forecast (F): heat rings from many continuations;
 //! - `objectives`: the objectives on the map, in their holder's colour;
 //! - `fork`: forking the history at a die roll (D), two branches (B) compared;
+//! - `thinking`: the planning AI weighing its orders on another thread, its
+//!   progress in the banner, Esc to hurry it;
 //! - `editor`: the scenario editor (`sauve edit`, E in the menu), over the
 //!   rules crate's pure editing; `editor/panel`: its palette and panels;
 //! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
@@ -76,6 +78,7 @@ mod state;
 #[cfg(test)]
 mod testing;
 pub mod theme;
+mod thinking;
 mod turn;
 mod units;
 mod why;
@@ -145,6 +148,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     forecast::plugin(app);
     objectives::plugin(app);
     fork::plugin(app);
+    thinking::plugin(app);
     editor::plugin(app);
     editor::panel::plugin(app);
 }

@@ -403,7 +403,16 @@ fn run_phase(world: &mut World) {
     if crate::sim::awaiting_orders(world).is_some() {
         return;
     }
+    // A `hard` side's question is answered on another thread
+    // (`thinking`), not here between two frames.
+    let deferred = world.get_resource::<crate::sim::Thinking>().is_some();
+    if deferred {
+        world.resource_mut::<crate::sim::Thinking>().defer = true;
+    }
     crate::sim::step_phase(world);
+    if deferred {
+        world.resource_mut::<crate::sim::Thinking>().defer = false;
+    }
 }
 
 fn age_effects(time: Res<Time>, mut fx: ResMut<Effects>) {

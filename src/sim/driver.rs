@@ -61,6 +61,12 @@ pub fn step_phase(world: &mut World) -> bool {
     if awaiting_orders(world).is_some() {
         return true;
     }
+    // `hard`'s question waits for the window's answer; any other step
+    // answers it here.
+    if super::thinking::waits_for_window(world) {
+        return true;
+    }
+    super::hex_phases::answer_in_place(world);
     end_phase(world);
     true
 }

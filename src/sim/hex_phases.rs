@@ -9,15 +9,16 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::{Clock, Origin};
 use super::control::{AiLevels, Controls};
-use super::play::{replay_stamped, with_orders};
+use super::play::{PlayBook, replay_stamped, with_orders};
+use super::thinking::Thinking;
 use super::victory::Victory;
 use super::view::{BoardView, UnitQuery};
 use crate::dice::Dice;
 use crate::events::EventLog;
 use crate::labataille::Board;
-use crate::labataille::ai::{self, AiGoals, Deliberation, Foresight};
+use crate::labataille::ai::{self, AiGoals, Deliberation, DeliberationProgress, Foresight, Position};
 use crate::labataille::engine::{Ctx, Engine};
-use crate::labataille::orders::LoggedOrder;
+use crate::labataille::orders::{LoggedOrder, Orders};
 use crate::scenario::{Mode, Scenario};
 use crate::turn::OrderStamp;
 use crate::vocab::{AiLevel, Control};
@@ -76,7 +77,8 @@ pub(super) fn order_phase_system(world: &mut World) {
     let control = world.resource::<Controls>().of(acting);
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
     let goals = (control == Control::Ai).then(|| ai_goals(world, acting));
-    let weighed = with_orders(world, |o, engine, board, dice, log, pb| {
+    let plan = goals.as_ref().map_or(Plan::InPlace, |g| plan(world, g, stamp));
+    let outcome = with_orders(world, |o, engine, board, dice, log, pb| {
         o.activity.phase_begins(board, phase, phasing);
         if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
             let mut state = (o, engine, board, dice, log);
@@ -90,21 +92,125 @@ pub(super) fn order_phase_system(world: &mut World) {
                 |(o, engine, board, dice, log), order| o.apply(engine, board, dice, log, phase, acting, order),
                 |state| state.4,
             );
-            return None;
+            return Outcome::Given(None);
         }
-        if let Some(goals) = goals {
-            let (given, weighed) = ai::play_phase_weighed(o, engine, board, dice, log, phase, acting, &goals);
-            for order in given {
-                pb.book.push(LoggedOrder { at: stamp, order });
-            }
-            weighed
-        } else {
-            None
+        match &goals {
+            Some(goals) => ai_phase(o, engine, board, dice, log, pb, stamp, acting, goals, plan),
+            None => Outcome::Given(None),
         }
     });
-    if let (Some(d), Some(mut kept)) = (weighed, world.get_resource_mut::<Deliberations>()) {
-        kept.0.push(d);
+    settle(world, stamp, outcome);
+}
+
+/// How the AI's orders for a phase are decided.
+enum Plan {
+    /// By the AI there and then (deliberating in place, for `hard`).
+    InPlace,
+    /// With the deliberation the window made for this phase.
+    Answered(Deliberation),
+    /// Not yet: `hard`'s question goes to the window ([`Thinking::defer`]).
+    Ask,
+}
+
+/// What became of the AI's turn to give a phase's orders.
+enum Outcome {
+    /// The orders were given (with what `hard` weighed, when it did).
+    Given(Option<Deliberation>),
+    /// They wait for the answer to this question.
+    Asked(Box<Position>),
+}
+
+fn plan(world: &mut World, goals: &AiGoals, stamp: OrderStamp) -> Plan {
+    if !ai::deliberates(goals, stamp.phase) {
+        return Plan::InPlace;
     }
+    let Some(mut t) = world.get_resource_mut::<Thinking>() else { return Plan::InPlace };
+    match t.take_answer(stamp) {
+        Some(d) => Plan::Answered(d),
+        None if t.defer => Plan::Ask,
+        None => Plan::InPlace,
+    }
+}
+
+/// The AI's orders for the phase `stamp` by `plan`, each kept in the book.
+#[allow(clippy::too_many_arguments)] // what an order needs, and the AI's part
+fn ai_phase(
+    o: &mut Orders,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    pb: &mut PlayBook,
+    stamp: OrderStamp,
+    acting: usize,
+    goals: &AiGoals,
+    plan: Plan,
+) -> Outcome {
+    let phase = stamp.phase;
+    let (given, weighed) = match plan {
+        Plan::InPlace => ai::play_phase_weighed(o, engine, board, dice, log, phase, acting, goals),
+        Plan::Answered(d) => (ai::play_phase_planned(o, engine, board, dice, log, phase, acting, goals, &d), Some(d)),
+        Plan::Ask => {
+            if let Some(p) = Position::new(o.bf, o.index, o.activity, engine, board, acting, goals) {
+                return Outcome::Asked(Box::new(p));
+            }
+            ai::play_phase_weighed(o, engine, board, dice, log, phase, acting, goals)
+        }
+    };
+    for order in given {
+        pb.book.push(LoggedOrder { at: stamp, order });
+    }
+    Outcome::Given(weighed)
+}
+
+fn settle(world: &mut World, stamp: OrderStamp, outcome: Outcome) {
+    match outcome {
+        Outcome::Given(Some(d)) => {
+            if let Some(mut kept) = world.get_resource_mut::<Deliberations>() {
+                kept.0.push(d);
+            }
+        }
+        Outcome::Given(None) => {}
+        Outcome::Asked(p) => {
+            if let Some(mut t) = world.get_resource_mut::<Thinking>() {
+                t.ask(stamp, *p);
+            }
+        }
+    }
+}
+
+/// The AI gives the orders of the order phase begun, with the answer
+/// [`answer`] left for it.
+fn ai_orders(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
+    let acting = phase.acting_side(phasing);
+    let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = ai_goals(world, acting);
+    let plan = plan(world, &goals, stamp);
+    let outcome = with_orders(world, |o, engine, board, dice, log, pb| {
+        ai_phase(o, engine, board, dice, log, pb, stamp, acting, &goals, plan)
+    });
+    settle(world, stamp, outcome);
+}
+
+/// Answers the waiting question in place, if there is one
+/// ([`Thinking`]: a step that is not the window's).
+pub(super) fn answer_in_place(world: &mut World) {
+    let Some(q) = world.get_resource::<Thinking>().and_then(|t| t.asked().cloned()) else { return };
+    let d = q.position.deliberate(&DeliberationProgress::default());
+    answer(world, q.id, d);
+}
+
+/// The answer to question `id`: the phase that asked it gives its orders
+/// with it. An answer to a question no longer waiting (the battle restarted,
+/// or answered in place meanwhile) is dropped. Returns whether it was taken.
+pub fn answer(world: &mut World, id: u64, d: Deliberation) -> bool {
+    let Some(mut t) = world.get_resource_mut::<Thinking>() else { return false };
+    let Some(q) = t.take_question(id) else { return false };
+    t.answered(q.stamp, d);
+    ai_orders(world);
+    true
 }
 
 /// What the planning AI weighed at each decision, kept when the resource

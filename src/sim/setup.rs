@@ -118,5 +118,10 @@ pub fn reset(world: &mut World, scenario: Arc<Scenario>, seed: u64, dice: Vec<u3
     world.insert_resource(AiLevels::of(&scenario));
     world.insert_resource(Origin { seed, dice: dice_script });
     world.insert_resource(Clock { turn: 1, side: None, phase: Phase::Shocks, finished: false });
+    // A question of the battle before is no longer asked (its answer,
+    // coming back later, is dropped).
+    if let Some(mut t) = world.get_resource_mut::<super::thinking::Thinking>() {
+        t.forget();
+    }
     spawn_units(world, &scenario);
 }

@@ -13,6 +13,7 @@ use crate::game::opened::Opened;
 use crate::game::screen::{BANNER_H, BAR_H, PANEL_W};
 use crate::game::seats::Seats;
 use crate::game::theme::{self, pad};
+use crate::game::thinking::{self, Mind};
 use crate::game::turn::PlayerTurn;
 use crate::hex::Edge;
 use crate::sim;
@@ -106,6 +107,7 @@ pub(super) fn show_card(
     opened: Res<Opened>,
     seats: Res<Seats>,
     clock: Option<Res<sim::Clock>>,
+    mind: Option<Res<Mind>>,
     mut card: Query<&mut Node, (With<Card>, Without<CardButtons>)>,
     mut buttons: Query<&mut Node, (With<CardButtons>, Without<Card>)>,
     mut texts: ParamSet<(
@@ -115,7 +117,7 @@ pub(super) fn show_card(
         Query<(&mut Text, &mut TextColor), With<CardMessage>>,
     )>,
 ) {
-    if !turn.is_changed() && !seats.is_changed() {
+    if !turn.is_changed() && !seats.is_changed() && mind.as_ref().is_none_or(|m| !m.is_changed() && m.job.is_none()) {
         return;
     }
     let Ok(mut node) = card.single_mut() else { return };
@@ -130,16 +132,19 @@ pub(super) fn show_card(
     }
     let (Some((phase, side)), Some(s), Some(clock)) = (turn.awaiting, &opened.scenario, clock) else {
         // Outside a waiting phase the card only carries a message (saved,
-        // seats changed) for a few seconds.
-        node.display = if turn.message.is_some() { Display::Flex } else { Display::None };
+        // seats changed) for a few seconds, or how far the computer's
+        // thinking has gone.
+        let thinking = opened.scenario.as_ref().zip(mind.as_deref()).and_then(|(s, m)| thinking::words(m, &s.sides));
+        node.display = if turn.message.is_some() || thinking.is_some() { Display::Flex } else { Display::None };
         for mut b in &mut buttons {
             b.display = Display::None;
         }
+        let (title, line) = thinking.unwrap_or_default();
         if let Ok(mut t) = texts.p0().single_mut() {
-            t.0.clear();
+            t.0 = title;
         }
         if let Ok(mut t) = texts.p1().single_mut() {
-            t.0.clear();
+            t.0 = line;
         }
         if let Ok(mut t) = texts.p2().single_mut() {
             t.0.clear();

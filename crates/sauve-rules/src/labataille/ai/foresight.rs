@@ -15,6 +15,7 @@
 
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use crate::labataille::Board;
 use crate::labataille::combat::Battlefield;
@@ -67,6 +68,9 @@ pub struct Deliberation {
     pub worth: f32,
     /// Continuations played.
     pub rollouts: u32,
+    /// The search was asked to stop early ([`DeliberationProgress::hurry`]) and gave
+    /// the best scripts found so far.
+    pub hurried: bool,
 }
 
 impl Deliberation {
@@ -78,8 +82,9 @@ impl Deliberation {
     /// The deliberation in lines, for `--explain`.
     pub fn lines(&self, scenario: &Scenario) -> Vec<String> {
         let side = scenario.sides.get(self.side).map_or("?", |s| s.name.as_str());
+        let hurried = if self.hurried { " (hurried)" } else { "" };
         let mut out = vec![format!(
-            "turn {}, {side}: {} continuations; every group advancing is worth {:+.2}, the chosen scripts {:+.2}",
+            "turn {}, {side}: {} continuations{hurried}; every group advancing is worth {:+.2}, the chosen scripts {:+.2}",
             self.turn, self.rollouts, self.baseline, self.worth
         )];
         for (g, group) in self.groups.iter().enumerate() {
@@ -101,6 +106,38 @@ impl Deliberation {
             ));
         }
         out
+    }
+}
+
+/// How far a deliberation has gone, read from another thread (the
+/// window's progress bar), and a wish to have it stop early (Esc).
+#[derive(Debug, Default)]
+pub struct DeliberationProgress {
+    done: AtomicU32,
+    planned: AtomicU32,
+    hurry: AtomicBool,
+}
+
+impl DeliberationProgress {
+    /// The share of the continuations planned that have been played,
+    /// 0 ..= 1 (1 once the search is over).
+    pub fn fraction(&self) -> f32 {
+        let planned = self.planned.load(Ordering::Relaxed);
+        if planned == 0 { 0.0 } else { (self.done.load(Ordering::Relaxed) as f32 / planned as f32).min(1.0) }
+    }
+
+    /// Asks the search to stop after the group it is weighing and give the
+    /// best scripts found so far.
+    pub fn hurry(&self) {
+        self.hurry.store(true, Ordering::Relaxed);
+    }
+
+    fn hurried(&self) -> bool {
+        self.hurry.load(Ordering::Relaxed)
+    }
+
+    fn played(&self, n: u32) {
+        self.done.fetch_add(n, Ordering::Relaxed);
     }
 }
 
@@ -169,6 +206,23 @@ pub fn deliberate(
     goals: &AiGoals,
     f: &Foresight,
 ) -> Deliberation {
+    deliberate_watched(bf, index, activity, engine, board, side, goals, f, &DeliberationProgress::default())
+}
+
+/// As [`deliberate`], telling `progress` how far it has gone and stopping
+/// early when it is hurried.
+#[allow(clippy::too_many_arguments)] // as `deliberate`
+pub fn deliberate_watched(
+    bf: &Battlefield,
+    index: &HashMap<String, usize>,
+    activity: &Activity,
+    engine: &Engine,
+    board: &Board,
+    side: usize,
+    goals: &AiGoals,
+    f: &Foresight,
+    progress: &DeliberationProgress,
+) -> Deliberation {
     let hard = &f.scenario.rules.ai.hard;
     let groups = groups(&f.scenario, board, side, &f.corps_broken, hard.group_size);
     let base = AiGoals { level: AiLevel::Normal, scripts: Vec::new(), foresight: None, ..goals.clone() };
@@ -186,18 +240,27 @@ pub fn deliberate(
             .into_par_iter()
             .map(|j| rollout.play(&choices[j / per], ks.start + (j % per) as u32))
             .collect();
+        progress.played(worths.len() as u32);
         worths.chunks(per.max(1)).map(<[f32]>::to_vec).collect()
     };
     let mean = |w: &[f32]| w.iter().sum::<f32>() / w.len().max(1) as f32;
     let screen = hard.screen.clamp(1, k);
+    let alternatives = Script::ALL.len().saturating_sub(1) as u32;
+    let per_group = alternatives * screen + (k - screen);
+    progress.planned.store(k + hard.passes * groups.len() as u32 * per_group, Ordering::Relaxed);
+    let mut hurried = false;
     let mut current = weigh(&[scripts_of(&chosen)], 0..k).remove(0);
     let baseline = mean(&current);
     let mut rollouts = k;
     let mut best = baseline;
     let mut tried = Vec::new();
-    for _ in 0..hard.passes {
+    'passes: for _ in 0..hard.passes {
         let mut changed = false;
         for g in 0..groups.len() {
+            if progress.hurried() {
+                hurried = true;
+                break 'passes;
+            }
             let others: Vec<Script> = Script::ALL.into_iter().filter(|&s| s != chosen[g]).collect();
             let choices: Vec<Vec<Script>> = others
                 .iter()
@@ -222,7 +285,10 @@ pub fn deliberate(
                     lead = Some((c, worth));
                 }
             }
-            let Some((c, _)) = lead else { continue };
+            let Some((c, _)) = lead else {
+                progress.played(k - screen);
+                continue;
+            };
             let mut all = first[c].clone();
             if screen < k {
                 all.extend(weigh(&choices[c..=c], screen..k).remove(0));
@@ -243,5 +309,6 @@ pub fn deliberate(
             break;
         }
     }
-    Deliberation { side, turn: f.turn, groups, baseline, tried, chosen, worth: best, rollouts }
+    progress.done.store(progress.planned.load(Ordering::Relaxed), Ordering::Relaxed);
+    Deliberation { side, turn: f.turn, groups, baseline, tried, chosen, worth: best, rollouts, hurried }
 }

@@ -49,13 +49,15 @@ mod melee;
 mod movement;
 mod phase;
 mod plan;
+mod position;
 mod rollout;
 pub mod script;
 mod stance;
 
-pub use foresight::Deliberation;
+pub use foresight::{Deliberation, DeliberationProgress};
 pub use goal_fields::{GoalFields, UNREACHED, goal_field};
 pub use goals::{AiGoals, Foresight, Tuning};
+pub use position::Position;
 pub use script::Script;
 
 use crate::dice::Dice;
@@ -83,8 +85,14 @@ pub fn play_phase(
     play_phase_weighed(orders, engine, board, dice, log, phase, side, goals).0
 }
 
+/// Whether the planning AI deliberates before giving this phase's orders:
+/// `Hard`, in a movement phase, with its [`Foresight`].
+pub fn deliberates(goals: &AiGoals, phase: Phase) -> bool {
+    goals.level == AiLevel::Hard && phase == Phase::Movement && goals.foresight.is_some()
+}
+
 /// As [`play_phase`], and what the planning AI weighed, when it did
-/// (`Hard`, in a movement phase, with its [`Foresight`]).
+/// ([`deliberates`]).
 #[allow(clippy::too_many_arguments)] // as `play_phase`
 pub fn play_phase_weighed(
     orders: &mut Orders,
@@ -96,18 +104,31 @@ pub fn play_phase_weighed(
     side: usize,
     goals: &AiGoals,
 ) -> (Vec<Order>, Option<Deliberation>) {
-    let planned;
-    let mut weighed = None;
-    let goals = match &goals.foresight {
-        Some(f) if goals.level == AiLevel::Hard && phase == Phase::Movement => {
+    match &goals.foresight {
+        Some(f) if deliberates(goals, phase) => {
             let d = foresight::deliberate(orders.bf, orders.index, orders.activity, engine, board, side, goals, f);
-            planned = AiGoals { scripts: d.scripts(board.units.len()), ..goals.clone() };
-            weighed = Some(d);
-            &planned
+            (play_phase_planned(orders, engine, board, dice, log, phase, side, goals, &d), Some(d))
         }
-        _ => goals,
-    };
-    (phase::play(orders, engine, board, dice, log, phase, side, goals), weighed)
+        _ => (phase::play(orders, engine, board, dice, log, phase, side, goals), None),
+    }
+}
+
+/// As [`play_phase`], with the groups' scripts a deliberation chose (one
+/// made elsewhere, as the window's on another thread, from this position).
+#[allow(clippy::too_many_arguments)] // as `play_phase`
+pub fn play_phase_planned(
+    orders: &mut Orders,
+    engine: &mut Engine,
+    board: &mut Board,
+    dice: &mut Dice,
+    log: &mut EventLog,
+    phase: Phase,
+    side: usize,
+    goals: &AiGoals,
+    d: &Deliberation,
+) -> Vec<Order> {
+    let planned = AiGoals { scripts: d.scripts(board.units.len()), ..goals.clone() };
+    phase::play(orders, engine, board, dice, log, phase, side, &planned)
 }
 
 #[cfg(test)]

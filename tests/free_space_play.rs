@@ -553,3 +553,36 @@ fn the_normal_ai_lines_a_column_up_on_a_narrow_bridge_and_crosses() {
     let (_, y) = run(sauve::vocab::AiLevel::Easy);
     assert!(y > 100.0, "the easy AI stays south of it: y = {y}");
 }
+
+/// `hold` on a table (docs/rules.md, "The AI"): the march `normal` makes on
+/// an objective and the charge it makes are not made; a volley in range is.
+#[test]
+fn hold_on_a_table_stands_and_fires() {
+    use sauve::vocab::AiLevel;
+    let objective = vec![((100.0, 40.0), 1, Some(1))];
+    let marched = |level: AiLevel| {
+        let mut g = Game::new(
+            &[fsu("a", "a", "Infantry", 100.0, 160.0, 24, ""), fsu("b", "b", "Infantry", 180.0, 15.0, 24, "")],
+            &[],
+        );
+        let goals = ai::FsGoals { aggression: 0.5, objectives: objective.clone(), broken: false, level };
+        g.play.new_bound(&g.table, 0);
+        let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        (orders, (g.unit("a").x, g.unit("a").y))
+    };
+    let (orders, at) = marched(AiLevel::Normal);
+    assert!(!orders.is_empty() && at.1 < 160.0, "normal marches on the objective: {at:?}");
+    let (orders, at) = marched(AiLevel::Hold);
+    assert!(orders.is_empty() && at == (100.0, 160.0), "hold stands: {orders:?} {at:?}");
+
+    let fired = |level: AiLevel| {
+        let mut g = Game::new(
+            &[fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 91.0, 24, "")],
+            &[10],
+        );
+        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level };
+        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::OffensiveFire, side: 0 }, &goals))
+    };
+    assert_eq!(fired(AiLevel::Hold), vec![fire(&["a"], "b")], "hold fires");
+    assert_eq!(fired(AiLevel::Hold), fired(AiLevel::Normal));
+}

@@ -121,6 +121,7 @@ mod tests {
         assert_eq!(choice("fr=normal,ru=none"), Ok((Seats::AiOnly(0), vec![n, None])));
         assert_eq!(choice("fr=none"), Ok((Seats::Nobody, vec![None, None])));
         assert_eq!(choice("fr=hard,ru=normal"), Ok((Seats::Watch, vec![Some(AiLevel::Hard), n])));
+        assert_eq!(choice("fr=normal,ru=hold"), Ok((Seats::Watch, vec![n, Some(AiLevel::Hold)])));
         for (bad, says) in [
             ("prussia", "the sides are fr, ru"),
             ("fr=expert", "\"expert\" is not a level"),

@@ -218,6 +218,9 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>, level:
         let on = l == level.0;
         let words = match l {
             None => "as the scenario says (normal unless a side names its level)".to_owned(),
+            Some(AiLevel::Hold) => {
+                "hold: stands its ground and fires, never marches on or attacks (a yardstick)".to_owned()
+            }
             Some(AiLevel::Easy) => "easy: the first AI, one ply of rules of thumb".to_owned(),
             Some(AiLevel::Normal) => "normal: counts its own checks, keeps garrisons, falls back safely".to_owned(),
             Some(AiLevel::Hard) => "hard: tries each corps' choices a turn ahead (hexes; tables as normal)".to_owned(),

@@ -37,9 +37,12 @@ pub enum Control {
 /// rout would leave the map, garrisons kept on objectives when a corps
 /// breaks); `Hard` plans: it weighs scripts for its corps by playing the
 /// battle on ahead with `Normal` on both sides (docs/rules.md, "Hard").
+/// `Hold` is a yardstick rather than a general: it stands its ground and
+/// fires, as `Normal` does, and never marches on, charges or attacks.
 /// A scenario's side may name one (`level: Easy`); new games play `Normal`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum AiLevel {
+    Hold,
     Easy,
     #[default]
     Normal,
@@ -47,12 +50,14 @@ pub enum AiLevel {
 }
 
 impl AiLevel {
-    /// Every level, weakest first (the window's seats menu cycles them).
-    pub const ALL: [AiLevel; 3] = [AiLevel::Easy, AiLevel::Normal, AiLevel::Hard];
+    /// Every level, the yardstick first, then the generals weakest first
+    /// (the window's seats menu cycles them).
+    pub const ALL: [AiLevel; 4] = [AiLevel::Hold, AiLevel::Easy, AiLevel::Normal, AiLevel::Hard];
 
     /// The level's name on the command line and in files, lower case.
     pub fn word(self) -> &'static str {
         match self {
+            AiLevel::Hold => "hold",
             AiLevel::Easy => "easy",
             AiLevel::Normal => "normal",
             AiLevel::Hard => "hard",
@@ -64,12 +69,23 @@ impl AiLevel {
         AiLevel::ALL.into_iter().find(|l| l.word().eq_ignore_ascii_case(word))
     }
 
-    /// The next level up, the weakest after the strongest.
+    /// The next level in [`AiLevel::ALL`], the first after the last.
     pub fn next(self) -> AiLevel {
         match self {
+            AiLevel::Hold => AiLevel::Easy,
             AiLevel::Easy => AiLevel::Normal,
             AiLevel::Normal => AiLevel::Hard,
-            AiLevel::Hard => AiLevel::Easy,
+            AiLevel::Hard => AiLevel::Hold,
+        }
+    }
+
+    /// Whether it plays with what `Normal` mended in `Easy` (the full odds
+    /// of its own checks, safe fall-backs, garrisons kept): every level but
+    /// `Easy`.
+    pub fn mended(self) -> bool {
+        match self {
+            AiLevel::Easy => false,
+            AiLevel::Hold | AiLevel::Normal | AiLevel::Hard => true,
         }
     }
 }

@@ -71,11 +71,13 @@ fn nearest_enemy(table: &Table, u: usize, enemies: &[usize]) -> Option<(usize, f
 /// Returns the orders given (for the order book).
 pub fn play_phase(b: &mut Bound, at: At, goals: &FsGoals) -> Vec<Order> {
     let mut out = Vec::new();
+    // `Hold` stands and fires (a broken army still withdraws).
+    let holds = goals.level == AiLevel::Hold && !goals.broken;
     match at.phase {
-        Phase::Charge if !goals.broken => charges(b, at, goals, &mut out),
-        Phase::Movement => movement(b, at, goals, &mut out),
+        Phase::Charge if !goals.broken && !holds => charges(b, at, goals, &mut out),
+        Phase::Movement if !holds => movement(b, at, goals, &mut out),
         Phase::DefensiveFire | Phase::OffensiveFire => fire(b, at, &mut out),
-        Phase::Melee if !goals.broken => melee(b, at, goals, &mut out),
+        Phase::Melee if !goals.broken && !holds => melee(b, at, goals, &mut out),
         _ => {}
     }
     out
@@ -124,7 +126,7 @@ fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 continue;
             }
             let disordered = matches!(target.state, State::LU | State::U);
-            let (score, threshold) = if goals.level >= AiLevel::Normal {
+            let (score, threshold) = if goals.level.mended() {
                 // The mended AI weighs the whole charge, every die counted:
                 // the target's square test and the melee against the line
                 // or the square, then who is left fleeing.
@@ -212,7 +214,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         // foot and horse whose way to an objective winds round what they
         // may not cross keep to column until the enemy is near: a line is
         // too wide for most bridges.)
-        let winding = goals.level >= AiLevel::Normal
+        let winding = goals.level.mended()
             && !reserved
             && foe_dist > ai.cover_within_cm
             && abandoned_guns(b, u).is_none()
@@ -247,7 +249,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 // march (the farthest first). (On an enemy it keeps the
                 // straight line: a brook between them is ground to hold,
                 // not to go round.)
-                AiLevel::Normal | AiLevel::Hard if go_round => {
+                AiLevel::Hold | AiLevel::Normal | AiLevel::Hard if go_round => {
                     // Leg after leg while the march lasts (`route_legs` at most).
                     for _ in 0..ai.route_legs {
                         let legs = route::waypoints(
@@ -268,7 +270,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                         }
                     }
                 }
-                AiLevel::Normal | AiLevel::Hard | AiLevel::Easy => {
+                AiLevel::Hold | AiLevel::Normal | AiLevel::Hard | AiLevel::Easy => {
                     advance(b, at, u, point, keep, near, out);
                 }
             }

@@ -72,7 +72,12 @@ impl AiGoals {
     }
 
     /// The unit's script for the movement phase.
+    /// Unit `unit`'s script: the planning AI's, `Hold` for every unit of
+    /// a side at [`AiLevel::Hold`], else `Advance`.
     pub(super) fn script(&self, unit: usize) -> Script {
+        if self.level == AiLevel::Hold {
+            return Script::Hold;
+        }
         self.scripts.get(unit).copied().unwrap_or_default()
     }
 
@@ -80,9 +85,9 @@ impl AiGoals {
         self.broken.get(unit).copied().unwrap_or(false)
     }
 
-    /// Whether it plays at `Normal` or better (the mended AI).
+    /// Whether it plays with `Normal`'s mends ([`AiLevel::mended`]).
     pub(super) fn mended(&self) -> bool {
-        self.level >= AiLevel::Normal
+        self.level.mended()
     }
 }
 
@@ -128,7 +133,7 @@ impl Tuning {
     /// at `Normal`, only `normal_bias_share` of the objective bias is kept.
     pub fn at_level(aggression: f32, r: &AiRules, level: AiLevel) -> Self {
         let mut t = Self::new(aggression, r);
-        if level >= AiLevel::Normal {
+        if level.mended() {
             t.objective_bias = (t.objective_bias as f32 * r.normal_bias_share).round() as u32;
         }
         t

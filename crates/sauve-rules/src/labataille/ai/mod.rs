@@ -536,6 +536,48 @@ mod tests {
     }
 
     #[test]
+    fn hold_stands_and_fires_and_never_charges_marches_on_or_attacks() {
+        let hold = AiGoals { level: AiLevel::Hold, ..AiGoals::default() };
+        // The charge `Normal` makes at a disordered battalion.
+        let charge = || {
+            let mut b = Board {
+                units: vec![unit("fr-cav", 0, Arm::Cavalry, (5, 8)), unit("ru-shaken", 1, Arm::Infantry, (7, 4))],
+            };
+            b.units[1].state = State::Disordered;
+            b
+        };
+        let normal = play(&OPEN, &mut charge(), &[(Phase::Charge, 0)], &AiGoals::default());
+        assert_eq!(normal, vec![Order::Charge { unit: "fr-cav".into(), target: "ru-shaken".into() }]);
+        assert!(play(&OPEN, &mut charge(), &[(Phase::Charge, 0)], &hold).is_empty(), "hold does not charge");
+        // The melee `Normal` fights: a steady battalion against a
+        // disordered neighbour.
+        let melee = || {
+            let mut b =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 5))] };
+            b.units[0].formation = Formation::Line;
+            b.units[0].morale = 16;
+            b.units[1].state = State::Disordered;
+            b
+        };
+        assert!(!play(&OPEN, &mut melee(), &[(Phase::Melee, 0)], &AiGoals::default()).is_empty());
+        assert!(play(&OPEN, &mut melee(), &[(Phase::Melee, 0)], &hold).is_empty(), "hold does not attack");
+        // A battalion far from the enemy: `Normal` marches on, `Hold` stands.
+        let far = || Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 11)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+        let rows = ["..........."; 14];
+        let mut marched = far();
+        play(&rows, &mut marched, &[(Phase::Movement, 0)], &AiGoals::default());
+        assert_ne!(at(&marched, "fr"), Offset::new(5, 11), "normal marches on");
+        let mut held = far();
+        play(&rows, &mut held, &[(Phase::Movement, 0)], &hold);
+        assert_eq!(at(&held, "fr"), Offset::new(5, 11), "hold stands");
+        // In range, it fires as `Normal` does.
+        let duel = || Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 4))] };
+        let fired = play(&OPEN, &mut duel(), &[(Phase::OffensiveFire, 0)], &hold);
+        assert_eq!(fired, play(&OPEN, &mut duel(), &[(Phase::OffensiveFire, 0)], &AiGoals::default()));
+        assert!(!fired.is_empty(), "hold fires");
+    }
+
+    #[test]
     fn each_script_moves_its_units_as_it_says() {
         // Two battalions of one side 9 hexes from the enemy, an objective
         // to take off to the east; each script given to the first alone.

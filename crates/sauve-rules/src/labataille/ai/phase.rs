@@ -8,6 +8,7 @@ use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::Engine;
 use crate::labataille::orders::{Order, Orders};
 use crate::turn::Phase;
+use crate::vocab::AiLevel;
 
 use super::goals::{AiGoals, Tuning};
 
@@ -58,11 +59,15 @@ pub(super) fn play(
         tuning: Tuning::at_level(goals.aggression, &bf.ctx.rules.ai, goals.level),
         done: Vec::new(),
     };
+    // `Hold` stands (its units' script) and fires; it neither charges nor
+    // attacks.
+    let holds = goals.level == AiLevel::Hold;
     match phase {
-        Phase::Charge => ai.charge(),
+        Phase::Charge if !holds => ai.charge(),
         Phase::Movement => ai.movement(),
         Phase::DefensiveFire | Phase::OffensiveFire => ai.fire(),
-        Phase::Melee => ai.melee(),
+        Phase::Melee if !holds => ai.melee(),
+        Phase::Charge | Phase::Melee => {}
         // No orders are given in these.
         Phase::Shocks | Phase::MoraleRecovery | Phase::End => {}
     }

@@ -1,6 +1,6 @@
 //! The planning AI's time per side-turn (issue 31): every movement phase
 //! `hard` plays (its deliberation and its moves), timed in whole games of
-//! `hard` against `normal` on each bundled hex battle, each side, a few
+//! `hard` against `normal` on each bundled battle (hexes and tables), each side, a few
 //! seeds; prints the median and the 95th percentile per battle and over
 //! all, and the median whole Dennewitz game. Goal: a median of 1 s or
 //! less and a 95th percentile of 3 s or less per side-turn, a Dennewitz
@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use sauve::sim::{Clock, Phase, Seats, Simulation};
 use sauve::vocab::AiLevel;
 
-const BATTLES: [&str; 4] = ["cascade", "dennewitz-1813", "grossbeeren-1813", "hagelberg-1813"];
+const BATTLES: [&str; 6] =
+    ["cascade", "dennewitz-1813", "grossbeeren-1813", "hagelberg-1813", "ligny-1815", "plancenoit-1815"];
 
 fn quantile(sorted: &[Duration], q: f64) -> Duration {
     if sorted.is_empty() {

@@ -100,6 +100,7 @@ fn bound_timed(s: &Scenario, table: &mut Table, play: &mut FsPlay, spent: &mut [
                 objectives: Vec::new(),
                 broken: false,
                 level: Default::default(),
+                scripts: Vec::new(),
             };
             let mut b = Bound { ctx: &ctx, engine: &mut engine, table, play, dice: &mut dice, log: &mut log };
             open_phase(&mut b, phase, phasing, 1);

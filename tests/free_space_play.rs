@@ -62,7 +62,13 @@ impl Game {
     }
 
     fn ai(&mut self, phase: Phase, side: usize) -> Vec<Order> {
-        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level: Default::default() };
+        let goals = ai::FsGoals {
+            aggression: 0.5,
+            objectives: Vec::new(),
+            broken: false,
+            level: Default::default(),
+            scripts: Vec::new(),
+        };
         self.bound(|b| ai::play_phase(b, At { turn: 1, phase, side }, &goals))
     }
 
@@ -394,7 +400,13 @@ fn a_cautious_ai_keeps_a_reserve_back() {
         ],
         &[],
     );
-    let ctx_goals = ai::FsGoals { aggression: 0.0, objectives: Vec::new(), broken: false, level: Default::default() };
+    let ctx_goals = ai::FsGoals {
+        aggression: 0.0,
+        objectives: Vec::new(),
+        broken: false,
+        level: Default::default(),
+        scripts: Vec::new(),
+    };
     let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &ctx_goals));
     let moved: Vec<&str> = orders
         .iter()
@@ -540,7 +552,13 @@ fn the_normal_ai_lines_a_column_up_on_a_narrow_bridge_and_crosses() {
             &[],
         );
         // The village to take, north of the brook, held by the enemy.
-        let goals = ai::FsGoals { aggression: 0.5, objectives: vec![((45.0, 45.0), 1, Some(1))], broken: false, level };
+        let goals = ai::FsGoals {
+            aggression: 0.5,
+            objectives: vec![((45.0, 45.0), 1, Some(1))],
+            broken: false,
+            level,
+            scripts: Vec::new(),
+        };
         for turn in 1..=12 {
             g.play.new_bound(&g.table, 0);
             g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
@@ -565,7 +583,8 @@ fn hold_on_a_table_stands_and_fires() {
             &[fsu("a", "a", "Infantry", 100.0, 160.0, 24, ""), fsu("b", "b", "Infantry", 180.0, 15.0, 24, "")],
             &[],
         );
-        let goals = ai::FsGoals { aggression: 0.5, objectives: objective.clone(), broken: false, level };
+        let goals =
+            ai::FsGoals { aggression: 0.5, objectives: objective.clone(), broken: false, level, scripts: Vec::new() };
         g.play.new_bound(&g.table, 0);
         let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
         (orders, (g.unit("a").x, g.unit("a").y))
@@ -580,9 +599,52 @@ fn hold_on_a_table_stands_and_fires() {
             &[fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 91.0, 24, "")],
             &[10],
         );
-        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level };
+        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
         g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::OffensiveFire, side: 0 }, &goals))
     };
     assert_eq!(fired(AiLevel::Hold), vec![fire(&["a"], "b")], "hold fires");
     assert_eq!(fired(AiLevel::Hold), fired(AiLevel::Normal));
+}
+
+/// The planning AI's scripts on a table (docs/rules.md "Hard"): `hold`
+/// stands, `withdraw` falls back towards the rear, `objective` makes for
+/// the objective and not the enemy, `assault` closes nearer than
+/// `advance` does, and a unit given no script advances.
+#[test]
+fn each_script_moves_a_table_unit_as_it_says() {
+    use sauve::labataille::ai::Script;
+    use sauve::vocab::AiLevel;
+    let moved = |script: Script, enemy_y: f32| {
+        let mut g = Game::new(
+            &[
+                fsu("a", "a", "Infantry", 100.0, 120.0, 24, ", formation: Line"),
+                fsu("b", "b", "Infantry", 100.0, enemy_y, 24, ", formation: Line"),
+            ],
+            &[],
+        );
+        let goals = ai::FsGoals {
+            aggression: 0.0,
+            objectives: vec![((50.0, 70.0), 1, Some(1))],
+            broken: false,
+            level: AiLevel::Normal,
+            scripts: vec![script],
+        };
+        g.play.new_bound(&g.table, 0);
+        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        (g.unit("a").x, g.unit("a").y)
+    };
+    let start = (100.0, 120.0);
+    let far = 60.0;
+    let (advance, hold) = (moved(Script::Advance, far), moved(Script::Hold, far));
+    assert!(advance.1 < start.1, "advance closes on the enemy: {advance:?}");
+    assert_eq!(hold, start, "hold stands");
+    let withdraw = moved(Script::Withdraw, far);
+    assert!(withdraw.1 > start.1, "withdraw falls back: {withdraw:?}");
+    let objective = moved(Script::Objective, far);
+    let to_objective = |p: (f32, f32)| (p.0 - 50.0).hypot(p.1 - 70.0);
+    assert!(objective.0 < start.0 - 1.0, "objective makes for it: {objective:?}");
+    assert!(to_objective(objective) < to_objective(advance) - 0.5, "nearer it than advance: {objective:?} {advance:?}");
+    let near = 106.0;
+    let (advance, assault) = (moved(Script::Advance, near), moved(Script::Assault, near));
+    assert!(assault.1 < advance.1 - 1.0, "assault closes nearer: {assault:?} against {advance:?}");
 }

@@ -242,3 +242,37 @@ fn a_hurried_deliberation_gives_the_best_found_so_far() {
     assert!(world.resource::<Thinking>().asked().is_none());
     assert_ne!(*world.resource::<sauve::sim::Clock>(), clock, "the phase ended");
 }
+
+/// On a table `hard` weighs its groups' scripts too, by the free-space
+/// rules: the same game and deliberations on one thread and on many, its
+/// save replays it, and the search keeps only what gains.
+#[test]
+fn hard_plans_on_a_table_the_same_on_any_number_of_threads() {
+    let (s, text) = bundled("ligny-1815.ron", 3, [AiLevel::Hard, AiLevel::Normal]);
+    let one = play(&s, &text, 2, 1);
+    let many = play(&s, &text, 2, 4);
+    assert_eq!(one.weighed.len(), 3, "one deliberation a turn");
+    assert_eq!(one.weighed, many.weighed);
+    assert_eq!(one.log, many.log);
+    let (loaded, scenario) = SaveGame::parse(&one.save, "t.save.ron").expect("reads back");
+    let mut replay = Simulation::new(Arc::new(scenario.clone()), 0, vec![], Seats::Watch);
+    save::restore(replay.app.world_mut(), &loaded, Arc::new(scenario));
+    assert_eq!(replay.log().to_jsonl(), one.log, "the save replays the game");
+    let hard = &s.rules.ai.hard;
+    for d in &one.weighed {
+        assert_eq!(d.side, 0);
+        assert!(!d.groups.is_empty());
+        assert!(d.groups.iter().all(|g| g.units.len() as u32 <= hard.group_size));
+        assert!(d.groups.iter().flat_map(|g| &g.units).all(|&u| s.units[u].side == 0), "its own units");
+        assert!(d.worth >= d.baseline);
+        let looked: u32 = d.tried.iter().map(|t| t.rollouts).sum();
+        assert_eq!(d.rollouts, hard.rollouts + looked);
+        for t in d.tried.iter().filter(|t| t.kept) {
+            assert_eq!(d.chosen[t.group], t.script);
+        }
+    }
+    assert!(
+        one.weighed.iter().any(|d| d.chosen.iter().any(|&c| c != Script::Advance)),
+        "some other script in three turns"
+    );
+}

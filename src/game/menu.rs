@@ -223,7 +223,7 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>, level:
             }
             Some(AiLevel::Easy) => "easy: the first AI, one ply of rules of thumb".to_owned(),
             Some(AiLevel::Normal) => "normal: counts its own checks, keeps garrisons, falls back safely".to_owned(),
-            Some(AiLevel::Hard) => "hard: tries each corps' choices a turn ahead (hexes; tables as normal)".to_owned(),
+            Some(AiLevel::Hard) => "hard: tries each corps' choices a turn ahead, by the rules themselves".to_owned(),
         };
         commands.entity(root).with_child((
             LevelEntry(l),

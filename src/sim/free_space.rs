@@ -8,21 +8,25 @@ use bevy::ecs::system::{SystemChangeTick, SystemParam, SystemState};
 use bevy::prelude::*;
 
 use super::battle::{Battle, BattleLog, DiceBox};
-use super::clock::Clock;
+use super::clock::{Clock, Origin};
 use super::control::{AiLevels, Controls};
 use super::play::{PlayState, Undo, replay_stamped};
+use super::thinking::Deliberations;
 use super::view::{FsQuery, TableView};
 use crate::belle_alliance::ai::{self, FsGoals};
 use crate::belle_alliance::engine::FsEngine;
+use crate::belle_alliance::foresight::{self, TablePosition};
 use crate::belle_alliance::play::{At, Bound, FsPlay, close_phase, open_phase};
 use crate::belle_alliance::victory::{self as fs_victory, FsScore};
 use crate::belle_alliance::{FsCtx, Table};
 use crate::dice::Dice;
 use crate::events::{EventKind, EventLog};
+use crate::labataille::ai::DeliberationProgress;
 use crate::labataille::orders::LoggedOrder;
-use crate::scenario::{DEFAULT_AGGRESSION, Mode, Scenario};
+use crate::scenario::{Mode, Scenario};
 use crate::turn::OrderStamp;
-use crate::vocab::Control;
+use crate::turn::Phase;
+use crate::vocab::{AiLevel, Control};
 
 /// The free-space game between phases: what units did this bound, guns
 /// taken, who holds each objective, whose army has broken, and the undo
@@ -123,18 +127,8 @@ pub(super) fn with_bound<R>(world: &mut World, rule: impl FnOnce(&mut Bound, &mu
 fn goals(world: &World, side: usize) -> FsGoals {
     let scenario = world.resource::<Battle>().scenario.clone();
     let fs = world.resource::<FsState>();
-    let ctx = FsCtx::new(&scenario);
-    FsGoals {
-        aggression: scenario.sides.get(side).map_or(DEFAULT_AGGRESSION, |s| s.aggression),
-        objectives: fs_victory::objective_centres(&ctx)
-            .into_iter()
-            .zip(&scenario.objectives)
-            .zip(&fs.holders)
-            .map(|((c, o), h)| (c, o.points, *h))
-            .collect(),
-        broken: fs.broken.get(side) == Some(&true),
-        level: world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(side)),
-    }
+    let level = world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(side));
+    FsGoals::for_side(&FsCtx::new(&scenario), &fs.holders, &fs.broken, side, level)
 }
 
 /// A free-space order phase begins: the phasing side's bound starts in its
@@ -150,7 +144,9 @@ pub(super) fn fs_order_phase_system(world: &mut World) {
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
     let goals = (control == Control::Ai).then(|| goals(world, acting));
     let at = At { turn: clock.turn, phase, side: acting };
-    with_bound(world, |b, pb, _| {
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let seed = world.resource::<Origin>().seed;
+    let weighed = with_bound(world, |b, pb, fs| {
         open_phase(b, phase, phasing, clock.turn);
         if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
             let players_only = pb.players_only;
@@ -164,14 +160,35 @@ pub(super) fn fs_order_phase_system(world: &mut World) {
                 |b, order| b.apply(at, order),
                 |b| b.log,
             );
-            return;
+            return None;
         }
-        if let Some(goals) = goals {
-            for order in ai::play_phase(b, at, &goals) {
-                pb.book.push(LoggedOrder { at: stamp, order });
-            }
+        let mut goals = goals?;
+        // `hard` weighs its groups' scripts before its movement (in place:
+        // the window does not think on other threads on a table yet).
+        let weighed = (goals.level == AiLevel::Hard && phase == Phase::Movement).then(|| {
+            let p = TablePosition {
+                scenario: &scenario,
+                seed,
+                turn: clock.turn,
+                side: acting,
+                table: b.table,
+                play: b.play,
+                holders: &fs.holders,
+                broken: &fs.broken,
+            };
+            foresight::deliberate(&p, &DeliberationProgress::default())
+        });
+        if let Some(d) = &weighed {
+            goals.scripts = d.scripts(b.table.units.len());
         }
+        for order in ai::play_phase(b, at, &goals) {
+            pb.book.push(LoggedOrder { at: stamp, order });
+        }
+        weighed
     });
+    if let (Some(d), Some(mut kept)) = (weighed, world.get_resource_mut::<Deliberations>()) {
+        kept.0.push(d);
+    }
 }
 
 /// The AI gives the rest of the orders of a free-space phase already begun

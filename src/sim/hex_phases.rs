@@ -10,7 +10,7 @@ use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::{Clock, Origin};
 use super::control::{AiLevels, Controls};
 use super::play::{PlayBook, replay_stamped, with_orders};
-use super::thinking::Thinking;
+use super::thinking::{Deliberations, Thinking};
 use super::victory::Victory;
 use super::view::{BoardView, UnitQuery};
 use crate::dice::Dice;
@@ -212,11 +212,6 @@ pub fn answer(world: &mut World, id: u64, d: Deliberation) -> bool {
     ai_orders(world);
     true
 }
-
-/// What the planning AI weighed at each decision, kept when the resource
-/// is there (`simulate --explain` inserts it).
-#[derive(Resource, Default, Debug)]
-pub struct Deliberations(pub Vec<Deliberation>);
 
 /// What the AI plays for: the objectives and who holds them, its
 /// aggression, the broken corps' units and its exits; for `hard`, the

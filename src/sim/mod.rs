@@ -50,7 +50,7 @@ pub use driver::{
     step_phase, write_final,
 };
 pub use free_space::{FsState, fs_score};
-pub use hex_phases::{Deliberations, ai_rest_of_phase, answer};
+pub use hex_phases::{ai_rest_of_phase, answer};
 pub use orders::{awaiting_orders, issue_order, undo};
 pub use play::PlayState;
 pub use previews::{
@@ -59,5 +59,5 @@ pub use previews::{
 };
 pub use setup::{install, install_schedules, reset, spawn_units};
 pub use simulation::Simulation;
-pub use thinking::{Question, Thinking};
+pub use thinking::{Deliberations, Question, Thinking};
 pub use victory::{BattleSummary, Victory, holders, score, summary};

@@ -83,3 +83,8 @@ impl Thinking {
 pub(super) fn waits_for_window(world: &World) -> bool {
     world.get_resource::<Thinking>().is_some_and(|t| t.defer && t.asked.is_some())
 }
+
+/// What the planning AI weighed at each decision, in both modes, kept when
+/// the resource is there (`simulate --explain` inserts it).
+#[derive(Resource, Default, Debug)]
+pub struct Deliberations(pub Vec<Deliberation>);

@@ -23,6 +23,7 @@ use crate::belle_alliance::march::{self, allowance, turn_between};
 use crate::belle_alliance::play::{At, Bound, charge_fight, charge_odds};
 use crate::belle_alliance::route;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
+use crate::labataille::ai::Script;
 use crate::labataille::orders::Order;
 use crate::terrain::Arm;
 use crate::turn::Phase;
@@ -39,6 +40,38 @@ pub struct FsGoals {
     pub broken: bool,
     /// How well it plays ([`AiLevel`]).
     pub level: AiLevel,
+    /// The planning AI's script for each unit (by unit index; a unit past
+    /// the end advances): see [`FsGoals::script`].
+    pub scripts: Vec<Script>,
+}
+
+impl FsGoals {
+    /// What side `side`'s AI plays for at `level`: its temper, each
+    /// objective's centre, points and holder (`holders`), and whether its
+    /// army has broken (`broken`, by side).
+    pub fn for_side(ctx: &FsCtx, holders: &[Option<usize>], broken: &[bool], side: usize, level: AiLevel) -> Self {
+        FsGoals {
+            aggression: ctx.sides.get(side).map_or(crate::scenario::DEFAULT_AGGRESSION, |s| s.aggression),
+            objectives: crate::belle_alliance::victory::objective_centres(ctx)
+                .into_iter()
+                .zip(ctx.objectives)
+                .zip(holders)
+                .map(|((c, o), h)| (c, o.points, *h))
+                .collect(),
+            broken: broken.get(side) == Some(&true),
+            level,
+            scripts: Vec::new(),
+        }
+    }
+
+    /// Unit `u`'s script: the planning AI's, `Hold` for every unit at
+    /// [`AiLevel::Hold`], else `Advance` (docs/rules.md 2.12).
+    pub fn script(&self, u: usize) -> Script {
+        if self.level == AiLevel::Hold {
+            return Script::Hold;
+        }
+        self.scripts.get(u).copied().unwrap_or_default()
+    }
 }
 
 fn able(u: &FsUnit) -> bool {
@@ -71,11 +104,12 @@ fn nearest_enemy(table: &Table, u: usize, enemies: &[usize]) -> Option<(usize, f
 /// Returns the orders given (for the order book).
 pub fn play_phase(b: &mut Bound, at: At, goals: &FsGoals) -> Vec<Order> {
     let mut out = Vec::new();
-    // `Hold` stands and fires (a broken army still withdraws).
-    let holds = goals.level == AiLevel::Hold && !goals.broken;
+    // `Hold` stands (its units' script) and fires; it neither charges nor
+    // attacks.
+    let holds = goals.level == AiLevel::Hold;
     match at.phase {
         Phase::Charge if !goals.broken && !holds => charges(b, at, goals, &mut out),
-        Phase::Movement if !holds => movement(b, at, goals, &mut out),
+        Phase::Movement => movement(b, at, goals, &mut out),
         Phase::DefensiveFire | Phase::OffensiveFire => fire(b, at, &mut out),
         Phase::Melee if !goals.broken && !holds => melee(b, at, goals, &mut out),
         _ => {}
@@ -179,10 +213,13 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         }
         let id = unit.id.clone();
         let Some((foe, foe_dist)) = nearest_enemy(b.table, u, &enemies) else { continue };
-        if goals.broken {
+        let script = goals.script(u);
+        if goals.broken || script == Script::Withdraw {
             withdraw(b, at, u, out);
             continue;
         }
+        // Only `Advance` keeps a reserve back.
+        let reserved = reserved && script == Script::Advance;
         // Squares against horse (foot in the open only: in cover it stands).
         if unit.arm == Arm::Infantry {
             let horse_near = horse.iter().any(|&h| dist(&unit, &b.table.units[h]) <= ai.square_within_cm);
@@ -210,6 +247,13 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 continue;
             }
         }
+        // `Hold` stands where it is, deployed in line.
+        if script == Script::Hold {
+            if matches!(unit.arm, Arm::Infantry | Arm::Cavalry) && unit.formation != Formation::Line {
+                give(b, at, Order::Formation { unit: id, to: Formation::Line }, out);
+            }
+            continue;
+        }
         // Formation by distance: column far off, line near. (At `Normal`,
         // foot and horse whose way to an objective winds round what they
         // may not cross keep to column until the enemy is near: a line is
@@ -218,7 +262,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             && !reserved
             && foe_dist > ai.cover_within_cm
             && abandoned_guns(b, u).is_none()
-            && goal_point(b, u, foe, goals, reserved).is_some_and(|(p, keep, go_round)| {
+            && goal_point(b, u, foe, goals, reserved, script).is_some_and(|(p, keep, go_round)| {
                 let (line, _) =
                     crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, Formation::Line, b.ctx.ba());
                 keep == 0.0
@@ -238,7 +282,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         }
         let goal = match abandoned_guns(b, u) {
             Some((p, keep)) if !reserved => Some((p, keep, false)),
-            _ => goal_point(b, u, foe, goals, reserved),
+            _ => goal_point(b, u, foe, goals, reserved, script),
         };
         if let Some((point, keep, go_round)) = goal {
             let near = foe_dist <= ai.cover_within_cm;
@@ -313,28 +357,45 @@ fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
 /// nearest enemy `foe` at its arm's stand-off (a bold side comes closer,
 /// and foot closes to contact on a disordered enemy). The reserve stops
 /// `reserve_follow_cm` from the enemy. Last, whether the way there goes
-/// round what the arm may not cross (at `Normal`: to an objective).
-fn goal_point(b: &Bound, u: usize, foe: usize, goals: &FsGoals, reserve: bool) -> Option<((f32, f32), f32, bool)> {
+/// round what the arm may not cross (at `Normal`: to an objective). The
+/// planning AI's scripts: `Assault` marches as the boldest temper does,
+/// `Objective` on the nearest objective not held (all held: the nearest),
+/// whatever the enemy.
+fn goal_point(
+    b: &Bound,
+    u: usize,
+    foe: usize,
+    goals: &FsGoals,
+    reserve: bool,
+    script: Script,
+) -> Option<((f32, f32), f32, bool)> {
     let ai = b.ctx.ba().ai;
     let unit = &b.table.units[u];
     let enemy = &b.table.units[foe];
     let foe_d = dist(unit, enemy);
+    let near = |held: bool| {
+        goals
+            .objectives
+            .iter()
+            .filter(|o| o.1 > 0 && (held || o.2 != Some(unit.side)))
+            .map(|o| (o.0, (unit.x - o.0.0).hypot(unit.y - o.0.1)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+    };
+    if script == Script::Objective {
+        return near(false).or_else(|| near(true)).map(|(p, _)| (p, 0.0, true));
+    }
     if reserve {
         return (foe_d > ai.reserve_follow_cm).then_some(((enemy.x, enemy.y), ai.reserve_follow_cm, false));
     }
-    let bold = if goals.aggression >= 0.5 { ai.bold_closer_cm } else { 0.0 };
+    let aggression = if script == Script::Assault { 1.0 } else { goals.aggression };
+    let bold = if aggression >= 0.5 { ai.bold_closer_cm } else { 0.0 };
     let standoff = match unit.arm {
-        Arm::Infantry if matches!(enemy.state, State::LU | State::U) && goals.aggression >= 0.5 => 0.0,
+        Arm::Infantry if matches!(enemy.state, State::LU | State::U) && aggression >= 0.5 => 0.0,
         Arm::Infantry => ai.infantry_standoff_cm - bold,
         Arm::Cavalry => ai.cavalry_standoff_cm,
         Arm::Artillery => ai.artillery_standoff_cm - bold,
     };
-    let objective = goals
-        .objectives
-        .iter()
-        .filter(|o| o.2 != Some(unit.side) && o.1 > 0)
-        .map(|o| (o.0, (unit.x - o.0.0).hypot(unit.y - o.0.1)))
-        .min_by(|x, y| x.1.total_cmp(&y.1));
+    let objective = near(false);
     // The stand-off is kept between footprints: half the two depths more
     // between the centres.
     let (_, d1) = crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, unit.formation, b.ctx.ba());

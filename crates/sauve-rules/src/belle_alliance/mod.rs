@@ -11,13 +11,14 @@
 //! - [`march`], [`combat`] and [`play`]: marches in cm, the fire and melee
 //!   tables, and the orders of a bound that use them (docs/rules.md 2.7-2.10);
 //! - [`ai`]: the computer's orders, with [`route`] its ways round what its
-//!   arms may not cross; [`victory`]: objectives, army morale and the score
+//!   arms may not cross, and [`foresight`] the planning AI's continuations; [`victory`]: objectives, army morale and the score
 //!   (2.11, 2.12).
 
 pub mod ai;
 pub mod broad;
 pub mod combat;
 pub mod engine;
+pub mod foresight;
 pub mod geometry;
 pub mod march;
 pub mod play;

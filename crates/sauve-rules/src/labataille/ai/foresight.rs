@@ -21,6 +21,7 @@ use crate::labataille::Board;
 use crate::labataille::combat::Battlefield;
 use crate::labataille::engine::Engine;
 use crate::labataille::orders::Activity;
+use crate::rules::hard::HardRules;
 use crate::scenario::Scenario;
 use crate::vocab::{AiLevel, State};
 
@@ -159,26 +160,42 @@ fn unit_scripts(groups: &[Group], chosen: &[Script], units: usize) -> Vec<Script
 /// good order on the map, of corps not broken, by corps, a corps of more
 /// than `group_size` cut into nearly equal parts along the map's columns.
 pub fn groups(scenario: &Scenario, board: &Board, side: usize, corps_broken: &[bool], group_size: u32) -> Vec<Group> {
-    let size = group_size.max(1) as usize;
-    let mut by_corps: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
-    for (i, u) in board.units.iter().enumerate() {
-        if u.side != side || u.at.is_none() || u.state != State::GoodOrder {
-            continue;
-        }
+    let movable = board.units.iter().enumerate().filter_map(|(i, u)| {
+        let at = u.at.filter(|_| u.side == side && u.state == State::GoodOrder)?;
         let corps = scenario.corps_of_unit(i);
         if corps.is_some_and(|c| corps_broken.get(c) == Some(&true)) {
-            continue;
+            return None;
         }
+        Some((i, corps, (at.c as f32, at.r as f32)))
+    });
+    split_groups(scenario, movable, group_size)
+}
+
+/// Units `(index, corps, place)` grouped by corps (units of no corps
+/// first, then the corps in the scenario's order), a corps of more than `group_size` cut
+/// into nearly equal parts from west to east (by `place`, then north to
+/// south). Shared by both modes: a hex's column and row, a table's cm.
+pub(crate) fn split_groups(
+    scenario: &Scenario,
+    movable: impl Iterator<Item = (usize, Option<usize>, (f32, f32))>,
+    group_size: u32,
+) -> Vec<Group> {
+    let size = group_size.max(1) as usize;
+    // Each corps' units with their places, in the order first met.
+    type Placed = Vec<(usize, (f32, f32))>;
+    let mut by_corps: Vec<(Option<usize>, Placed)> = Vec::new();
+    for (i, corps, place) in movable {
         match by_corps.iter_mut().find(|(c, _)| *c == corps) {
-            Some((_, units)) => units.push(i),
-            None => by_corps.push((corps, vec![i])),
+            Some((_, units)) => units.push((i, place)),
+            None => by_corps.push((corps, vec![(i, place)])),
         }
     }
     by_corps.sort_by_key(|(c, _)| *c);
     let mut out = Vec::new();
     for (corps, mut units) in by_corps {
         let name = corps.and_then(|c| scenario.corps.get(c)).map_or_else(|| "units".to_owned(), |c| c.name.clone());
-        units.sort_by_key(|&u| board.units[u].at.map(|a| (a.c, a.r, u)));
+        units.sort_by(|a, b| a.1.0.total_cmp(&b.1.0).then(a.1.1.total_cmp(&b.1.1)).then(a.0.cmp(&b.0)));
+        let units: Vec<usize> = units.into_iter().map(|(i, _)| i).collect();
         let parts = units.len().div_ceil(size);
         let (base, extra) = (units.len() / parts, units.len() % parts);
         let mut rest = &units[..];
@@ -228,8 +245,26 @@ pub fn deliberate_watched(
     let base = AiGoals { level: AiLevel::Normal, scripts: Vec::new(), foresight: None, ..goals.clone() };
     let start_strength = f.scenario.units.iter().map(|u| u.strength).collect();
     let rollout = Rollout { bf, index, activity, engine, board, side, goals: &base, f, hard, start_strength };
+    search(groups, board.units.len(), hard, side, f.turn, progress, |scripts, k| rollout.play(scripts, k))
+}
+
+/// The portfolio greedy search (see the module's text) over `groups`'
+/// scripts, for side `side` on turn `turn`, each choice of scripts (by
+/// unit index, `units` long) weighed by `play`, the worth of continuation
+/// `k` played with them. Shared by both modes: each brings its own
+/// continuations.
+#[allow(clippy::too_many_arguments)] // the groups, the budget and the forward model
+pub(crate) fn search(
+    groups: Vec<Group>,
+    units: usize,
+    hard: &HardRules,
+    side: usize,
+    turn: u32,
+    progress: &DeliberationProgress,
+    play: impl Fn(&[Script], u32) -> f32 + Sync,
+) -> Deliberation {
     let k = hard.rollouts;
-    let n = board.units.len();
+    let n = units;
     let mut chosen = vec![Script::Advance; groups.len()];
     let scripts_of = |chosen: &[Script]| unit_scripts(&groups, chosen, n);
     // The worth of each choice in continuations `ks`, played side by side
@@ -238,7 +273,7 @@ pub fn deliberate_watched(
         let per = ks.len();
         let worths: Vec<f32> = (0..choices.len() * per)
             .into_par_iter()
-            .map(|j| rollout.play(&choices[j / per], ks.start + (j % per) as u32))
+            .map(|j| play(&choices[j / per], ks.start + (j % per) as u32))
             .collect();
         progress.played(worths.len() as u32);
         worths.chunks(per.max(1)).map(<[f32]>::to_vec).collect()
@@ -310,5 +345,5 @@ pub fn deliberate_watched(
         }
     }
     progress.done.store(progress.planned.load(Ordering::Relaxed), Ordering::Relaxed);
-    Deliberation { side, turn: f.turn, groups, baseline, tried, chosen, worth: best, rollouts, hurried }
+    Deliberation { side, turn, groups, baseline, tried, chosen, worth: best, rollouts, hurried }
 }

@@ -157,15 +157,21 @@ fn a_large_corps_is_cut_into_nearly_equal_groups_along_its_front() {
 
 /// The window's way: each `hard` movement phase asks its question and
 /// waits (its steps deferred), the question is weighed on another thread
-/// and answered; the game is the one played in place, byte for byte.
+/// and answered; the game is the one played in place, byte for byte, on
+/// hexes and on a table.
 #[test]
 fn hard_thinking_on_another_thread_plays_the_game_it_plays_in_place() {
+    thought_game("dennewitz-1813.ron", 3, [AiLevel::Normal, AiLevel::Hard], 9);
+    thought_game("ligny-1815.ron", 3, [AiLevel::Hard, AiLevel::Normal], 2);
+}
+
+fn thought_game(name: &str, turns: u32, levels: [AiLevel; 2], seed: u64) {
     use sauve::labataille::ai::DeliberationProgress;
     use sauve::sim::{Clock, Thinking, answer, step_phase};
 
-    let (s, text) = bundled("dennewitz-1813.ron", 3, [AiLevel::Normal, AiLevel::Hard]);
-    let in_place = play(&s, &text, 9, 2);
-    let mut sim = Simulation::new(s.clone(), 9, Vec::new(), Seats::Watch);
+    let (s, text) = bundled(name, turns, levels);
+    let in_place = play(&s, &text, seed, 2);
+    let mut sim = Simulation::new(s.clone(), seed, Vec::new(), Seats::Watch);
     let world = sim.app.world_mut();
     world.insert_resource(Thinking::default());
     world.insert_resource(Deliberations::default());
@@ -194,6 +200,7 @@ fn hard_thinking_on_another_thread_plays_the_game_it_plays_in_place() {
         assert!(answer(world, q.id, d), "the answer is taken");
         assert!(world.resource::<Thinking>().asked().is_none());
     }
+    assert!(asked > 0, "{name}: hard asked");
     assert_eq!(asked, in_place.weighed.len(), "one question for each deliberation");
     let weighed = world.remove_resource::<Deliberations>().map(|d| d.0).unwrap_or_default();
     assert_eq!(weighed, in_place.weighed, "the same deliberations");

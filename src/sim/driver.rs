@@ -9,8 +9,10 @@ use super::components::*;
 use super::control::Controls;
 use super::orders::awaiting_orders;
 use super::play::PlayState;
+use super::thinking::Thinking;
 use super::victory::{command_segment, refresh_leaders, score, tally};
 use crate::events::{EventKind, FinalUnit, Pos};
+use crate::labataille::ai::{Deliberation, DeliberationProgress};
 use crate::labataille::orders::LoggedOrder;
 use crate::turn::{Phase, SavePoint};
 use crate::vocab::Control;
@@ -66,7 +68,7 @@ pub fn step_phase(world: &mut World) -> bool {
     if super::thinking::waits_for_window(world) {
         return true;
     }
-    super::hex_phases::answer_in_place(world);
+    answer_in_place(world);
     end_phase(world);
     true
 }
@@ -225,4 +227,28 @@ pub fn write_final(world: &mut World) {
     let turn = log.stamp.turn;
     log.set_stamp(turn, None, Phase::End);
     log.push(EventKind::Final { units: rows.into_iter().map(|(_, u)| u).collect() });
+}
+
+/// Answers the waiting question in place, if there is one
+/// ([`super::Thinking`]: a step that is not the window's).
+fn answer_in_place(world: &mut World) {
+    let Some(q) = world.get_resource::<Thinking>().and_then(|t| t.asked().cloned()) else { return };
+    let d = q.position.deliberate(&DeliberationProgress::default());
+    answer(world, q.id, d);
+}
+
+/// The answer to question `id`: the phase that asked it gives its orders
+/// with it, in either mode. An answer to a question no longer waiting (the
+/// battle restarted, or answered in place meanwhile) is dropped. Returns
+/// whether it was taken.
+pub fn answer(world: &mut World, id: u64, d: Deliberation) -> bool {
+    let Some(mut t) = world.get_resource_mut::<Thinking>() else { return false };
+    let Some(q) = t.take_question(id) else { return false };
+    t.answered(q.stamp, d);
+    if world.resource::<Battle>().scenario.mode == crate::scenario::Mode::Hex {
+        super::hex_phases::ai_orders(world);
+    } else {
+        super::free_space::fs_ai_orders(world);
+    }
+    true
 }

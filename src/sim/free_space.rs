@@ -11,7 +11,7 @@ use super::battle::{Battle, BattleLog, DiceBox};
 use super::clock::{Clock, Origin};
 use super::control::{AiLevels, Controls};
 use super::play::{PlayState, Undo, replay_stamped};
-use super::thinking::Deliberations;
+use super::thinking::{self, Outcome, Plan, Position};
 use super::view::{FsQuery, TableView};
 use crate::belle_alliance::ai::{self, FsGoals};
 use crate::belle_alliance::engine::FsEngine;
@@ -144,9 +144,9 @@ pub(super) fn fs_order_phase_system(world: &mut World) {
     let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
     let goals = (control == Control::Ai).then(|| goals(world, acting));
     let at = At { turn: clock.turn, phase, side: acting };
-    let scenario = world.resource::<Battle>().scenario.clone();
-    let seed = world.resource::<Origin>().seed;
-    let weighed = with_bound(world, |b, pb, fs| {
+    let plan = goals.as_ref().map_or(Plan::InPlace, |g| thinking::plan(world, deliberates(g, phase), stamp));
+    let table_of = table_position(world, clock.turn, acting);
+    let outcome = with_bound(world, |b, pb, fs| {
         open_phase(b, phase, phasing, clock.turn);
         if pb.replay_until.is_some() && !(pb.players_only && goals.is_some()) {
             let players_only = pb.players_only;
@@ -160,35 +160,81 @@ pub(super) fn fs_order_phase_system(world: &mut World) {
                 |b, order| b.apply(at, order),
                 |b| b.log,
             );
-            return None;
+            return Outcome::Given(None);
         }
-        let mut goals = goals?;
-        // `hard` weighs its groups' scripts before its movement (in place:
-        // the window does not think on other threads on a table yet).
-        let weighed = (goals.level == AiLevel::Hard && phase == Phase::Movement).then(|| {
-            let p = TablePosition {
-                scenario: &scenario,
-                seed,
-                turn: clock.turn,
-                side: acting,
-                table: b.table,
-                play: b.play,
-                holders: &fs.holders,
-                broken: &fs.broken,
-            };
-            foresight::deliberate(&p, &DeliberationProgress::default())
-        });
-        if let Some(d) = &weighed {
-            goals.scripts = d.scripts(b.table.units.len());
+        match goals {
+            Some(goals) => fs_ai_phase(b, pb, fs, stamp, at, goals, plan, &table_of),
+            None => Outcome::Given(None),
         }
-        for order in ai::play_phase(b, at, &goals) {
-            pb.book.push(LoggedOrder { at: stamp, order });
-        }
-        weighed
     });
-    if let (Some(d), Some(mut kept)) = (weighed, world.get_resource_mut::<Deliberations>()) {
-        kept.0.push(d);
+    thinking::settle(world, stamp, outcome);
+}
+
+/// Whether the planning AI weighs its scripts before these orders (`hard`,
+/// in its movement phase).
+fn deliberates(goals: &FsGoals, phase: Phase) -> bool {
+    goals.level == AiLevel::Hard && phase == Phase::Movement
+}
+
+/// The table's position for side `side`'s deliberation, from the table and
+/// the game state the bound lends.
+fn table_position(world: &World, turn: u32, side: usize) -> impl Fn(&Bound, &FsState) -> TablePosition + use<> {
+    let scenario = world.resource::<Battle>().scenario.clone();
+    let seed = world.resource::<Origin>().seed;
+    move |b, fs| TablePosition {
+        scenario: scenario.clone(),
+        seed,
+        turn,
+        side,
+        table: b.table.clone(),
+        play: b.play.clone(),
+        holders: fs.holders.clone(),
+        broken: fs.broken.clone(),
     }
+}
+
+/// The AI's orders for the phase `stamp` by `plan`, each kept in the book.
+#[allow(clippy::too_many_arguments)] // the bound, the books, and the AI's part
+fn fs_ai_phase(
+    b: &mut Bound,
+    pb: &mut PlayState,
+    fs: &FsState,
+    stamp: OrderStamp,
+    at: At,
+    mut goals: FsGoals,
+    plan: Plan,
+    table_of: &dyn Fn(&Bound, &FsState) -> TablePosition,
+) -> Outcome {
+    let weighed = match plan {
+        Plan::InPlace if deliberates(&goals, stamp.phase) => {
+            Some(foresight::deliberate(&table_of(b, fs), &DeliberationProgress::default()))
+        }
+        Plan::InPlace => None,
+        Plan::Answered(d) => Some(d),
+        Plan::Ask => return Outcome::Asked(Position::Table(Box::new(table_of(b, fs)))),
+    };
+    if let Some(d) = &weighed {
+        goals.scripts = d.scripts(b.table.units.len());
+    }
+    for order in ai::play_phase(b, at, &goals) {
+        pb.book.push(LoggedOrder { at: stamp, order });
+    }
+    Outcome::Given(weighed)
+}
+
+/// The AI gives the orders of the free-space order phase begun, with the
+/// answer [`super::answer`] left for it.
+pub(super) fn fs_ai_orders(world: &mut World) {
+    let clock = *world.resource::<Clock>();
+    let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
+    let acting = phase.acting_side(phasing);
+    let stamp = OrderStamp { turn: clock.turn, side: phasing, phase };
+    let goals = goals(world, acting);
+    let at = At { turn: clock.turn, phase, side: acting };
+    let plan = thinking::plan(world, deliberates(&goals, phase), stamp);
+    let table_of = table_position(world, clock.turn, acting);
+    let outcome = with_bound(world, |b, pb, fs| fs_ai_phase(b, pb, fs, stamp, at, goals, plan, &table_of));
+    thinking::settle(world, stamp, outcome);
 }
 
 /// The AI gives the rest of the orders of a free-space phase already begun

@@ -10,13 +10,13 @@ use super::battle::{Battle, BattleLog, DiceBox, EngineState};
 use super::clock::{Clock, Origin};
 use super::control::{AiLevels, Controls};
 use super::play::{PlayBook, replay_stamped, with_orders};
-use super::thinking::{Deliberations, Thinking};
+use super::thinking::{self, Outcome, Plan, Position, settle};
 use super::victory::Victory;
 use super::view::{BoardView, UnitQuery};
 use crate::dice::Dice;
 use crate::events::EventLog;
 use crate::labataille::Board;
-use crate::labataille::ai::{self, AiGoals, Deliberation, DeliberationProgress, Foresight, Position};
+use crate::labataille::ai::{self, AiGoals, Foresight};
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::orders::{LoggedOrder, Orders};
 use crate::scenario::{Mode, Scenario};
@@ -102,34 +102,8 @@ pub(super) fn order_phase_system(world: &mut World) {
     settle(world, stamp, outcome);
 }
 
-/// How the AI's orders for a phase are decided.
-enum Plan {
-    /// By the AI there and then (deliberating in place, for `hard`).
-    InPlace,
-    /// With the deliberation the window made for this phase.
-    Answered(Deliberation),
-    /// Not yet: `hard`'s question goes to the window ([`Thinking::defer`]).
-    Ask,
-}
-
-/// What became of the AI's turn to give a phase's orders.
-enum Outcome {
-    /// The orders were given (with what `hard` weighed, when it did).
-    Given(Option<Deliberation>),
-    /// They wait for the answer to this question.
-    Asked(Box<Position>),
-}
-
 fn plan(world: &mut World, goals: &AiGoals, stamp: OrderStamp) -> Plan {
-    if !ai::deliberates(goals, stamp.phase) {
-        return Plan::InPlace;
-    }
-    let Some(mut t) = world.get_resource_mut::<Thinking>() else { return Plan::InPlace };
-    match t.take_answer(stamp) {
-        Some(d) => Plan::Answered(d),
-        None if t.defer => Plan::Ask,
-        None => Plan::InPlace,
-    }
+    thinking::plan(world, ai::deliberates(goals, stamp.phase), stamp)
 }
 
 /// The AI's orders for the phase `stamp` by `plan`, each kept in the book.
@@ -151,8 +125,8 @@ fn ai_phase(
         Plan::InPlace => ai::play_phase_weighed(o, engine, board, dice, log, phase, acting, goals),
         Plan::Answered(d) => (ai::play_phase_planned(o, engine, board, dice, log, phase, acting, goals, &d), Some(d)),
         Plan::Ask => {
-            if let Some(p) = Position::new(o.bf, o.index, o.activity, engine, board, acting, goals) {
-                return Outcome::Asked(Box::new(p));
+            if let Some(p) = ai::Position::new(o.bf, o.index, o.activity, engine, board, acting, goals) {
+                return Outcome::Asked(Position::Hexes(Box::new(p)));
             }
             ai::play_phase_weighed(o, engine, board, dice, log, phase, acting, goals)
         }
@@ -163,25 +137,9 @@ fn ai_phase(
     Outcome::Given(weighed)
 }
 
-fn settle(world: &mut World, stamp: OrderStamp, outcome: Outcome) {
-    match outcome {
-        Outcome::Given(Some(d)) => {
-            if let Some(mut kept) = world.get_resource_mut::<Deliberations>() {
-                kept.0.push(d);
-            }
-        }
-        Outcome::Given(None) => {}
-        Outcome::Asked(p) => {
-            if let Some(mut t) = world.get_resource_mut::<Thinking>() {
-                t.ask(stamp, *p);
-            }
-        }
-    }
-}
-
 /// The AI gives the orders of the order phase begun, with the answer
-/// [`answer`] left for it.
-fn ai_orders(world: &mut World) {
+/// [`super::answer`] left for it.
+pub(super) fn ai_orders(world: &mut World) {
     let clock = *world.resource::<Clock>();
     let (Some(phasing), Some(phase)) = (clock.side, clock.phase.order_phase()) else { return };
     let acting = phase.acting_side(phasing);
@@ -192,25 +150,6 @@ fn ai_orders(world: &mut World) {
         ai_phase(o, engine, board, dice, log, pb, stamp, acting, &goals, plan)
     });
     settle(world, stamp, outcome);
-}
-
-/// Answers the waiting question in place, if there is one
-/// ([`Thinking`]: a step that is not the window's).
-pub(super) fn answer_in_place(world: &mut World) {
-    let Some(q) = world.get_resource::<Thinking>().and_then(|t| t.asked().cloned()) else { return };
-    let d = q.position.deliberate(&DeliberationProgress::default());
-    answer(world, q.id, d);
-}
-
-/// The answer to question `id`: the phase that asked it gives its orders
-/// with it. An answer to a question no longer waiting (the battle restarted,
-/// or answered in place meanwhile) is dropped. Returns whether it was taken.
-pub fn answer(world: &mut World, id: u64, d: Deliberation) -> bool {
-    let Some(mut t) = world.get_resource_mut::<Thinking>() else { return false };
-    let Some(q) = t.take_question(id) else { return false };
-    t.answered(q.stamp, d);
-    ai_orders(world);
-    true
 }
 
 /// What the AI plays for: the objectives and who holds them, its

@@ -46,11 +46,11 @@ pub use clock::{Clock, Origin, PhaseSchedule};
 pub use components::*;
 pub use control::{AiLevels, Controls, Seats};
 pub use driver::{
-    dropped_orders, end_phase, orders_not_replayed, run_to, run_to_boundary, start_fork_replay, start_replay,
+    answer, dropped_orders, end_phase, orders_not_replayed, run_to, run_to_boundary, start_fork_replay, start_replay,
     step_phase, write_final,
 };
 pub use free_space::{FsState, fs_score};
-pub use hex_phases::{ai_rest_of_phase, answer};
+pub use hex_phases::ai_rest_of_phase;
 pub use orders::{awaiting_orders, issue_order, undo};
 pub use play::PlayState;
 pub use previews::{
@@ -59,5 +59,5 @@ pub use previews::{
 };
 pub use setup::{install, install_schedules, reset, spawn_units};
 pub use simulation::Simulation;
-pub use thinking::{Deliberations, Question, Thinking};
+pub use thinking::{Deliberations, Position, Question, Thinking};
 pub use victory::{BattleSummary, Victory, holders, score, summary};

@@ -16,8 +16,33 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use crate::labataille::ai::{Deliberation, Position};
+use crate::belle_alliance::foresight::{self, TablePosition};
+use crate::labataille::ai::{self, Deliberation, DeliberationProgress};
 use crate::turn::OrderStamp;
+
+/// What a question asks to weigh, owned: a hex board or a table.
+pub enum Position {
+    Hexes(Box<ai::Position>),
+    Table(Box<TablePosition>),
+}
+
+impl Position {
+    /// The side deciding.
+    pub fn side(&self) -> usize {
+        match self {
+            Position::Hexes(p) => p.side(),
+            Position::Table(p) => p.side,
+        }
+    }
+
+    /// Weighs the side's scripts, telling `progress` how far it has gone.
+    pub fn deliberate(&self, progress: &DeliberationProgress) -> Deliberation {
+        match self {
+            Position::Hexes(p) => p.deliberate(progress),
+            Position::Table(p) => foresight::deliberate(p, progress),
+        }
+    }
+}
 
 /// The deliberation asked for and not yet answered, and the answer.
 #[derive(Resource, Default)]
@@ -88,3 +113,53 @@ pub(super) fn waits_for_window(world: &World) -> bool {
 /// the resource is there (`simulate --explain` inserts it).
 #[derive(Resource, Default, Debug)]
 pub struct Deliberations(pub Vec<Deliberation>);
+
+/// How the AI's orders for a phase are decided.
+pub(super) enum Plan {
+    /// By the AI there and then (deliberating in place, for `hard`).
+    InPlace,
+    /// With the deliberation the window made for this phase.
+    Answered(Deliberation),
+    /// Not yet: `hard`'s question goes to the window ([`Thinking::defer`]).
+    Ask,
+}
+
+/// What became of the AI's turn to give a phase's orders.
+pub(super) enum Outcome {
+    /// The orders were given (with what `hard` weighed, when it did).
+    Given(Option<Deliberation>),
+    /// They wait for the answer to this question.
+    Asked(Position),
+}
+
+/// How the phase `stamp`'s orders are decided, when the AI `deliberates`
+/// before them: with the window's answer if it gave one, by asking the
+/// window if the step is the window's, else in place.
+pub(super) fn plan(world: &mut World, deliberates: bool, stamp: OrderStamp) -> Plan {
+    if !deliberates {
+        return Plan::InPlace;
+    }
+    let Some(mut t) = world.get_resource_mut::<Thinking>() else { return Plan::InPlace };
+    match t.take_answer(stamp) {
+        Some(d) => Plan::Answered(d),
+        None if t.defer => Plan::Ask,
+        None => Plan::InPlace,
+    }
+}
+
+/// Keeps what was weighed (for `--explain`), or asks the question.
+pub(super) fn settle(world: &mut World, stamp: OrderStamp, outcome: Outcome) {
+    match outcome {
+        Outcome::Given(Some(d)) => {
+            if let Some(mut kept) = world.get_resource_mut::<Deliberations>() {
+                kept.0.push(d);
+            }
+        }
+        Outcome::Given(None) => {}
+        Outcome::Asked(p) => {
+            if let Some(mut t) = world.get_resource_mut::<Thinking>() {
+                t.ask(stamp, p);
+            }
+        }
+    }
+}

@@ -11,6 +11,8 @@
 //! The continuations' dice are seeded as the hex mode's are, from the
 //! game's seed, the turn, the side and the continuation's number.
 
+use std::sync::Arc;
+
 use crate::belle_alliance::ai::{self, FsGoals};
 use crate::belle_alliance::broad::BroadPhaseKind;
 use crate::belle_alliance::engine::FsEngine;
@@ -27,20 +29,22 @@ use crate::turn::{Phase, SavePoint};
 use crate::vocab::{AiLevel, State};
 use crate::whatif::seeds::foresight_seed;
 
-/// The table as a side's movement phase begins, and the battle beyond it.
-pub struct TablePosition<'a> {
-    pub scenario: &'a Scenario,
+/// The table as a side's movement phase begins, and the battle beyond it,
+/// owned, so that it can be weighed on another thread (the window's).
+#[derive(Clone, Debug)]
+pub struct TablePosition {
+    pub scenario: Arc<Scenario>,
     /// The game's seed, from which the continuations' seeds are made.
     pub seed: u64,
     pub turn: u32,
     /// The side deciding, at its movement phase.
     pub side: usize,
-    pub table: &'a Table,
-    pub play: &'a FsPlay,
+    pub table: Table,
+    pub play: FsPlay,
     /// Each objective's holder (by [`Scenario::objectives`]).
-    pub holders: &'a [Option<usize>],
+    pub holders: Vec<Option<usize>>,
     /// Each side's army broken.
-    pub broken: &'a [bool],
+    pub broken: Vec<bool>,
 }
 
 /// The groups of side `side`'s units a script can move: those in order or
@@ -60,16 +64,16 @@ pub fn groups(scenario: &Scenario, table: &Table, side: usize, group_size: u32) 
 /// telling `progress` how far it has gone.
 pub fn deliberate(p: &TablePosition, progress: &DeliberationProgress) -> Deliberation {
     let hard = &p.scenario.rules.ai.hard;
-    let ctx = FsCtx::new(p.scenario);
-    let groups = groups(p.scenario, p.table, p.side, hard.group_size);
+    let ctx = FsCtx::new(&p.scenario);
+    let groups = groups(&p.scenario, &p.table, p.side, hard.group_size);
     let c = Continuation { p, ctx: &ctx, hard };
     search(groups, p.table.units.len(), hard, p.side, p.turn, progress, |scripts, k| c.play(scripts, k))
 }
 
-struct Continuation<'p, 'a> {
-    p: &'p TablePosition<'a>,
-    ctx: &'p FsCtx<'a>,
-    hard: &'a HardRules,
+struct Continuation<'p> {
+    p: &'p TablePosition,
+    ctx: &'p FsCtx<'p>,
+    hard: &'p HardRules,
 }
 
 /// One continuation as it goes.
@@ -82,7 +86,7 @@ struct Line {
     broken: Vec<bool>,
 }
 
-impl Continuation<'_, '_> {
+impl Continuation<'_> {
     fn play(&self, scripts: &[Script], k: u32) -> f32 {
         let p = self.p;
         let mut line = Line {
@@ -90,8 +94,8 @@ impl Continuation<'_, '_> {
             play: p.play.clone(),
             dice: Dice::new(foresight_seed(p.seed, p.turn, p.side, k), Vec::new()),
             log: EventLog::default(),
-            holders: p.holders.to_vec(),
-            broken: p.broken.to_vec(),
+            holders: p.holders.clone(),
+            broken: p.broken.clone(),
         };
         let mut at = SavePoint { turn: p.turn, side: Some(p.side), phase: Phase::Movement, finished: false };
         let mut goals = FsGoals::for_side(self.ctx, &line.holders, &line.broken, p.side, AiLevel::Normal);
@@ -125,7 +129,7 @@ impl Continuation<'_, '_> {
     /// `rules.first_command_turn`), then the turn's shocks with their
     /// flights. Whether the battle goes on (no army has broken).
     fn shocks(&self, line: &mut Line, turn: u32) -> bool {
-        let s = self.p.scenario;
+        let s = &*self.p.scenario;
         if turn >= s.rules.first_command_turn {
             for side in 0..s.sides.len() {
                 if army_broken(self.ctx, &line.table, side)

@@ -1,12 +1,44 @@
-//! Editing the sides of a scenario file: each side's rear edge (the two
-//! must differ), who plays it, how bold its AI is, and the map edges it
-//! scores for leaving by (hex mode exits).
+//! Editing the sides of a scenario file: each side's id (carried into
+//! every reference), rear edge (the two must differ), who plays it, how
+//! bold its AI is, and the map edges it scores for leaving by (hex mode
+//! exits).
 
+use crate::edit::forces::EditError;
 use crate::hex::Edge;
 use crate::scenario::{ExitFile, ScenarioFile};
 use crate::vocab::Control;
 
 const EDGES: [Edge; 4] = [Edge::North, Edge::East, Edge::South, Edge::West];
+
+/// Side `i` given the id `new`, carried into every reference to the old
+/// one: its units, corps, leaders, staff figures, exits and the
+/// objectives it holds.
+pub fn rename(file: &mut ScenarioFile, i: usize, new: &str) -> Result<(), EditError> {
+    let new = new.trim();
+    let old = file.sides.get(i).map(|s| s.id.clone()).ok_or_else(|| EditError::NoSide(format!("sides[{i}]")))?;
+    if new.is_empty() {
+        return Err(EditError::EmptyId);
+    }
+    if old == new {
+        return Ok(());
+    }
+    if file.sides.iter().any(|s| s.id == new) {
+        return Err(EditError::TakenId(new.to_owned()));
+    }
+    let carry = |id: &mut String| {
+        if *id == old {
+            new.clone_into(id);
+        }
+    };
+    file.sides[i].id = new.to_owned();
+    file.units.iter_mut().for_each(|u| carry(&mut u.side));
+    file.corps.iter_mut().for_each(|c| carry(&mut c.side));
+    file.leaders.iter_mut().for_each(|l| carry(&mut l.side));
+    file.staff.iter_mut().for_each(|s| carry(&mut s.side));
+    file.exits.iter_mut().for_each(|x| carry(&mut x.side));
+    file.objectives.iter_mut().filter_map(|o| o.held_by.as_mut()).for_each(carry);
+    Ok(())
+}
 
 /// The side's rear edge turned to the next edge clockwise that the other
 /// side does not have; the new edge.
@@ -79,5 +111,25 @@ mod tests {
         assert_eq!(toggle_exit(&mut f, 0, Edge::North), Some(false));
         assert!(f.exits.is_empty());
         assert_eq!(cycle_rear(&mut f, 5), None, "no such side");
+    }
+
+    #[test]
+    fn a_side_renamed_takes_its_units_exits_and_objectives_along() {
+        let mut f = blank(Mode::Hex, 10, 8, Terrain::Clear);
+        let u = new_unit(&f, "blue", Arm::Infantry, Spot::Hex(Offset::new(5, 4)));
+        place(&mut f, u).expect("placed");
+        toggle_exit(&mut f, 0, Edge::North);
+        f.objectives.push(crate::scenario::ObjectiveFile {
+            at: (1, 1),
+            points: 1,
+            name: None,
+            held_by: Some("blue".into()),
+        });
+        assert_eq!(rename(&mut f, 0, "red"), Err(EditError::TakenId("red".into())));
+        assert_eq!(rename(&mut f, 0, " "), Err(EditError::EmptyId));
+        rename(&mut f, 0, "fr").expect("renamed");
+        assert_eq!((f.units[0].side.as_str(), f.exits[0].side.as_str()), ("fr", "fr"));
+        assert_eq!(f.objectives[0].held_by.as_deref(), Some("fr"));
+        assert!(crate::scenario::validate(f.clone()).is_ok());
     }
 }

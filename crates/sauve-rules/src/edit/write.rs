@@ -138,6 +138,7 @@ pub fn to_ron(f: &ScenarioFile) -> String {
             opt(&mut r, "rear", &s.rear);
             r.push(("control", ron(&s.control)));
             opt(&mut r, "aggression", &s.aggression);
+            opt(&mut r, "level", &s.level);
             record(&r)
         })
         .collect();
@@ -311,9 +312,11 @@ mod tests {
         place(&mut f, u).expect("placed");
         f.rules.rout_hexes = 8;
         f.map.legend.insert('#', Terrain::Bridge);
+        f.sides[1].level = Some(crate::vocab::AiLevel::Hard);
         let text = to_ron(&f);
         assert!(text.starts_with(HEADER), "{text}");
         assert!(text.contains("rout_hexes: 8") && !text.contains("natural_extremes"), "{text}");
+        assert!(text.contains("level: Hard"), "a side's AI level is kept: {text}");
         assert!(text.contains("(id: \"blue-1\", side: \"blue\", arm: Infantry, at: (1, 1), morale: 44"), "{text}");
         assert_eq!(read(&text), f);
         assert!(!has_hand_comments(&text), "the header is not a person's comment");

@@ -19,7 +19,7 @@ use super::input::{MapButton, MapClick, MapPointer, PointSet};
 use super::layout::fit_scale;
 use super::opened::Opened;
 use super::request::Request;
-use super::screen::{BANNER_H, BAR_H, MainCamera, PANEL_W};
+use super::screen::{BANNER_H, BAR_H, MainCamera, MapInset, PANEL_W};
 use super::sets::GameSet;
 use super::shown::Shown;
 use super::turn::PlayerTurn;
@@ -33,7 +33,11 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, |mut commands: Commands| {
         commands.spawn((Camera2d, MainCamera));
     });
-    app.add_systems(Update, fit.in_set(GameSet::Build).run_if(resource_changed::<Opened>));
+    app.init_resource::<MapInset>();
+    app.add_systems(
+        Update,
+        fit.in_set(GameSet::Build).run_if(resource_changed::<Opened>.or_else(resource_changed::<MapInset>)),
+    );
     app.add_systems(Update, (keys, point).chain().in_set(GameSet::Input).in_set(PointSet));
     observe_map(app);
 }
@@ -62,11 +66,12 @@ fn fit(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut cam: Query<(&mut Transform, &mut Projection), With<MainCamera>>,
     mut pointer: ResMut<MapPointer>,
+    inset: Option<Res<MapInset>>,
 ) {
     pointer.selected = None;
     let Ok(window) = windows.single() else { return };
     let Ok((mut t, mut p)) = cam.single_mut() else { return };
-    let (centre, scale) = fitted(&opened, controls.as_deref(), window);
+    let (centre, scale) = fitted(&opened, controls.as_deref(), window, inset.map_or(0.0, |i| i.0));
     t.translation = centre.extend(t.translation.z);
     if let Projection::Orthographic(o) = p.as_mut() {
         o.scale = scale;
@@ -82,6 +87,7 @@ fn keys(
     mut cam: Query<(&mut Transform, &mut Projection), With<MainCamera>>,
     opened: Res<Opened>,
     controls: Option<Res<Controls>>,
+    inset: Option<Res<MapInset>>,
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((mut t, mut p)) = cam.single_mut() else { return };
@@ -99,7 +105,7 @@ fn keys(
     }
     t.translation += (dir * 600.0 * o.scale * time.delta_secs()).extend(0.0);
     if keys.just_pressed(KeyCode::Home) {
-        let (centre, scale) = fitted(&opened, controls.as_deref(), window);
+        let (centre, scale) = fitted(&opened, controls.as_deref(), window, inset.map_or(0.0, |i| i.0));
         o.scale = scale;
         t.translation = centre.extend(t.translation.z);
     }
@@ -108,16 +114,17 @@ fn keys(
 /// The camera's centre and scale that fit the open map into the part of
 /// `window` the panels leave free: left of the side panel, below the bar,
 /// and below the orders banner too when a player gives orders at this
-/// window (hex mode with a human side).
-pub fn fitted(opened: &Opened, controls: Option<&Controls>, window: &Window) -> (Vec2, f32) {
+/// window (hex mode with a human side), and right of `left` pixels taken
+/// by a panel on the left (the editor's palette).
+pub fn fitted(opened: &Opened, controls: Option<&Controls>, window: &Window, left: f32) -> (Vec2, f32) {
     let orders = controls.is_some_and(|c| c.0.contains(&Control::Player));
     let top = BAR_H + if orders { BANNER_H } else { 0.0 };
-    let view = Vec2::new((window.width() - PANEL_W).max(100.0), (window.height() - top).max(100.0));
+    let view = Vec2::new((window.width() - PANEL_W - left).max(100.0), (window.height() - top).max(100.0));
     let bounds = opened.layout.bounds();
     let scale = fit_scale(bounds, view, 16.0);
     let centre = (bounds.0 + bounds.1) / 2.0;
     // Shift the camera so the map's centre lands in the free area's middle.
-    (centre + Vec2::new(PANEL_W / 2.0, top / 2.0) * scale, scale)
+    (centre + Vec2::new((PANEL_W - left) / 2.0, top / 2.0) * scale, scale)
 }
 
 fn over(ev: On<Pointer<Over>>, windows: Query<(), With<PrimaryWindow>>, mut pointer: ResMut<MapPointer>) {
@@ -433,7 +440,7 @@ mod tests {
         let human = Controls(vec![Control::Player, Control::Ai]);
         let watched = Controls(vec![Control::Ai, Control::Ai]);
         for (controls, top) in [(None, BAR_H), (Some(&watched), BAR_H), (Some(&human), BAR_H + BANNER_H)] {
-            let f = fitted(&opened, controls, &window);
+            let f = fitted(&opened, controls, &window, 0.0);
             let (top_left, bottom_right) = (on_screen(Vec2::new(lo.x, hi.y), f), on_screen(Vec2::new(hi.x, lo.y), f));
             assert!(top_left.x >= 0.0 && top_left.y >= top - 0.01, "{top_left} below {top}");
             assert!(bottom_right.x <= 1280.0 - PANEL_W + 0.01 && bottom_right.y <= 720.01, "{bottom_right}");
@@ -442,5 +449,10 @@ mod tests {
             let touches = (top_left.y - top - margin).abs() < 0.5 || (top_left.x - margin).abs() < 0.5;
             assert!(touches, "fitted, not merely inside: {top_left}");
         }
+        // The editor's palette on the left: the map's first column is right of it.
+        let f = fitted(&opened, None, &window, 132.0);
+        let top_left = on_screen(Vec2::new(lo.x, hi.y), f);
+        assert!(top_left.x >= 132.0 - 0.01, "{top_left} right of the palette");
+        assert!(on_screen(Vec2::new(hi.x, lo.y), f).x <= 1280.0 - PANEL_W + 0.01);
     }
 }

@@ -118,9 +118,56 @@ pub fn spawn_ground(
     spawn_tilemap(commands, layout, texture, z::TERRAIN, |at| {
         (map.terrain(at).unwrap_or(Terrain::Clear) as u32, Color::WHITE)
     });
-    if let Layout::Hex { .. } = layout {
-        spawn_roads(commands, layout, map);
-        spawn_hexsides(commands, layout, map);
+    match layout {
+        Layout::Hex { .. } => {
+            spawn_roads(commands, layout, map);
+            spawn_hexsides(commands, layout, map);
+        }
+        Layout::Table { cell_cm, .. } => spawn_table_roads(commands, layout, map, cell_px(cell_cm) as f32),
+    }
+}
+
+/// Roads on a table run from the middle of a road (or bridge) cell to the
+/// middle of each road cell beside it, and across a corner where the two
+/// cells beside the corner carry none (a diagonal road, not a staircase);
+/// a road that comes to the table's edge runs on off it.
+fn spawn_table_roads(commands: &mut Commands, layout: Layout, map: &crate::map::TerrainMap, cell: f32) {
+    let road = |c: i32, r: i32| map.terrain(Offset::new(c, r)).is_some_and(Terrain::carries_road);
+    let (wide, narrow) = ((cell * 0.3).max(4.0), (cell * 0.18).max(2.5));
+    let draw = |commands: &mut Commands, a: Vec2, b: Vec2| {
+        commands.spawn((stroke(a, b, wide, theme::ROAD_EDGE, z::ROAD), OnBattle));
+        commands.spawn((stroke(a, b, narrow, theme::ROAD_FILL, z::ROAD + 0.1), OnBattle));
+    };
+    for r in 0..map.height {
+        for c in 0..map.width {
+            if !road(c, r) {
+                continue;
+            }
+            let a = layout.world(Offset::new(c, r));
+            // Each pair once: to the east, south-east, south and south-west.
+            for (dc, dr) in [(1, 0), (1, 1), (0, 1), (-1, 1)] {
+                let diagonal = dc != 0 && dr != 0;
+                if road(c + dc, r + dr) && !(diagonal && (road(c + dc, r) || road(c, r + dr))) {
+                    draw(commands, a, layout.world(Offset::new(c + dc, r + dr)));
+                }
+            }
+            // Off an edge the road comes to from the cells behind it.
+            for (dc, dr) in [(0, -1), (1, 0), (0, 1), (-1, 0)] {
+                let out = Offset::new(c + dc, r + dr);
+                let behind = road(c - dc, r - dr) || road(c - dc - dr, r - dr - dc) || road(c - dc + dr, r - dr + dc);
+                if !map.contains(out) && behind {
+                    draw(commands, a, (a + layout.world(out)) / 2.0);
+                }
+            }
+            let lone = (-1..=1).all(|dr| (-1..=1).all(|dc| (dc, dr) == (0, 0) || !road(c + dc, r + dr)));
+            if lone {
+                commands.spawn((
+                    Sprite::from_color(theme::ROAD_FILL, Vec2::splat(narrow * 1.6)),
+                    Transform::from_translation(a.extend(z::ROAD)),
+                    OnBattle,
+                ));
+            }
+        }
     }
 }
 

@@ -116,6 +116,9 @@ pub fn build(app: &mut App, req: WindowRequest) {
                     resolution: WindowResolution::new(screen::WINDOW_PX.0, screen::WINDOW_PX.1),
                     ..default()
                 }),
+                // The editor asks about unsaved edits before the window
+                // closes (editor/input.rs closes it otherwise).
+                close_when_requested: false,
                 ..default()
             })
             .set(ImagePlugin::default_linear())

@@ -150,7 +150,17 @@ pub fn simulate_turns(world: &mut World, turns: u32) {
     }
 }
 
-fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut pending: ResMut<Pending>, mut dropped: ResMut<Dropped>) {
+fn dropped(
+    mut drops: MessageReader<FileDragAndDrop>,
+    mut pending: ResMut<Pending>,
+    mut dropped: ResMut<Dropped>,
+    screen: Res<State<Screen>>,
+) {
+    // In the editor a dropped file opens in the editor (editor/input.rs).
+    if *screen.get() == Screen::Editor {
+        drops.clear();
+        return;
+    }
     for d in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = d {
             if !dropped.0.contains(path_buf) {

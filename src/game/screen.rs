@@ -15,6 +15,11 @@ pub const BAR_H: f32 = 30.0;
 /// fitted below it, so the banner covers none of it.
 pub const BANNER_H: f32 = 124.0;
 
+/// Room taken on the map's left by a panel there (the editor's palette),
+/// which the map is fitted beside as it is beside the right-hand column.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct MapInset(pub f32);
+
 /// The bar along the top, over the whole width: the battle's, or the
 /// editor's in its place.
 pub fn bar_node() -> Node {

@@ -31,26 +31,34 @@ fn spawn_staff(mut commands: Commands, opened: Res<Opened>) {
         let side = &s.sides[st.side.min(s.sides.len().saturating_sub(1))];
         let colour = theme::side_colour(&side.id, &side.name, st.side);
         let at = opened.layout.table_world(st.x, st.y).extend(z::COUNTER + 2.0);
-        let turned = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
-        commands.spawn((StaffFigure, Transform::from_translation(at), Visibility::default(), OnBattle)).with_children(
-            |p| {
-                p.spawn((
-                    Sprite::from_color(theme::STAFF_INK, Vec2::splat(DIAMOND + 3.0)),
-                    Transform::from_rotation(turned),
-                ));
-                p.spawn((
-                    Sprite::from_color(colour, Vec2::splat(DIAMOND)),
-                    Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(turned),
-                ));
-                p.spawn((
-                    Text2d::new(st.name.clone()),
-                    TextFont::from_font_size(11.0),
-                    TextColor(theme::STAFF_INK),
-                    Transform::from_xyz(0.0, -DIAMOND - 2.0, 0.2),
-                ));
-            },
-        );
+        let e = spawn_figure(&mut commands, at, colour, &st.name);
+        commands.entity(e).insert((StaffFigure, OnBattle));
     }
+}
+
+/// A staff figure's diamond in `colour` with its name beneath, at `at`
+/// (the battle's and the editor's); the figure's entity.
+pub fn spawn_figure(commands: &mut Commands, at: Vec3, colour: Color, name: &str) -> Entity {
+    let turned = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+    commands
+        .spawn((Transform::from_translation(at), Visibility::default()))
+        .with_children(|p| {
+            p.spawn((
+                Sprite::from_color(theme::STAFF_INK, Vec2::splat(DIAMOND + 3.0)),
+                Transform::from_rotation(turned),
+            ));
+            p.spawn((
+                Sprite::from_color(colour, Vec2::splat(DIAMOND)),
+                Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(turned),
+            ));
+            p.spawn((
+                Text2d::new(name),
+                TextFont::from_font_size(11.0),
+                TextColor(theme::STAFF_INK),
+                Transform::from_xyz(0.0, -DIAMOND - 2.0, 0.2),
+            ));
+        })
+        .id()
 }
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ pub struct FlashText {
 
 /// The arm symbols image.
 #[derive(Resource)]
-struct Symbols(Handle<Image>);
+pub struct Symbols(pub Handle<Image>);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, |mut commands: Commands, mut images: ResMut<Assets<Image>>| {

@@ -1,75 +1,45 @@
-//! What the editor draws: its map and counters again after each edit, the
-//! rings of problems, objectives and the selection, and the map fitted
-//! beside the palette.
+//! What the editor draws: its map (roads and hexsides too) and counters
+//! again after each edit, each side's rear edge and exits along the map's
+//! edges, and every frame the rings of problems, objectives and the
+//! selection, the region marked, the line or rectangle being drawn and the
+//! brush under the pointer.
 
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 
-use super::model::Editor;
-use crate::edit::forces::{self, Spot};
-use crate::edit::paint::{self};
-use crate::edit::{blank, places};
-use crate::game::layout::Layout;
+use super::counters::{self, drawn_at};
+use super::model::{Editor, Shape, Stroke, Tool};
+use crate::edit::forces::Spot;
+use crate::edit::paint::{self, Brush};
+use crate::edit::{blank, places, region};
+use crate::game::input::MapPointer;
+use crate::game::layout::{HEX_W, Layout};
 use crate::game::lines::Lines;
 use crate::game::map::{HexAtlas, spawn_ground, z};
 use crate::game::opened::{OnBattle, Opened, Source, clear_battle};
-use crate::game::screen::MainCamera;
 use crate::game::theme;
-use crate::hex::Offset;
+use crate::game::units::Symbols;
+use crate::hex::{Edge, Offset};
 use crate::scenario::Mode;
-use crate::terrain::Arm;
 
 /// Width of the editor's palette on the left, which the map is fitted
 /// beside.
-pub const PALETTE_W: f32 = 118.0;
-
-/// The map, just fitted into the window beside the side panel, fitted
-/// beside the palette too.
-pub(super) fn beside_palette(
-    editor: Option<Res<Editor>>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    mut cam: Query<(&mut Transform, &mut Projection), With<MainCamera>>,
-) {
-    if editor.is_none_or(|e| e.playtest) {
-        return;
-    }
-    let (Ok(window), Ok((mut t, mut p))) = (windows.single(), cam.single_mut()) else { return };
-    let Projection::Orthographic(o) = p.as_mut() else { return };
-    use crate::game::screen::{BAR_H, PANEL_W};
-    let free = (window.width() - PANEL_W).max(PALETTE_W + 100.0);
-    let old = o.scale;
-    o.scale *= free / (free - PALETTE_W);
-    // The map's centre, which the fit put in the middle of the part of the
-    // window right of nothing and left of the side panel, goes in the
-    // middle of the part between the palette and the side panel.
-    t.translation.x += (PANEL_W - PALETTE_W) / 2.0 * o.scale - PANEL_W / 2.0 * old;
-    t.translation.y += BAR_H / 2.0 * (o.scale - old);
-}
-
-/// The counter of a unit in the editor.
-#[derive(Component)]
-pub(super) struct EditorCounter;
+pub const PALETTE_W: f32 = 132.0;
 
 pub(super) fn opened_for(e: &Editor) -> Opened {
+    let (w, h) = paint::size(&e.file().map);
     let layout = match e.file().mode {
-        Mode::Hex => {
-            let (w, h) = paint::size(&e.file().map);
-            Layout::Hex { width: w.max(1) as u32, height: h.max(1) as u32 }
-        }
-        Mode::FreeSpace => {
-            let (w, h) = paint::size(&e.file().map);
-            Layout::Table {
-                width: w.max(1) as u32,
-                height: h.max(1) as u32,
-                cell_cm: e.file().map.cell_cm.unwrap_or(blank::NEW_CELL_CM),
-            }
-        }
+        Mode::Hex => Layout::Hex { width: w.max(1) as u32, height: h.max(1) as u32 },
+        Mode::FreeSpace => Layout::Table {
+            width: w.max(1) as u32,
+            height: h.max(1) as u32,
+            cell_cm: e.file().map.cell_cm.unwrap_or(blank::NEW_CELL_CM),
+        },
     };
     Opened { layout, ..Opened::failed(Source::File(e.path.clone()), Vec::new()) }
 }
 
-/// Entering the editor (at start, or back from a playtest): the map is
-/// the editor's.
+/// The map is the editor's: its layout follows the file's size, mode and
+/// cell (a change refits the map).
 pub(super) fn show_editor(world: &mut World) {
     let Some(e) = world.get_resource::<Editor>() else { return };
     if e.playtest || !e.redraw {
@@ -82,12 +52,13 @@ pub(super) fn show_editor(world: &mut World) {
     }
 }
 
-/// The map and the counters drawn again after an edit.
+/// The map, the counters and the edges drawn again after an edit.
 pub(super) fn redraw(
     mut commands: Commands,
     editor: Option<ResMut<Editor>>,
     opened: Res<Opened>,
     hex: Res<HexAtlas>,
+    symbols: Option<Res<Symbols>>,
     mut images: ResMut<Assets<Image>>,
 ) {
     let Some(mut e) = editor else { return };
@@ -99,39 +70,72 @@ pub(super) fn redraw(
     let f = e.file();
     let layout = opened.layout;
     spawn_ground(&mut commands, layout, &paint::terrain_map(&f.map, f.mode), &hex, &mut images);
-    for u in &f.units {
-        let Some(spot) = forces::spot(u) else { continue };
-        let at = world_of(layout, spot);
-        // The map's colours (a side's army's, or by its index), as the
-        // battle will show them; the side's name is its id when it has none.
-        let side = f.sides.iter().position(|s| s.id == u.side).unwrap_or(0);
-        let (id, name) = match f.sides.get(side) {
-            Some(s) => (s.id.as_str(), s.name.as_deref().unwrap_or(&s.id)),
-            None => ("", ""),
-        };
-        let (colour, ink) = (theme::side_colour(id, name, side), theme::side_ink(id, name, side));
-        let arm = match u.arm {
-            Arm::Infantry => "I",
-            Arm::Cavalry => "C",
-            Arm::Artillery => "A",
-        };
-        let value = match (u.morale, u.strength, u.valour, u.figures) {
-            (Some(m), s, _, _) => format!("{m} {}", s.unwrap_or(0)),
-            (None, _, v, fig) => format!("{:+} {}", v.unwrap_or(0), fig.unwrap_or(0)),
-        };
+    counters::spawn_all(&mut commands, f, layout, symbols.as_ref().map(|s| &s.0));
+    // The objectives' names under their rings.
+    for (o, (c, r)) in f.objectives.iter().zip(objective_rings(e.as_ref(), layout)) {
+        let name = o.name.clone().unwrap_or_else(|| "objective".into());
+        let words = format!("{name} ({} pt)", o.points);
         commands.spawn((
-            EditorCounter,
+            Text2d::new(words),
+            TextFont::from_font_size(12.0),
+            TextColor(Color::WHITE),
+            Transform::from_translation((c - Vec2::new(0.0, r + 9.0)).extend(z::FLASH - 2.0)),
             OnBattle,
-            Sprite::from_color(colour, Vec2::new(40.0, 34.0)),
-            Transform::from_translation(at.extend(z::COUNTER)),
-            children![(
-                Text2d::new(format!("{arm}\n{value}")),
-                TextFont::from_font_size(11.0),
-                TextColor(ink),
-                Transform::from_xyz(0.0, 0.0, 0.1),
-            )],
         ));
     }
+    // Each side's rear edge and exits, named where they lie.
+    let (lo, hi) = layout.bounds();
+    for (i, s) in f.sides.iter().enumerate() {
+        let name = s.name.as_deref().unwrap_or(&s.id);
+        let colour = theme::side_colour(&s.id, name, i);
+        let rear = s.rear.unwrap_or(if i == 0 { Edge::South } else { Edge::North });
+        let (a, b, out) = edge_line(rear, lo, hi);
+        let inset = -out * (8.0 + 10.0 * i as f32);
+        commands.spawn((crate::game::map::stroke(a + inset, b + inset, 5.0, colour, z::FLASH - 3.0), OnBattle));
+        let mid = (a + b) / 2.0 + inset * 2.2;
+        let label = format!("{name}'s rear");
+        spawn_label(&mut commands, label, mid, colour);
+        for x in f.exits.iter().filter(|x| x.side == s.id) {
+            let (a, b, out) = edge_line(x.edge, lo, hi);
+            let m = (a + b) / 2.0 + Vec2::new(out.y, out.x) * (40.0 * i as f32);
+            commands.spawn((
+                crate::game::map::stroke(m - out * 30.0, m + out * 10.0, 6.0, colour, z::FLASH - 3.0),
+                OnBattle,
+            ));
+            spawn_label(&mut commands, format!("{name} exit ({} pt)", x.points), m - out * 44.0, colour);
+        }
+    }
+}
+
+fn spawn_label(commands: &mut Commands, words: String, at: Vec2, colour: Color) {
+    commands.spawn((
+        Text2d::new(words),
+        TextFont::from_font_size(13.0),
+        TextColor(colour.mix(&Color::WHITE, 0.6)),
+        Transform::from_translation(at.extend(z::FLASH - 2.0)),
+        OnBattle,
+    ));
+}
+
+/// A map edge as a line along the map's bounds, and the way out of it.
+fn edge_line(edge: Edge, lo: Vec2, hi: Vec2) -> (Vec2, Vec2, Vec2) {
+    match edge {
+        Edge::North => (Vec2::new(lo.x, hi.y), hi, Vec2::Y),
+        Edge::South => (lo, Vec2::new(hi.x, lo.y), Vec2::NEG_Y),
+        Edge::West => (lo, Vec2::new(lo.x, hi.y), Vec2::NEG_X),
+        Edge::East => (Vec2::new(hi.x, lo.y), hi, Vec2::X),
+    }
+}
+
+/// Each objective's ring: its hex's, or on a table its area round its
+/// cell's centre (docs/rules.md 2.11).
+fn objective_rings(e: &Editor, layout: Layout) -> Vec<(Vec2, f32)> {
+    let f = e.file();
+    let r = match f.mode {
+        Mode::Hex => HEX_W * 0.45,
+        Mode::FreeSpace => f.rules.belle_alliance.victory.objective_radius_cm * layout.px_per_cm(),
+    };
+    f.objectives.iter().map(|o| (layout.world(Offset::new(o.at.0 as i32, o.at.1 as i32)), r)).collect()
 }
 
 fn world_of(layout: Layout, spot: Spot) -> Vec2 {
@@ -141,21 +145,76 @@ fn world_of(layout: Layout, spot: Spot) -> Vec2 {
     }
 }
 
-/// Rings, every frame: the problems (red), the selected unit (gold), the
-/// objectives (white).
-pub(super) fn marks(editor: Option<Res<Editor>>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
-    let Some(e) = editor else { return };
-    let layout = opened.layout;
-    for p in &e.problems {
-        if let Some(spot) = p.path.as_deref().and_then(|path| places::spot_of(e.file(), path)) {
-            lines.circle(world_of(layout, spot), 26.0, 3.0, theme::PROBLEM, z::FLASH);
+/// The outline of a hex or cell.
+fn outline(lines: &mut Lines, layout: Layout, at: Offset, colour: Color, width: f32) {
+    match layout {
+        Layout::Hex { .. } => {
+            for d in crate::hex::Dir::ALL {
+                let (a, b) = layout.hexside(at, d);
+                lines.line(a, b, width, colour, z::FLASH - 0.5);
+            }
+        }
+        Layout::Table { .. } => {
+            let g = layout.grid_size();
+            lines.rect(layout.world(at), Vec2::new(g.x, g.y), 0.0, width, colour, z::FLASH - 0.5);
         }
     }
-    for o in &e.file().objectives {
-        lines.circle(layout.world(Offset::new(o.at.0 as i32, o.at.1 as i32)), 20.0, 2.5, Color::WHITE, z::FLASH - 1.0);
+}
+
+/// Rings and outlines, every frame: the problems (red), the selection
+/// (gold), the objectives (white), the region (cyan), the line or
+/// rectangle being drawn and the brush under the pointer (yellow).
+pub(super) fn marks(
+    editor: Option<Res<Editor>>,
+    opened: Res<Opened>,
+    pointer: Res<MapPointer>,
+    mut lines: ResMut<Lines>,
+) {
+    let Some(e) = editor else { return };
+    if e.playtest {
+        return;
     }
-    let selected = e.selected.as_ref().and_then(|id| e.file().units.iter().find(|u| u.id == *id));
-    if let Some(spot) = selected.and_then(forces::spot) {
-        lines.circle(world_of(layout, spot), 30.0, 3.0, theme::GOLD, z::FLASH);
+    let layout = opened.layout;
+    let f = e.file();
+    let drawn = drawn_at(f, layout);
+    let place_of = |path: &str| -> Option<Vec2> {
+        if let Some(i) = path.strip_prefix("units[").and_then(|x| x.split(']').next()?.parse::<usize>().ok()) {
+            return drawn.get(i).copied().flatten().map(|(p, _)| p);
+        }
+        places::spot_of(f, path).map(|s| world_of(layout, s))
+    };
+    for p in e.problems.iter().chain(&e.warnings) {
+        let colour = if e.problems.contains(p) { theme::PROBLEM } else { theme::DISORDERED };
+        if let Some(at) = p.path.as_deref().and_then(place_of) {
+            lines.circle(at, 28.0, 3.0, colour, z::FLASH);
+        }
+    }
+    for (c, r) in objective_rings(&e, layout) {
+        lines.circle(c, r, 5.0, theme::OBJECTIVE_CASING, z::FLASH - 1.0);
+        lines.circle(c, r, 2.5, theme::OBJECTIVE_UNHELD, z::FLASH - 0.9);
+    }
+    if let Some((p, _)) = e.selected_index().and_then(|i| drawn.get(i).copied().flatten()) {
+        lines.circle(p, 32.0, 3.0, theme::GOLD, z::FLASH);
+    }
+    if let Some(s) = e.staff.and_then(|i| f.staff.get(i)) {
+        lines.circle(layout.table_world(s.pos.0, s.pos.1), 14.0, 3.0, theme::GOLD, z::FLASH);
+    }
+    if let Some((a, b)) = e.region {
+        for at in region::rect(a, b) {
+            outline(&mut lines, layout, at, theme::SELECTED, 2.0);
+        }
+    }
+    if let Some(Stroke::Shape { from, to }) = &e.stroke {
+        let cells = if e.shape == Shape::Rect { region::rect(*from, *to) } else { region::line(f.mode, *from, *to) };
+        for at in cells {
+            outline(&mut lines, layout, at, theme::POINTED, 2.5);
+        }
+    }
+    // The brush's reach under the pointer.
+    if let (Tool::Terrain(_), Some(at)) = (e.tool, pointer.hex) {
+        let brush = if e.brush == Brush::Fill { Brush::One } else { e.brush };
+        for c in paint::covered(&f.map, f.mode, at, brush) {
+            outline(&mut lines, layout, c, theme::POINTED, 1.5);
+        }
     }
 }

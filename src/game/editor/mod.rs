@@ -1,58 +1,62 @@
 //! The scenario editor (`sauve edit [FILE]`): the file's map drawn as it
-//! is painted, its units as counters, the checker's problems listed and
-//! ringed on the map while you edit. The work itself is the rules crate's
-//! pure editing functions ([`crate::edit`]); this file turns clicks and
-//! keys into them, draws the result, and saves, autosaves and playtests.
+//! is painted, its units as the battle's counters, every field of the
+//! format in the side panel's forms, and the checker's problems listed,
+//! ringed on the map and shown beside the control that mends them. The
+//! work itself is the rules crate's pure editing functions
+//! ([`crate::edit`]); these files turn clicks, drags and keys into them,
+//! draw the result, and keep the work safe.
 //!
-//! - Click the map with the tool chosen in the palette (left): a terrain
-//!   under the brush (one hex, radius 1-3, fill), a stream or slope on
-//!   the hexside nearest the pointer (or none), a unit of a side and arm,
-//!   an objective (again: none), a unit into a corps, an exit by the
-//!   nearest edge, a staff figure, or select a unit (then: M+click moves
-//!   it, T / Shift+T turn it, Delete deletes, Ctrl+D copies it to the hex
-//!   under the pointer, + and - or the d66 grid its morale, [ and ] its
-//!   strength, S its state, F its formation, A its arm, O its side, L and
-//!   H limbered and horse artillery, K a turn-1 shock (Shift+K a turn
-//!   later), J a leader riding with it).
-//! - Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, Ctrl+S save (a file with
-//!   comments of its own asks first: Ctrl+S again overwrites, Ctrl+Shift+S
-//!   writes `NAME.edited.ron`); every few edits an autosave goes to
-//!   `NAME.autosave.ron`.
-//! - F8 playtests the scenario as it stands, with the seats chosen (P in
-//!   the battle); F8 again returns to the editor where you left it. A
-//!   scenario with problems is never played: F8 says why.
+//! - `model`: the editor's state; `tools`: what a press, drag and release
+//!   do with each tool; `input`: the keys and the mouse;
+//! - `files`: open, save with the author's comments kept, autosave, the
+//!   autosave offered after a crash, unsaved edits asked about;
+//! - `dialog`: the questions; `palette`: the tools on the left; `panel`
+//!   and `page`: the side panel and its forms;
+//! - `draw` and `counters`: the map, its edges and counters, and the marks
+//!   drawn each frame;
+//! - `open`: into the editor from the menu; `playtest`: F8; `scroll`: the
+//!   panels that scroll.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use super::opened::Opened;
+use super::input::PointSet;
 use super::request::Request;
 use super::sets::GameSet;
 use super::shot::{PictureDone, save_picture};
 use super::state::Screen;
 use crate::edit::blank;
 
+mod counters;
+mod dialog;
 mod draw;
+mod files;
 mod input;
 mod model;
 mod open;
-pub mod panel;
+pub(super) mod page;
+mod palette;
+pub(super) mod panel;
 mod playtest;
+mod scroll;
+mod tools;
 
-pub use draw::PALETTE_W;
-pub use model::{Editor, Tool, UnitAct, edited_path};
+pub use files::edited_path;
+pub use model::Editor;
 pub use open::{edit_open_battle, new_map_in_editor};
-pub use playtest::toggle_playtest;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (input::keys, draw::show_editor).chain().in_set(GameSet::Input));
-    app.add_systems(Update, (draw::redraw, draw::marks).in_set(GameSet::Draw).run_if(in_state(Screen::Editor)));
+    app.init_resource::<input::PressedAt>();
     app.add_systems(
         Update,
-        draw::beside_palette.after(GameSet::Build).before(GameSet::Input).run_if(resource_changed::<Opened>),
+        (input::keys, input::mouse, autosave, draw::show_editor).chain().in_set(GameSet::Input).after(PointSet),
     );
-    app.add_observer(input::click);
+    app.add_systems(Update, (input::dropped, input::close_requested).in_set(GameSet::Input));
+    app.add_systems(Update, (draw::redraw, draw::marks).in_set(GameSet::Draw).run_if(in_state(Screen::Editor)));
+    scroll::plugin(app);
+    palette::plugin(app);
+    dialog::plugin(app);
     let Some(req) = app.world().resource::<Request>().0.edit.clone() else { return };
     let editor = Editor::open(&req.file, req.mode, req.size, req.fill).unwrap_or_else(|err| {
         eprintln!("{err}");
@@ -65,6 +69,22 @@ pub(super) fn plugin(app: &mut App) {
     if let Some(out) = req.shot {
         app.insert_resource(Picture { out, frames: 0 }).init_resource::<PictureDone>();
         app.add_systems(Update, picture.in_set(GameSet::Panels));
+    }
+}
+
+/// A second after an edit (or after a few), the autosave catches up.
+fn autosave(time: Res<Time>, editor: Option<ResMut<Editor>>) {
+    let Some(mut e) = editor else { return };
+    let now = time.elapsed_secs_f64();
+    // Asked without touching the editor, which would count as a change
+    // every frame (and draw the panels again).
+    if e.bypass_change_detection().autosave_due(now)
+        && let Some(p) = e.autosave(now)
+    {
+        let said = format!("(autosaved to {})", p.display());
+        if !e.message.contains("(autosaved") {
+            e.message = format!("{} {said}", e.message);
+        }
     }
 }
 

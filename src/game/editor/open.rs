@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 
 use super::model::Editor;
+use super::playtest::toggle_playtest;
 use crate::edit::blank;
 use crate::game::opened::{Opened, Source, clear_battle};
 use crate::game::scenarios::ScenarioText;
@@ -16,6 +17,9 @@ use crate::terrain::Terrain;
 /// N in the menu: a new 30x20 hex map in the editor, to be saved as
 /// `new-scenario.ron` here (or the first free `new-scenario-N.ron`).
 pub fn new_map_in_editor(world: &mut World) {
+    if keep_unsaved(world) {
+        return;
+    }
     let path = (1..)
         .map(
             |n| if n == 1 { PathBuf::from("new-scenario.ron") } else { PathBuf::from(format!("new-scenario-{n}.ron")) },
@@ -29,10 +33,33 @@ pub fn new_map_in_editor(world: &mut World) {
     world.resource_mut::<NextState<Screen>>().set(Screen::Editor);
 }
 
+/// An editor already open with unsaved edits is never replaced: the
+/// window goes back to it (from a playtest too) and says what to do;
+/// whether it did.
+fn keep_unsaved(world: &mut World) -> bool {
+    let Some(e) = world.get_resource::<Editor>().filter(|e| e.editing.unsaved > 0) else { return false };
+    let (playtest, n, path) = (e.playtest, e.editing.unsaved, e.path.display().to_string());
+    if playtest {
+        toggle_playtest(world);
+    } else {
+        world.resource_mut::<NextState<Screen>>().set(Screen::Editor);
+    }
+    world.resource_mut::<Editor>().message = format!(
+        "{n} edit{} of {path} {} unsaved: Ctrl+S saves {}, or Ctrl+O opens another file (asking first).",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "is" } else { "are" },
+        if n == 1 { "it" } else { "them" }
+    );
+    true
+}
+
 /// E in the menu: the open scenario in the editor. A file on disk is
 /// edited in place; a bundled battle or a save's scenario is saved as a
 /// copy under its own name in this directory.
 pub fn edit_open_battle(world: &mut World) {
+    if keep_unsaved(world) {
+        return;
+    }
     let source = world.resource::<Opened>().source.clone();
     let text = world.get_resource::<ScenarioText>().map(|t| t.0.clone()).unwrap_or_default();
     let on_disk = |p: &Path| std::fs::read_to_string(p).is_ok_and(|t| !crate::save::is_save(&t));

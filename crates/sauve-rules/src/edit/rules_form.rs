@@ -93,6 +93,25 @@ pub fn default_of(field: &str) -> Option<String> {
     all_leaves(&Rules::default()).into_iter().find(|(p, _)| p == field).map(|(_, v)| show(&v))
 }
 
+/// A field's value in `rules`, as typed; `None` for no such field.
+pub fn value_of(rules: &Rules, field: &str) -> Option<String> {
+    all_leaves(rules).into_iter().find(|(p, _)| p == field).map(|(_, v)| show(&v))
+}
+
+/// The row of one field, whether it differs from the house's or not.
+pub fn row_of(rules: &Rules, field: &str) -> Option<Row> {
+    let value = value_of(rules, field)?;
+    let default = default_of(field).unwrap_or_else(|| "none".into());
+    Some(Row {
+        field: field.to_owned(),
+        label: field.to_owned(),
+        value,
+        kind: Kind::Number,
+        path: Subject::Rules.field_path(field),
+        hint: format!("house default {default}"),
+    })
+}
+
 /// The form: each value the scenario changes, with its default beside it.
 pub fn rows(rules: &Rules) -> Vec<Row> {
     let house = all_leaves(&Rules::default());
@@ -233,6 +252,11 @@ mod tests {
         let hexes = listed.iter().find(|r| r.field == "rout_hexes").expect("row");
         assert_eq!((hexes.value.as_str(), hexes.path.as_str()), ("8", "rules.rout_hexes"));
         assert!(hexes.hint.contains("10"), "{}", hexes.hint);
+        assert_eq!(row_of(&r, "rout_hexes").map(|x| x.value), Some("8".into()));
+        assert_eq!(
+            row_of(&Rules::default(), "combat.leader_radius").map(|x| x.value),
+            value_of(&r, "combat.leader_radius")
+        );
         set(&mut r, "rout_hexes", "").expect("back to the default");
         assert_eq!(r.rout_hexes, Rules::default().rout_hexes);
         assert_eq!(rows(&r).len(), 2);

@@ -117,7 +117,8 @@ fn keys(
 /// window (hex mode with a human side), and right of `left` pixels taken
 /// by a panel on the left (the editor's palette).
 pub fn fitted(opened: &Opened, controls: Option<&Controls>, window: &Window, left: f32) -> (Vec2, f32) {
-    let orders = controls.is_some_and(|c| c.0.contains(&Control::Player));
+    // The orders banner is a battle's: the editor's map has none over it.
+    let orders = opened.scenario.is_some() && controls.is_some_and(|c| c.0.contains(&Control::Player));
     let top = BAR_H + if orders { BANNER_H } else { 0.0 };
     let view = Vec2::new((window.width() - PANEL_W - left).max(100.0), (window.height() - top).max(100.0));
     let bounds = opened.layout.bounds();
@@ -247,7 +248,8 @@ pub(super) fn point(
 ) {
     let Ok(window) = windows.single() else { return };
     let Ok((camera, gt)) = cam.single() else { return };
-    let live = req.0.shot.is_none() && pointer.over_map;
+    let picture = req.0.shot.is_some() || req.0.edit.as_ref().is_some_and(|e| e.shot.is_some());
+    let live = !picture && pointer.over_map;
     let world = window.cursor_position().filter(|_| live).and_then(|c| camera.viewport_to_world_2d(gt, c).ok());
     let hex = world.and_then(|w| opened.layout.hex_at(w));
     // Only a change is a change: what is drawn from the pointer is drawn

@@ -102,11 +102,15 @@ fn card(
     let Some(ask) = &e.ask else { return };
     let (title, body, answers): (String, Vec<String>, Vec<(Answer, String)>) = match ask {
         Ask::Recover { written, differences, .. } => {
+            let auto = crate::edit::write::autosave_path(&e.path);
+            let since = if e.path.exists() {
+                format!("after {} was last saved, and holds edits the file does not", e.path.display())
+            } else {
+                format!("and holds edits of {}, which was never saved", e.path.display())
+            };
             let mut body = vec![format!(
-                "{} was written {written}, after {} was last saved, and holds edits the file does not: the editor \
-                 was closed before they were saved.",
-                crate::edit::write::autosave_path(&e.path).display(),
-                e.path.display()
+                "{} was written {written}, {since}: the editor was closed before they were saved.",
+                auto.display()
             )];
             match differences {
                 Some(d) if d.is_empty() => body.push("It holds nothing the file does not.".into()),

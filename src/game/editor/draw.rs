@@ -75,13 +75,7 @@ pub(super) fn redraw(
     for (o, (c, r)) in f.objectives.iter().zip(objective_rings(e.as_ref(), layout)) {
         let name = o.name.clone().unwrap_or_else(|| "objective".into());
         let words = format!("{name} ({} pt)", o.points);
-        commands.spawn((
-            Text2d::new(words),
-            TextFont::from_font_size(12.0),
-            TextColor(Color::WHITE),
-            Transform::from_translation((c - Vec2::new(0.0, r + 9.0)).extend(z::FLASH - 2.0)),
-            OnBattle,
-        ));
+        spawn_label(&mut commands, words, c - Vec2::new(0.0, r + 11.0), theme::OBJECTIVE_UNHELD);
     }
     // Each side's rear edge and exits, named where they lie.
     let (lo, hi) = layout.bounds();
@@ -97,7 +91,9 @@ pub(super) fn redraw(
         spawn_label(&mut commands, label, mid, colour);
         for x in f.exits.iter().filter(|x| x.side == s.id) {
             let (a, b, out) = edge_line(x.edge, lo, hi);
-            let m = (a + b) / 2.0 + Vec2::new(out.y, out.x) * (40.0 * i as f32);
+            // A quarter of the way along the edge, clear of the rear's label
+            // in its middle; the other side's three quarters.
+            let m = a.lerp(b, 0.25 + 0.5 * i as f32);
             commands.spawn((
                 crate::game::map::stroke(m - out * 30.0, m + out * 10.0, 6.0, colour, z::FLASH - 3.0),
                 OnBattle,
@@ -107,11 +103,24 @@ pub(super) fn redraw(
     }
 }
 
+/// Words on the map on a dark plate, so they read on any ground; `colour`
+/// tints the plate's edge.
 fn spawn_label(commands: &mut Commands, words: String, at: Vec2, colour: Color) {
+    let width = words.chars().count() as f32 * 7.0 + 10.0;
+    commands.spawn((
+        Sprite::from_color(colour, Vec2::new(width + 2.0, 20.0)),
+        Transform::from_translation(at.extend(z::FLASH - 2.2)),
+        OnBattle,
+    ));
+    commands.spawn((
+        Sprite::from_color(theme::STEP_LABEL, Vec2::new(width, 18.0)),
+        Transform::from_translation(at.extend(z::FLASH - 2.1)),
+        OnBattle,
+    ));
     commands.spawn((
         Text2d::new(words),
         TextFont::from_font_size(13.0),
-        TextColor(colour.mix(&Color::WHITE, 0.6)),
+        TextColor(Color::WHITE),
         Transform::from_translation(at.extend(z::FLASH - 2.0)),
         OnBattle,
     ));
@@ -183,10 +192,12 @@ pub(super) fn marks(
         }
         places::spot_of(f, path).map(|s| world_of(layout, s))
     };
-    for p in e.problems.iter().chain(&e.warnings) {
-        let colour = if e.problems.contains(p) { theme::PROBLEM } else { theme::DISORDERED };
+    // Problems in a thick red ring; warnings in a thin orange one, inside
+    // the selection's gold.
+    for (p, bad) in e.problems.iter().map(|p| (p, true)).chain(e.warnings.iter().map(|p| (p, false))) {
         if let Some(at) = p.path.as_deref().and_then(place_of) {
-            lines.circle(at, 28.0, 3.0, colour, z::FLASH);
+            let (r, w, colour) = if bad { (28.0, 3.5, theme::PROBLEM) } else { (25.0, 2.0, theme::STRIKE_FIRE) };
+            lines.circle(at, r, w, colour, z::FLASH);
         }
     }
     for (c, r) in objective_rings(&e, layout) {
@@ -194,7 +205,7 @@ pub(super) fn marks(
         lines.circle(c, r, 2.5, theme::OBJECTIVE_UNHELD, z::FLASH - 0.9);
     }
     if let Some((p, _)) = e.selected_index().and_then(|i| drawn.get(i).copied().flatten()) {
-        lines.circle(p, 32.0, 3.0, theme::GOLD, z::FLASH);
+        lines.circle(p, 33.0, 4.0, theme::GOLD, z::FLASH + 0.1);
     }
     if let Some(s) = e.staff.and_then(|i| f.staff.get(i)) {
         lines.circle(layout.table_world(s.pos.0, s.pos.1), 14.0, 3.0, theme::GOLD, z::FLASH);

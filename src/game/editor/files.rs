@@ -272,8 +272,10 @@ fn ago(t: SystemTime) -> String {
     let s = SystemTime::now().duration_since(t).map_or(0, |d| d.as_secs());
     match s {
         0..=59 => "a moment ago".into(),
-        60..=3599 => format!("{} minutes ago", s / 60),
-        3600..=86_399 => format!("{} hours ago", s / 3600),
+        60..=119 => "a minute ago".into(),
+        120..=3599 => format!("{} minutes ago", s / 60),
+        3600..=7199 => "an hour ago".into(),
+        7200..=86_399 => format!("{} hours ago", s / 3600),
         _ => format!("{} days ago", s / 86_400),
     }
 }

@@ -229,6 +229,26 @@ fn about<'a>(e: &'a Editor, path: &str) -> Vec<(&'a Problem, bool)> {
     problems.chain(e.warnings.iter().filter(|p| under(p)).map(|p| (p, false))).collect()
 }
 
+/// The problems and warnings about a whole entry (`units[3]`, not one of
+/// its fields), at the top of its form, with the rules they name.
+fn entry_troubles(e: &Editor, out: &mut Vec<Piece>, subject: Subject) {
+    let path = subject.path();
+    for p in e.problems.iter().map(|p| (p, true)).chain(e.warnings.iter().map(|p| (p, false))) {
+        if p.0.path.as_deref() != Some(path.as_str()) {
+            continue;
+        }
+        let ink = if p.1 { theme::TEXT_PROBLEM } else { theme::TEXT_WARNING };
+        push(out, (text(p.0.message.clone(), 11.0, ink), Node { width: Val::Percent(100.0), ..default() }));
+        let rules: Vec<(AddRule, String, Color)> = rules_named(&p.0.message)
+            .into_iter()
+            .map(|r| (AddRule(r.clone()), format!("change rules.{r}"), theme::BUTTON))
+            .collect();
+        if !rules.is_empty() {
+            buttons(out, rules);
+        }
+    }
+}
+
 /// A form's rows, each a label and its control, its hint beneath and the
 /// problems the checker finds in it.
 fn form(e: &Editor, out: &mut Vec<Piece>, subject: Subject, rows: Vec<Row>) {
@@ -238,6 +258,10 @@ fn form(e: &Editor, out: &mut Vec<Piece>, subject: Subject, rows: Vec<Row>) {
             about(e, &r.path).into_iter().map(|(p, bad)| (p.message.clone(), bad)).collect();
         let back = if lit || troubles.iter().any(|t| t.1) { theme::PROBLEM_LINE } else { Color::NONE };
         let hint = r.hint.clone();
+        // A side named by its id is shown with its name.
+        let shown_as = matches!(r.field.as_str(), "side" | "held_by")
+            .then(|| e.file().sides.iter().position(|s| s.id == r.value).map(|i| e.side_name(i)))
+            .flatten();
         out.push(Box::new(move |c: &mut Commands, body: Entity| {
             let line = c
                 .spawn((
@@ -250,13 +274,23 @@ fn form(e: &Editor, out: &mut Vec<Piece>, subject: Subject, rows: Vec<Row>) {
                     ChildOf(body),
                 ))
                 .id();
+            // A long label (a rule's path) stands above its control.
+            let long = r.label.chars().count() > 14;
+            if long {
+                c.entity(line).with_child((
+                    text(r.label.clone(), 12.0, theme::TEXT_HOVER),
+                    Node { width: Val::Percent(100.0), ..default() },
+                ));
+            }
             let row = c
                 .spawn((Node { column_gap: Val::Px(4.0), align_items: AlignItems::Center, ..default() }, ChildOf(line)))
                 .id();
-            c.entity(row).with_child((
-                text(r.label.clone(), 12.0, theme::TEXT_HOVER),
-                Node { width: Val::Px(96.0), min_width: Val::Px(96.0), overflow: Overflow::clip(), ..default() },
-            ));
+            if !long {
+                c.entity(row).with_child((
+                    text(r.label.clone(), 12.0, theme::TEXT_HOVER),
+                    Node { width: Val::Px(96.0), min_width: Val::Px(96.0), overflow: Overflow::clip(), ..default() },
+                ));
+            }
             let control = Node { flex_grow: 1.0, min_width: Val::Px(0.0), ..pad(4.0, 2.0) };
             match &r.kind {
                 Kind::Text | Kind::Number => {
@@ -272,7 +306,11 @@ fn form(e: &Editor, out: &mut Vec<Piece>, subject: Subject, rows: Vec<Row>) {
                     ));
                 }
                 Kind::Choice(choices) => {
-                    let words = if r.value.is_empty() { "(default)".to_owned() } else { r.value.clone() };
+                    let words = match (&shown_as, r.value.is_empty()) {
+                        (_, true) => "(default)".to_owned(),
+                        (Some(name), false) => format!("{} ({name})", r.value),
+                        (None, false) => r.value.clone(),
+                    };
                     c.entity(row).with_child((
                         ChoiceButton {
                             subject,
@@ -286,6 +324,10 @@ fn form(e: &Editor, out: &mut Vec<Piece>, subject: Subject, rows: Vec<Row>) {
                 Kind::Fixed => {
                     c.entity(row).with_child((text(r.value.clone(), 12.0, theme::TEXT_BODY), control));
                 }
+            }
+            if subject == Subject::Rules {
+                c.entity(row)
+                    .with_child((ResetRule(r.field.clone()), button("reset", 11.0, theme::BUTTON, pad(4.0, 1.0))));
             }
             c.entity(line)
                 .with_child((text(hint, 10.0, theme::TEXT_SMALL), Node { width: Val::Percent(100.0), ..default() }));
@@ -329,6 +371,7 @@ fn page(e: &Editor, out: &mut Vec<Piece>) {
         }
         Page::Side(i) => {
             heading(out, format!("Side {}: the {}", i + 1, e.side_name(i)));
+            entry_troubles(e, out, Subject::Side(i));
             form(e, out, Subject::Side(i), fields::rows(f, Subject::Side(i)));
         }
         Page::Unit => unit_page(e, out),
@@ -342,6 +385,7 @@ fn unit_page(e: &Editor, out: &mut Vec<Piece>) {
     let f = e.file();
     if let Some(i) = e.staff.filter(|&i| i < f.staff.len()) {
         heading(out, "Staff figure");
+        entry_troubles(e, out, Subject::Staff(i));
         buttons(out, vec![(RemoveEntry(List::Staff, i), "delete it".to_owned(), theme::BUTTON_WHY)]);
         form(e, out, Subject::Staff(i), fields::rows(f, Subject::Staff(i)));
         return;
@@ -353,6 +397,7 @@ fn unit_page(e: &Editor, out: &mut Vec<Piece>) {
     };
     let u = &f.units[i];
     heading(out, e.unit_name(&u.id));
+    entry_troubles(e, out, Subject::Unit(i));
     let quick: Vec<(FieldButton, String, Color)> =
         quick_buttons(f.mode, u.arm).into_iter().map(|(a, w)| (FieldButton(a), w.to_owned(), theme::BUTTON)).collect();
     buttons(out, quick);
@@ -418,6 +463,7 @@ fn list_page(e: &Editor, out: &mut Vec<Piece>, list: List) {
     buttons(out, vec![(AddEntry(list), format!("+ add to {}", list.name()), theme::BUTTON_ACTION)]);
     if e.entry < n {
         buttons(out, vec![(RemoveEntry(list, e.entry), "delete this one".to_owned(), theme::BUTTON_WHY)]);
+        entry_troubles(e, out, list.subject(e.entry));
         form(e, out, list.subject(e.entry), fields::rows(f, list.subject(e.entry)));
     } else if n == 0 {
         note(out, list_hint(list));
@@ -459,10 +505,7 @@ fn rules_page(e: &Editor, out: &mut Vec<Piece>) {
     if rows.is_empty() {
         note(out, "This scenario plays the house rules as they are.");
     }
-    let resets: Vec<(ResetRule, String, Color)> =
-        rows.iter().map(|r| (ResetRule(r.field.clone()), format!("reset {}", r.field), theme::BUTTON)).collect();
     form(e, out, Subject::Rules, rows);
-    buttons(out, resets);
     note(out, "Find a rule to change (type part of its name):");
     out.push(Box::new(|c: &mut Commands, body: Entity| {
         c.entity(body).with_child((
@@ -584,11 +627,16 @@ fn activate(
     problems: Query<&ProblemLine>,
     opened: Res<Opened>,
     mut cam: Query<&mut Transform, With<MainCamera>>,
+    focus: Option<ResMut<InputFocus>>,
 ) {
     let Some(mut e) = editor else { return };
     let it = activate.entity;
     if e.ask.is_some() {
         return;
+    }
+    // A button pressed leaves the field typed in (which sets it).
+    if let Some(mut f) = focus {
+        f.clear();
     }
     if let Ok(c) = choices.get(it) {
         let k = c.choices.iter().position(|x| *x == c.now).map_or(0, |k| k + 1);
@@ -647,7 +695,8 @@ fn activate(
             e.rules_shown.push(a.0.clone());
         }
         e.lit = Some(a.0.clone());
-        e.message = format!("{}: type its value and Enter.", a.0);
+        e.page = Page::Rules;
+        e.message = format!("rules.{}: type its value and Enter (empty: the house's).", a.0);
     } else if let Ok(line) = problems.get(it) {
         let Some(p) = e.problems.iter().chain(&e.warnings).nth(line.0).cloned() else { return };
         go_to(&mut e, &p, opened.layout, &mut cam);

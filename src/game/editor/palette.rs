@@ -214,10 +214,14 @@ fn activate(
     mut seats: ResMut<crate::game::seats::Seats>,
     mut commands: Commands,
     palette: Query<Entity, With<Palette>>,
+    focus: Option<ResMut<bevy::input_focus::InputFocus>>,
 ) {
     let (Some(mut e), Ok(pick)) = (editor, picks.get(activate.entity)) else { return };
     if e.ask.is_some() {
         return;
+    }
+    if let Some(mut f) = focus {
+        f.clear();
     }
     match *pick {
         Pick::Tool(t) => {

@@ -116,7 +116,7 @@ pub fn tabs_of(e: &Editor) -> Vec<(Page, String)> {
     let hex = e.file().mode == Mode::Hex;
     let mut out = vec![(Page::Scenario, "Scenario".to_owned()), (Page::Map, "Map".to_owned())];
     for i in 0..e.file().sides.len() {
-        let name: String = e.side_name(i).chars().take(12).collect();
+        let name: String = e.side_name(i).chars().take(18).collect();
         out.push((Page::Side(i), name));
     }
     out.push((Page::Unit, if hex { "Unit" } else { "Unit/staff" }.to_owned()));
@@ -133,8 +133,14 @@ pub fn tabs_of(e: &Editor) -> Vec<(Page, String)> {
         out.push((Page::List(l), format!("{cap} ({n})")));
     }
     out.push((Page::Rules, "Rules".to_owned()));
-    let (p, w) = (e.problems.len(), e.warnings.len());
-    out.push((Page::Problems, format!("Problems ({p}){}", if w > 0 { format!(" {w}!") } else { String::new() })));
+    let label = match (e.problems.len(), e.warnings.len()) {
+        (0, 0) => "Problems (none)".to_owned(),
+        (0, 1) => "1 warning".to_owned(),
+        (0, w) => format!("{w} warnings"),
+        (1, _) => "1 problem".to_owned(),
+        (p, _) => format!("{p} problems"),
+    };
+    out.push((Page::Problems, label));
     out
 }
 
@@ -258,10 +264,19 @@ fn bar(
 }
 
 /// A tab clicked: its page.
-fn activate(activate: On<Activate>, tabs: Query<&Tab>, editor: Option<ResMut<Editor>>) {
+fn activate(
+    activate: On<Activate>,
+    tabs: Query<&Tab>,
+    editor: Option<ResMut<Editor>>,
+    focus: Option<ResMut<bevy::input_focus::InputFocus>>,
+) {
     let (Some(mut e), Ok(tab)) = (editor, tabs.get(activate.entity)) else { return };
     if e.ask.is_some() {
         return;
+    }
+    // Another page: the field typed in is left (and set).
+    if let Some(mut f) = focus {
+        f.clear();
     }
     e.page = tab.0;
     e.lit = None;

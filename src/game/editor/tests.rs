@@ -557,6 +557,9 @@ fn the_forms_choices_lists_and_rules_edit_what_they_say() {
     assert_eq!(add, Subject::Shock(0));
     editor_mut(&mut app).set_field(add, "turn", "3");
     assert_eq!(editor(&app).file().shocks[0].turn, 3);
+    // A warning naming a rule offers that rule's control.
+    let said = "a rout of rules.rout_hexes (10) from there would run off the map";
+    assert_eq!(super::page::rules_named(said), ["rout_hexes"]);
     // The rules finder lists what holds the typed words; a rule is set.
     assert!(super::page::rules_matching("leader").iter().any(|f| f == "combat.leader_radius"));
     editor_mut(&mut app).set_field(Subject::Rules, "combat.leader_radius", "2");

@@ -36,7 +36,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MapInset>();
     app.add_systems(
         Update,
-        fit.in_set(GameSet::Build).run_if(resource_changed::<Opened>.or_else(resource_changed::<MapInset>)),
+        fit.in_set(GameSet::Build)
+            .run_if(resource_changed::<Opened>.or_else(resource_changed::<MapInset>).or_else(resized)),
     );
     app.add_systems(Update, (keys, point).chain().in_set(GameSet::Input).in_set(PointSet));
     observe_map(app);
@@ -76,6 +77,12 @@ fn fit(
     if let Projection::Orthographic(o) = p.as_mut() {
         o.scale = scale;
     }
+}
+
+/// The window was resized: the map is fitted to its new size (a map
+/// fitted to the old one would run under the panels).
+fn resized(mut sizes: MessageReader<bevy::window::WindowResized>) -> bool {
+    sizes.read().count() > 0
 }
 
 /// The arrow keys pan (a third of the view per second); Home fits the map

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use bevy::prelude::*;
 
+use super::cards;
 use super::layout::Layout;
 use super::lines::Lines;
 use super::map::z;
@@ -67,6 +68,9 @@ struct LegendText;
 struct BarFill;
 #[derive(Component)]
 struct BarBack;
+/// The legend's close button (as F).
+#[derive(Component)]
+struct ForecastClose;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ForecastView>();
@@ -74,6 +78,23 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, keys.in_set(GameSet::Input).run_if(in_state(Screen::Battle)));
     app.add_systems(Update, collect.after(GameSet::Playback).before(GameSet::Draw));
     app.add_systems(Update, (legend, rings).in_set(GameSet::Draw));
+    app.add_observer(close);
+}
+
+/// The legend's close button: the forecast shown hidden, or the one being
+/// played cancelled (as F and Esc).
+fn close(
+    activate: On<bevy::ui_widgets::Activate>,
+    buttons: Query<(), With<ForecastClose>>,
+    mut view: ResMut<ForecastView>,
+) {
+    if buttons.get(activate.entity).is_err() {
+        return;
+    }
+    if let Some(job) = view.job.take() {
+        job.progress.cancel();
+    }
+    view.shown = None;
 }
 
 /// The colour of a chance: pale yellow at a few percent to deep red at
@@ -205,50 +226,48 @@ pub fn legend_words(view: &ForecastView, opened: &Opened) -> Option<String> {
     Some(out)
 }
 
-/// The legend and progress bar sit at the foot of the map, left.
+/// The legend and progress bar: a card of the right-hand column (in the
+/// log's place) once the column is up; hidden until a forecast runs.
 fn spawn_legend(mut commands: Commands) {
-    commands
-        .spawn((
-            Legend,
-            Node {
-                position_type: PositionType::Absolute,
-                left: Val::Px(0.0),
-                bottom: Val::Px(0.0),
-                width: Val::Px(430.0),
-                padding: UiRect::all(Val::Px(10.0)),
-                flex_direction: FlexDirection::Column,
-                row_gap: Val::Px(6.0),
-                display: Display::None,
-                ..default()
-            },
-            BackgroundColor(theme::FORECAST_PANEL),
-            GlobalZIndex(2),
+    let legend = commands.spawn((Legend, cards::card(theme::FORECAST_PANEL))).id();
+    commands.entity(legend).entry::<Node>().and_modify(|mut n| n.display = Display::None);
+    cards::title_row(&mut commands, legend, "Break forecast", ForecastClose, "Close (F)");
+    commands.entity(legend).with_children(|p| {
+        p.spawn((
+            LegendText,
+            theme::text("", 13.0, theme::TEXT_FORECAST),
+            Node { width: Val::Percent(100.0), ..default() },
+        ));
+        p.spawn((
+            BarBack,
+            Node { width: Val::Percent(100.0), height: Val::Px(10.0), min_height: Val::Px(10.0), ..default() },
+            BackgroundColor(theme::FORECAST_BAR),
         ))
-        .with_children(|p| {
-            p.spawn((LegendText, theme::text("", 13.0, theme::TEXT_FORECAST)));
-            p.spawn((
-                BarBack,
-                Node { width: Val::Percent(100.0), height: Val::Px(10.0), ..default() },
-                BackgroundColor(theme::FORECAST_BAR),
-            ))
-            .with_children(|b| {
-                b.spawn((
-                    BarFill,
-                    Node { width: Val::Percent(0.0), height: Val::Percent(100.0), ..default() },
-                    BackgroundColor(heat(0.6)),
-                ));
-            });
+        .with_children(|b| {
+            b.spawn((
+                BarFill,
+                Node { width: Val::Percent(0.0), height: Val::Percent(100.0), ..default() },
+                BackgroundColor(heat(0.6)),
+            ));
         });
+    });
 }
 
 fn legend(
+    mut commands: Commands,
     view: Res<ForecastView>,
     opened: Res<Opened>,
+    placed: Query<Entity, (With<Legend>, Without<ChildOf>)>,
+    columns: Query<Entity, With<cards::SideColumn>>,
     mut node: Query<&mut Node, (With<Legend>, Without<BarFill>, Without<BarBack>)>,
     mut text: Query<&mut Text, With<LegendText>>,
     mut fill: Query<&mut Node, (With<BarFill>, Without<Legend>, Without<BarBack>)>,
     mut back: Query<&mut Node, (With<BarBack>, Without<Legend>, Without<BarFill>)>,
 ) {
+    // Into the right-hand column once it is up.
+    if let (Ok(l), Some(c)) = (placed.single(), cards::column(&columns)) {
+        commands.entity(l).insert(ChildOf(c));
+    }
     let words = legend_words(&view, &opened);
     if let Ok(mut n) = node.single_mut() {
         let d = if words.is_some() { Display::Flex } else { Display::None };

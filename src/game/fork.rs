@@ -17,13 +17,13 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use bevy::ui_widgets::{Activate, Button};
 
+use super::cards;
 use super::layout::Layout;
 use super::lines::Lines;
 use super::map::z;
 use super::opened::{OnBattle, Opened, Source};
 use super::playback::Playback;
 use super::scenarios::{Pending, ScenarioText};
-use super::screen::BAR_H;
 use super::sets::GameSet;
 use super::shown::Shown;
 use super::state::{Screen, battle_keys};
@@ -45,8 +45,11 @@ pub const FORK_DIR: &str = "saves";
 /// The fork panel and the two branches of a fork made.
 #[derive(Resource)]
 pub struct ForkView {
-    /// The panel is open (D).
+    /// The panel is open (D): the rolled events to fork at.
     pub open: bool,
+    /// The branches' comparison is shown (after a fork; D or Esc hides it,
+    /// B still switches branch).
+    pub compare: bool,
     /// The roll picked to roll otherwise.
     pub picked: Option<RollAt>,
     /// A new roll clicked for the picked one: the fork is made next frame.
@@ -60,7 +63,15 @@ pub struct ForkView {
 
 impl Default for ForkView {
     fn default() -> Self {
-        ForkView { open: false, picked: None, asked: None, branches: None, dir: FORK_DIR.into(), seek: None }
+        ForkView {
+            open: false,
+            compare: false,
+            picked: None,
+            asked: None,
+            branches: None,
+            dir: FORK_DIR.into(),
+            seek: None,
+        }
     }
 }
 
@@ -99,6 +110,9 @@ struct RollButton(u32);
 /// Opens the other branch.
 #[derive(Component)]
 struct SwitchButton;
+/// The fork card's close button (as D).
+#[derive(Component)]
+struct ForkClose;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ForkView>();
@@ -121,14 +135,19 @@ fn keys(world: &mut World) {
         let k = world.resource::<ButtonInput<KeyCode>>();
         (k.just_pressed(KeyCode::KeyD), k.just_pressed(KeyCode::KeyB), k.just_pressed(KeyCode::Escape))
     };
+    let shown = |v: &ForkView| v.open || (v.compare && v.branches.is_some());
     if d {
         let has_battle = world.get_resource::<sim::BattleLog>().is_some();
         let mut view = world.resource_mut::<ForkView>();
-        view.open = !view.open && has_battle;
+        // D closes whatever of the fork shows, else opens the picker.
+        let open = !shown(&view) && has_battle;
+        view.open = open;
+        view.compare = false;
         view.picked = None;
-    } else if esc && world.resource::<ForkView>().open && *world.resource::<State<Screen>>().get() == Screen::Battle {
+    } else if esc && shown(world.resource::<ForkView>()) && *world.resource::<State<Screen>>().get() == Screen::Battle {
         let mut view = world.resource_mut::<ForkView>();
         view.open = false;
+        view.compare = false;
         view.picked = None;
     }
     if b {
@@ -144,9 +163,15 @@ fn activate(
     lines: Query<&EventLine>,
     rolls: Query<&RollButton>,
     switches: Query<(), With<SwitchButton>>,
+    closes: Query<(), With<ForkClose>>,
     mut view: ResMut<ForkView>,
     mut commands: Commands,
 ) {
+    if closes.get(activate.entity).is_ok() {
+        view.open = false;
+        view.compare = false;
+        view.picked = None;
+    }
     if let Ok(line) = lines.get(activate.entity) {
         view.picked = Some(line.0);
     }
@@ -213,6 +238,7 @@ pub fn fork_here(world: &mut World, at: RollAt, roll: u32) -> Result<Notice, Not
         dropped,
     });
     view.open = false;
+    view.compare = true;
     view.picked = None;
     // The fork opens at its changed roll.
     view.seek = Some(at as usize + 1);
@@ -353,6 +379,7 @@ fn panel(
     opened: Res<Opened>,
     log: Option<Res<sim::BattleLog>>,
     old: Query<Entity, With<ForkPanel>>,
+    columns: Query<Entity, With<cards::SideColumn>>,
     mut last: Local<Option<Content>>,
 ) {
     let cursor_moved = view.open && shown.is_changed();
@@ -360,7 +387,8 @@ fn panel(
         return;
     }
     let (Some(s), Some(log)) = (opened.scenario.as_deref(), log) else { return };
-    let want = (view.open || view.branches.is_some()).then(|| content(&view, s, &log.events, shown.cursor));
+    let showing = view.open || (view.compare && view.branches.is_some());
+    let want = showing.then(|| content(&view, s, &log.events, shown.cursor));
     if *last == want && old.is_empty() != want.is_some() {
         return;
     }
@@ -370,77 +398,66 @@ fn panel(
     *last = want.clone();
     let Some(c) = want else { return };
     let picked = view.picked;
-    commands
-        .spawn((
-            ForkPanel,
-            OnBattle,
-            Node {
-                position_type: PositionType::Absolute,
-                left: Val::Px(8.0),
-                top: Val::Px(BAR_H + 8.0),
-                width: Val::Px(470.0),
-                max_height: Val::Px(560.0),
-                padding: UiRect::all(Val::Px(8.0)),
-                flex_direction: FlexDirection::Column,
-                row_gap: Val::Px(2.0),
-                overflow: Overflow::clip(),
-                ..default()
-            },
-            BackgroundColor(theme::FORK_PANEL),
-            GlobalZIndex(3),
-        ))
-        .with_children(|p| {
-            p.spawn(text(c.text.trim_end(), 13.0, theme::TEXT_FORK));
-            if c.switch {
-                p.spawn((
-                    SwitchButton,
-                    button(
-                        "Show the other branch (B)",
-                        13.0,
-                        theme::BUTTON_FORK,
-                        Node { margin: UiRect::top(Val::Px(4.0)), ..pad(8.0, 2.0) },
-                    ),
-                ));
-            }
-            let per_row = if c.rolls.len() == 36 { 6 } else { 8 };
-            for row in c.rolls.chunks(per_row) {
-                p.spawn(Node { column_gap: Val::Px(4.0), margin: UiRect::top(Val::Px(3.0)), ..default() })
-                    .with_children(|r| {
-                        for ch in row {
-                            let colour = match (ch.same, ch.passes) {
-                                (true, _) => theme::ROLL_SAME,
-                                (false, Some(true)) => theme::ROLL_PASSES,
-                                (false, Some(false)) => theme::ROLL_FAILS,
-                                (false, None) => theme::ROLL_OTHER,
-                            };
-                            let mut b = r.spawn(button_face(
-                                ch.roll.to_string(),
-                                14.0,
-                                colour,
-                                theme::TEXT,
-                                Node { width: Val::Px(40.0), justify_content: JustifyContent::Center, ..default() },
-                            ));
-                            // The roll it made is no fork: not a button.
-                            if !ch.same {
-                                b.insert((Button, RollButton(ch.roll)));
-                            }
+    // A card of the right-hand column, in the log's place.
+    let root = commands.spawn((ForkPanel, OnBattle, cards::card(theme::FORK_PANEL))).id();
+    if let Some(column) = cards::column(&columns) {
+        commands.entity(root).insert(ChildOf(column));
+    }
+    let title = if view.open { "Fork the history at a die roll" } else { "The fork and the original" };
+    cards::title_row(&mut commands, root, title, ForkClose, "Close (D)");
+    commands.entity(root).with_children(|p| {
+        p.spawn((text(c.text.trim_end(), 13.0, theme::TEXT_FORK), Node { width: Val::Percent(100.0), ..default() }));
+        if c.switch {
+            p.spawn((
+                SwitchButton,
+                button(
+                    "Show the other branch (B)",
+                    13.0,
+                    theme::BUTTON_FORK,
+                    Node { margin: UiRect::top(Val::Px(4.0)), ..pad(8.0, 2.0) },
+                ),
+            ));
+        }
+        let per_row = if c.rolls.len() == 36 { 6 } else { 8 };
+        for row in c.rolls.chunks(per_row) {
+            p.spawn(Node { column_gap: Val::Px(4.0), margin: UiRect::top(Val::Px(3.0)), ..default() }).with_children(
+                |r| {
+                    for ch in row {
+                        let colour = match (ch.same, ch.passes) {
+                            (true, _) => theme::ROLL_SAME,
+                            (false, Some(true)) => theme::ROLL_PASSES,
+                            (false, Some(false)) => theme::ROLL_FAILS,
+                            (false, None) => theme::ROLL_OTHER,
+                        };
+                        let mut b = r.spawn(button_face(
+                            ch.roll.to_string(),
+                            14.0,
+                            colour,
+                            theme::TEXT,
+                            Node { width: Val::Px(40.0), justify_content: JustifyContent::Center, ..default() },
+                        ));
+                        // The roll it made is no fork: not a button.
+                        if !ch.same {
+                            b.insert((Button, RollButton(ch.roll)));
                         }
-                    });
-            }
-            for e in &c.events {
-                let mark = if Some(e.at) == picked { ">" } else { " " };
-                p.spawn((
-                    EventLine(e.at),
-                    inked_button(
-                        format!("{mark} #{} {}", e.at.seq, e.text),
-                        12.0,
-                        if Some(e.at) == picked { theme::LINE_PICKED } else { Color::NONE },
-                        theme::TEXT_FORK,
-                        pad(4.0, 1.0),
-                    ),
-                ));
-            }
-        });
+                    }
+                },
+            );
+        }
+        for e in &c.events {
+            let mark = if Some(e.at) == picked { ">" } else { " " };
+            p.spawn((
+                EventLine(e.at),
+                inked_button(
+                    format!("{mark} #{} {}", e.at.seq, e.text),
+                    12.0,
+                    if Some(e.at) == picked { theme::LINE_PICKED } else { Color::NONE },
+                    theme::TEXT_FORK,
+                    Node { width: Val::Percent(100.0), ..pad(4.0, 1.0) },
+                ),
+            ));
+        }
+    });
 }
 
 #[cfg(test)]

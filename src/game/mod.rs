@@ -29,6 +29,9 @@
 //! - `rout_preview`: where a unit would rout now, and whom it would shake;
 //! - [`orders`]: the player's orders, odds, undo and end of phase;
 //! - `panels`: the on-screen text: turn, details, log, help;
+//! - `cards`: the cards of the right-hand column (the why view, the
+//!   forecast, the fork) in the log's place, each with its close button;
+//! - `scroll`: the panels that scroll with the wheel;
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
 //! - `why`: the why view (W), the chain behind a unit's fall drawn on the map;
 //! - `forecast`: the break forecast (F): heat rings from many continuations;
@@ -38,7 +41,8 @@
 //!   progress in the banner, Esc to hurry it;
 //! - `editor`: the scenario editor (`sauve edit`, E in the menu), over the
 //!   rules crate's pure editing; `editor/panel`: its palette and panels;
-//! - `shot`: `sauve shot`; `bench`: the frame-time measurement (the `dev`
+//! - `shot`: `sauve shot`; `layout_check`: what is wrong with the layout,
+//!   for the render tests; `bench`: the frame-time measurement (the `dev`
 //!   feature only).
 
 // Bevy systems receive their data as parameters and queries name their
@@ -49,12 +53,14 @@ pub mod art;
 #[cfg(feature = "dev")]
 mod bench;
 mod camera;
+mod cards;
 mod editor;
 mod forecast;
 mod fork;
 mod gameover;
 mod input;
 pub mod layout;
+mod layout_check;
 mod lines;
 mod map;
 mod menu;
@@ -69,6 +75,7 @@ mod request;
 mod rout_preview;
 mod scenarios;
 mod screen;
+mod scroll;
 mod seats;
 mod sets;
 mod shot;
@@ -108,12 +115,20 @@ pub fn run(req: WindowRequest) -> ExitCode {
 /// Everything but `run`: the plugins and features of the game window.
 pub fn build(app: &mut App, req: WindowRequest) {
     let title = if req.shot.is_some() { "sauve (screenshot)" } else { "sauve" };
+    // A picture's window may be sized by the environment (the layout test
+    // walks the screens at two sizes).
+    let picture = req.shot.is_some() || req.edit.as_ref().is_some_and(|e| e.shot.is_some());
+    let size = std::env::var("SAUVE_SHOT_WINDOW")
+        .ok()
+        .filter(|_| picture)
+        .and_then(|v| v.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))))
+        .unwrap_or(screen::WINDOW_PX);
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: title.into(),
-                    resolution: WindowResolution::new(screen::WINDOW_PX.0, screen::WINDOW_PX.1),
+                    resolution: WindowResolution::new(size.0, size.1),
                     ..default()
                 }),
                 // The editor asks about unsaved edits before the window
@@ -129,6 +144,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     crate::sim::install_schedules(app);
     sets::plugin(app);
     screen::plugin(app);
+    scroll::plugin(app);
     state::plugin(app);
     input::plugin(app);
     seats::plugin(app);
@@ -154,4 +170,5 @@ pub fn build(app: &mut App, req: WindowRequest) {
     thinking::plugin(app);
     editor::plugin(app);
     editor::panel::plugin(app);
+    layout_check::plugin(app);
 }

@@ -5,6 +5,7 @@
 
 use bevy::prelude::*;
 
+use super::cards::{SideCard, SideColumn};
 use super::input::MapPointer;
 use super::opened::{Opened, Source};
 use super::playback::{Playback, SPEEDS};
@@ -15,12 +16,18 @@ use super::state::Screen;
 use super::theme::{self, button, text};
 use super::turn::PlayerTurn;
 use super::units::units_at;
-use super::why::{WhyButton, WhyView};
+use super::why::WhyButton;
 use crate::hex::Dir;
 use crate::scenario::Place;
 use crate::sentences::{Category, state_words};
 use crate::sim::Clock;
 use crate::terrain::HexsideKind;
+
+/// Height of the line under the pointer's place: four lines of text.
+const HOVER_H: f32 = 68.0;
+
+/// Units under the pointer named in the hover lines; more are counted.
+const HOVER_UNITS: usize = 3;
 
 /// Lines of the log shown at once.
 const LOG_LINES: usize = 16;
@@ -82,6 +89,9 @@ pub struct LogView {
 
 #[derive(Component)]
 struct TopBar;
+/// The battle's bar along the top (its words are [`TopBar`]'s).
+#[derive(Component)]
+struct BattleBar;
 #[derive(Component)]
 struct HoverText;
 #[derive(Component)]
@@ -133,17 +143,36 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Help), spawn_help);
     app.add_systems(Update, keys.in_set(GameSet::Input));
     app.add_systems(Update, (top_bar, hover, unit, log, errors).in_set(GameSet::Panels));
+    // The editor has a bar and a side panel of its own in their places.
+    app.add_systems(OnEnter(Screen::Editor), |q: Query<&mut Node, Or<(With<BattleBar>, With<SideColumn>)>>| {
+        show_battle_panels(q, false);
+    });
+    app.add_systems(OnExit(Screen::Editor), |q: Query<&mut Node, Or<(With<BattleBar>, With<SideColumn>)>>| {
+        show_battle_panels(q, true);
+    });
 }
 
 fn spawn(mut commands: Commands) {
     let panel_bg = BackgroundColor(theme::PANEL);
-    commands.spawn((bar_node(), panel_bg, children![(TopBar, text("", 15.0, theme::TEXT_BAR))]));
+    commands.spawn((BattleBar, bar_node(), panel_bg, children![(TopBar, text("", 15.0, theme::TEXT_BAR))]));
     commands
         .spawn((
+            SideColumn,
             side_panel_node(10.0, 8.0),
             panel_bg,
             children![
-                (HoverText, text("", 13.0, theme::TEXT_HOVER)),
+                // Four lines high whatever it says, so that what lies under
+                // it never moves as the pointer comes and goes.
+                (
+                    HoverText,
+                    text("", 13.0, theme::TEXT_HOVER),
+                    Node {
+                        height: Val::Px(HOVER_H),
+                        min_height: Val::Px(HOVER_H),
+                        overflow: Overflow::clip(),
+                        ..default()
+                    },
+                ),
                 (UnitText, text("", 13.0, theme::TEXT_HEADING)),
                 (
                     WhyButton,
@@ -155,7 +184,11 @@ fn spawn(mut commands: Commands) {
                     ),
                 ),
                 (LogTitle, text("", 13.0, theme::TEXT_LOG_TITLE)),
-                (LogText, text("", 12.0, theme::TEXT_LOG)),
+                (
+                    LogText,
+                    text("", 12.0, theme::TEXT_LOG),
+                    Node { flex_shrink: 1.0, min_height: Val::Px(0.0), ..default() }
+                ),
             ],
         ))
         .observe(scroll_log);
@@ -174,6 +207,12 @@ fn spawn(mut commands: Commands) {
         GlobalZIndex(4),
         children![(ErrorText, text("", 14.0, theme::TEXT_ERROR))],
     ));
+}
+
+fn show_battle_panels(mut q: Query<&mut Node, Or<(With<BattleBar>, With<SideColumn>)>>, on: bool) {
+    for mut n in &mut q {
+        n.display = if on { Display::Flex } else { Display::None };
+    }
 }
 
 fn keys(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<LogView>) {
@@ -209,8 +248,10 @@ fn top_bar(
     turn: Res<PlayerTurn>,
     log: Option<Res<crate::sim::BattleLog>>,
     mut q: Query<&mut Text, With<TopBar>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
 ) {
     let Ok(mut t) = q.single_mut() else { return };
+    let room = windows.single().map_or(f32::MAX, |w| w.width() - 20.0);
     let Some(s) = &opened.scenario else {
         t.0 = format!("{}: cannot open (see the errors)    Tab: scenarios    R: retry", opened.title());
         return;
@@ -238,13 +279,26 @@ fn top_bar(
         Source::Bundled(_) => String::new(),
         Source::File(p) => format!(" [{}]", p.display()),
     };
-    t.0 = format!(
-        "{}{from}    Turn {} of {}    {side}{phase}    event {}    {state}    H: help",
-        s.name,
-        shown.turn.max(1),
-        s.turns,
-        shown.cursor,
-    );
+    let (turn, event) = (format!("Turn {} of {}", shown.turn.max(1), s.turns), format!("event {}", shown.cursor));
+    // The fullest line that fits the window's width: the file's path, the
+    // help key and the event's number go first when it is narrow.
+    let lines = [
+        format!("{}{from}    {turn}    {side}{phase}    {event}    {state}    H: help", s.name),
+        format!("{}    {turn}    {side}{phase}    {event}    {state}    H: help", s.name),
+        format!("{}    {turn}    {side}{phase}    {state}", s.name),
+        format!("{turn}    {side}{phase}    {state}"),
+    ];
+    let fits = |l: &String| bar_width(l) <= room;
+    let want = lines.iter().find(|l| fits(l)).unwrap_or(&lines[lines.len() - 1]);
+    if t.0 != *want {
+        t.0.clone_from(want);
+    }
+}
+
+/// About how wide the bar's words are, in pixels (its font at 15 px is
+/// about 7.2 px a character on average).
+pub fn bar_width(words: &str) -> f32 {
+    words.chars().count() as f32 * 7.2
 }
 
 fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<MapPointer>, mut q: Query<&mut Text, With<HoverText>>) {
@@ -277,11 +331,17 @@ fn hover(opened: Res<Opened>, shown: Res<Shown>, pointer: Res<MapPointer>, mut q
     if opened.hex_mode() && !sides.is_empty() {
         out += &format!(" ({})", sides.join(", "));
     }
-    for i in units_at(&opened, &shown, pointer.world, pointer.hex) {
+    let here = units_at(&opened, &shown, pointer.world, pointer.hex);
+    for &i in here.iter().take(HOVER_UNITS) {
         let (Some(spec), Some(u)) = (s.units.get(i), shown.units.get(i)) else { continue };
-        out += &format!("\n  {} ({:?}, {})", spec.name, spec.arm, state_words(u.state));
+        out += &format!("\n  {} ({}, {})", spec.name, format!("{:?}", spec.arm).to_lowercase(), state_words(u.state));
     }
-    t.0 = out;
+    if here.len() > HOVER_UNITS {
+        out += &format!("\n  and {} more (click to step through them)", here.len() - HOVER_UNITS);
+    }
+    if t.0 != out {
+        t.0 = out;
+    }
 }
 
 /// The selected unit, every component in words: what the log has shown,
@@ -355,16 +415,21 @@ fn log(
     pointer: Res<MapPointer>,
     mut title: Query<&mut Text, (With<LogTitle>, Without<LogText>)>,
     mut q: Query<&mut Text, (With<LogText>, Without<LogTitle>)>,
-    why: Res<WhyView>,
+    mut nodes: Query<&mut Node, Or<(With<LogTitle>, With<LogText>)>>,
+    cards: Query<&Node, (With<SideCard>, Without<LogTitle>, Without<LogText>)>,
+    mut was_carded: Local<bool>,
 ) {
-    if !shown.is_changed() && !view.is_changed() && !pointer.is_changed() && !why.is_changed() {
-        return;
-    }
-    // The why view's chain takes the log's place while it is open.
-    if why.picture.is_some() || why.message.is_some() {
-        for mut t in title.iter_mut().chain(q.iter_mut()) {
-            t.0.clear();
+    // A card of the column (the why view, the forecast, the fork) takes the
+    // log's place while it shows.
+    let carded = cards.iter().any(|n| n.display != Display::None);
+    let want = if carded { Display::None } else { Display::Flex };
+    for mut n in &mut nodes {
+        if n.display != want {
+            n.display = want;
         }
+    }
+    let back = std::mem::replace(&mut *was_carded, carded) && !carded;
+    if carded || (!back && !shown.is_changed() && !view.is_changed() && !pointer.is_changed()) {
         return;
     }
     // A phase in which nothing happened is not worth a line.

@@ -30,6 +30,8 @@ pub fn bar_node() -> Node {
         width: Val::Percent(100.0),
         height: Val::Px(BAR_H),
         padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
+        // One line, never wrapping down over the banner.
+        overflow: Overflow::clip(),
         ..default()
     }
 }

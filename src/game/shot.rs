@@ -10,8 +10,13 @@
 //! on from there for that long before the picture (animations, dice and
 //! contagion lines show); `SAUVE_SHOT_OVERLAYS=1234hm` turns overlays on by
 //! their keys (and `h` the help card, `m` the scenario menu);
-//! `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit. `--why UNIT` pictures that
-//! unit's why view (without the rout arrows, unless asked for).
+//! `SAUVE_SHOT_SELECT=UNIT-ID` selects a unit; `f` among the overlays
+//! starts a forecast and `d` opens the fork's picker;
+//! `SAUVE_SHOT_PHASE=NAME` (`Movement`, `OffensiveFire`...) plays on,
+//! ending the others, to the first phase of that name waiting for a
+//! player's orders (with `SAUVE_SHOT_SEATS=player`); `SAUVE_SHOT_WINDOW=WxH`
+//! sizes the window. `--why UNIT` pictures that unit's why view (without
+//! the rout arrows, unless asked for).
 
 use std::path::PathBuf;
 
@@ -53,6 +58,36 @@ pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ShotState { play, ..default() }).init_resource::<PictureDone>();
     app.add_systems(Update, take.in_set(GameSet::Panels));
     app.add_systems(Update, dev_setup.in_set(GameSet::Input).run_if(resource_changed::<Opened>));
+    app.add_systems(Update, dev_open.after(dev_setup).in_set(GameSet::Input).run_if(resource_changed::<Opened>));
+}
+
+/// The phase, forecast and fork asked for by the environment: played on
+/// to that phase (ending the others), the forecast started, the fork's
+/// picker opened.
+fn dev_open(world: &mut World) {
+    if world.resource::<Opened>().scenario.is_none() {
+        return;
+    }
+    if let Ok(want) = std::env::var("SAUVE_SHOT_PHASE") {
+        for _ in 0..400 {
+            if let Some((p, _)) = crate::sim::awaiting_orders(world) {
+                if format!("{p:?}").eq_ignore_ascii_case(&want) {
+                    break;
+                }
+                crate::sim::end_phase(world);
+            }
+            if !crate::sim::step_phase(world) {
+                break;
+            }
+        }
+    }
+    let keys = std::env::var("SAUVE_SHOT_OVERLAYS").unwrap_or_default();
+    if keys.contains('f') {
+        let _ = super::forecast::start(world);
+    }
+    if keys.contains('d') {
+        world.resource_mut::<super::fork::ForkView>().open = true;
+    }
 }
 
 /// Overlays and selection asked for by the environment.

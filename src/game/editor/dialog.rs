@@ -186,7 +186,7 @@ fn card(
                     ..default()
                 },
                 ScrollPosition::default(),
-                super::scroll::Scrolls,
+                crate::game::scroll::Scrolls,
                 BackgroundColor(theme::HELP_CARD),
             ))
             .with_children(|c| {

@@ -14,8 +14,7 @@
 //!   and `page`: the side panel and its forms;
 //! - `draw` and `counters`: the map, its edges and counters, and the marks
 //!   drawn each frame;
-//! - `open`: into the editor from the menu; `playtest`: F8; `scroll`: the
-//!   panels that scroll.
+//! - `open`: into the editor from the menu; `playtest`: F8.
 
 use std::path::PathBuf;
 
@@ -39,7 +38,6 @@ pub(super) mod page;
 mod palette;
 pub(super) mod panel;
 mod playtest;
-mod scroll;
 mod tools;
 
 pub use files::edited_path;
@@ -54,7 +52,6 @@ pub(super) fn plugin(app: &mut App) {
     );
     app.add_systems(Update, (input::dropped, input::close_requested).in_set(GameSet::Input));
     app.add_systems(Update, (draw::redraw, draw::marks).in_set(GameSet::Draw).run_if(in_state(Screen::Editor)));
-    scroll::plugin(app);
     palette::plugin(app);
     dialog::plugin(app);
     let Some(req) = app.world().resource::<Request>().0.edit.clone() else { return };

@@ -50,10 +50,28 @@ pub(super) fn press(activate: On<Activate>, buttons: Query<&OrderButton>, mut ou
 }
 
 pub(super) fn spawn_card(mut commands: Commands) {
-    let text = |size: f32, colour: Color| theme::text("", size, colour);
+    // Every text as wide as its column, so it wraps inside it.
+    let text =
+        |size: f32, colour: Color| (theme::text("", size, colour), Node { width: Val::Percent(100.0), ..default() });
     let button =
         |label: &str, which: OrderButton| (which, theme::button(label, 14.0, theme::BUTTON_ACTION, pad(10.0, 4.0)));
-    let column = |width: Val| Node { flex_direction: FlexDirection::Column, width, row_gap: Val::Px(4.0), ..default() };
+    // A column scrolls (with the wheel) what it cannot hold, so a long
+    // result is never cut off.
+    let column = |width: Val| {
+        (
+            Node {
+                flex_direction: FlexDirection::Column,
+                width,
+                height: Val::Percent(100.0),
+                min_height: Val::Px(0.0),
+                row_gap: Val::Px(4.0),
+                overflow: Overflow::scroll_y(),
+                ..default()
+            },
+            crate::game::scroll::Scrolls,
+            ScrollPosition::default(),
+        )
+    };
     // A band of its own under the bar, as wide as the map's part of the
     // window and as high as the map leaves free for it when a player sits
     // at the window (camera fit): what to do on the left; on the right the
@@ -81,7 +99,10 @@ pub(super) fn spawn_card(mut commands: Commands) {
                 children![(CardTitle, text(17.0, theme::TEXT_TITLE)), (CardHint, text(13.0, theme::TEXT_HINT))],
             ),
             (
-                Node { flex_grow: 1.0, ..column(Val::Auto) },
+                {
+                    let (node, scrolls, at) = column(Val::Auto);
+                    (Node { flex_grow: 1.0, flex_basis: Val::Px(0.0), ..node }, scrolls, at)
+                },
                 children![
                     (
                         CardButtons,

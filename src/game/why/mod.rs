@@ -11,6 +11,7 @@ pub mod picture;
 use bevy::prelude::*;
 use bevy::ui_widgets::Activate;
 
+use super::cards::{self, SideColumn};
 use super::input::MapPointer;
 use super::lines::Lines;
 use super::map::z;
@@ -60,6 +61,10 @@ struct WhyLabel;
 #[derive(Component)]
 struct Dim;
 
+/// The why card's close button (as W).
+#[derive(Component)]
+struct WhyClose;
+
 const STEP_Z: f32 = z::FLASH + 2.0;
 
 pub(super) fn plugin(app: &mut App) {
@@ -82,6 +87,7 @@ fn activate(
     activate: On<Activate>,
     lines: Query<&WhyLine>,
     buttons: Query<(), With<WhyButton>>,
+    closes: Query<(), With<WhyClose>>,
     pointer: Res<MapPointer>,
     mut pb: ResMut<Playback>,
     mut ask: MessageWriter<AskWhy>,
@@ -92,6 +98,9 @@ fn activate(
     }
     if buttons.get(activate.entity).is_ok() {
         ask.write(AskWhy(pointer.selected));
+    }
+    if closes.get(activate.entity).is_ok() {
+        ask.write(AskWhy(None));
     }
 }
 
@@ -148,7 +157,9 @@ fn path_colour(r: MoveReason) -> Color {
 /// A label's offset from its unit's centre, so that several steps of one
 /// unit (check, change, move) sit side by side rather than on each other.
 fn label_offset(k: usize) -> Vec2 {
-    Vec2::new(-18.0 + 18.0 * (k % 3) as f32, 30.0 + 18.0 * (k / 3) as f32)
+    // Above the counter's top edge (half of 44, and its border), clear of
+    // it and of the counter peeking out above in a stack.
+    Vec2::new(-18.0 + 18.0 * (k % 3) as f32, 40.0 + 18.0 * (k / 3) as f32)
 }
 
 /// Respawns the dimming, the step numbers and the panel when the view changes.
@@ -157,11 +168,11 @@ fn rebuild(
     view: Res<WhyView>,
     opened: Res<Opened>,
     old: Query<Entity, Or<(With<WhyPanel>, With<WhyLabel>, With<Dim>)>>,
-    column: Query<&ChildOf, With<WhyButton>>,
+    columns: Query<Entity, With<SideColumn>>,
 ) {
     // In the right-hand column, under the unit's details, where the
     // battle log stood (it steps aside while the view is open).
-    let column = column.iter().next().map(ChildOf::parent);
+    let column = cards::column(&columns);
     if !view.is_changed() {
         return;
     }
@@ -233,50 +244,51 @@ fn spawn_panel(
     lines: &[(u64, String)],
     message: Option<&str>,
 ) {
-    let node = Node {
-        flex_direction: FlexDirection::Column,
-        padding: UiRect::all(Val::Px(6.0)),
-        row_gap: Val::Px(2.0),
-        overflow: Overflow::clip(),
-        ..default()
-    };
-    let back = BackgroundColor(theme::WHY_PANEL);
-    let root = match column {
-        Some(parent) => commands.spawn((WhyPanel, node, back, ChildOf(parent))).id(),
-        // No side panel (an app without one): a panel of its own.
-        None => commands
-            .spawn((
-                WhyPanel,
+    let root = commands.spawn((WhyPanel, cards::card(theme::WHY_PANEL))).id();
+    match column {
+        Some(parent) => {
+            commands.entity(root).insert(ChildOf(parent));
+        }
+        // No side panel (an app without one): a card of its own.
+        None => {
+            commands.entity(root).insert((
                 Node {
                     position_type: PositionType::Absolute,
                     right: Val::Px(0.0),
-                    top: Val::Px(BAR_H + 196.0),
+                    top: Val::Px(BAR_H),
                     bottom: Val::Px(0.0),
                     width: Val::Px(PANEL_W),
-                    ..node
+                    ..cards::card_node()
                 },
-                back,
                 GlobalZIndex(3),
-            ))
-            .id(),
-    };
-    let hint = if lines.is_empty() {
-        format!("{title}  (W closes)")
-    } else {
-        format!("{title}\nThe chain from its roots, {} events: click a line to step there; W closes.", lines.len())
-    };
-    commands.entity(root).with_child(text(hint, 14.0, theme::TEXT_HEADING));
+            ));
+        }
+    }
+    cards::title_row(commands, root, title.to_owned(), WhyClose, "Close (W)");
+    if !lines.is_empty() {
+        commands.entity(root).with_child((
+            text(
+                format!("The chain from its roots, {} events: click a line to step there.", lines.len()),
+                12.0,
+                theme::TEXT_HINT,
+            ),
+            Node { width: Val::Percent(100.0), ..default() },
+        ));
+    }
     if let Some(m) = message {
-        commands.entity(root).with_child(label(m, 13.0));
+        commands.entity(root).with_child((label(m, 13.0), Node { width: Val::Percent(100.0), ..default() }));
     }
     for (seq, words) in lines {
-        commands.entity(root).with_child((WhyLine(*seq), button(words.clone(), 12.0, theme::LINE, pad(6.0, 1.0))));
+        commands.entity(root).with_child((
+            WhyLine(*seq),
+            button(words.clone(), 12.0, theme::LINE, Node { width: Val::Percent(100.0), ..pad(6.0, 1.0) }),
+        ));
     }
 }
 
 /// The chain's moves, arrows from cause to effect, and rings on the root
 /// (gold) and the unit asked about (magenta), every frame.
-fn draw(view: Res<WhyView>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
+fn draw(view: Res<WhyView>, opened: Res<Opened>, shown: Res<Shown>, mut lines: ResMut<Lines>) {
     let Some(p) = &view.picture else { return };
     let layout = opened.layout;
     for (path, reason, _) in &p.paths {
@@ -302,9 +314,13 @@ fn draw(view: Res<WhyView>, opened: Res<Opened>, mut lines: ResMut<Lines>) {
             lines.circle(c, 30.0, 3.0, theme::GOLD, STEP_Z);
             lines.circle(c, 35.0, 2.0, theme::GOLD, STEP_Z);
         }
-        if s.seq == p.target {
-            lines.circle(c, 30.0, 3.5, theme::WHY_TARGET, STEP_Z);
-        }
+    }
+    // The unit asked about, on its counter where it stands now (it may
+    // have routed far from where it fell); where it fell if it has left.
+    let now = view.unit.and_then(|u| shown.units.get(u)).filter(|u| !u.gone).and_then(|u| u.pos());
+    let fell = p.steps.iter().find(|s| s.seq == p.target).and_then(|s| s.at);
+    if let Some(at) = now.or(fell) {
+        lines.circle(layout.at(&at), 30.0, 3.5, theme::WHY_TARGET, STEP_Z);
     }
 }
 

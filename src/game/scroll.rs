@@ -1,6 +1,6 @@
-//! The editor's panels that scroll: the wheel over one moves it, and not
-//! the map under it (the palette, the side panel's page, a question's
-//! card).
+//! The panels that scroll: the wheel over one moves it, and not the map
+//! under it (the editor's palette, page and questions; the cards of the
+//! right-hand column).
 
 use bevy::input::mouse::MouseScrollUnit;
 use bevy::picking::events::Scroll;
@@ -13,7 +13,7 @@ pub struct Scrolls;
 /// How far one notch of the wheel moves a panel, in pixels.
 const NOTCH: f32 = 28.0;
 
-pub(super) fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.add_observer(scroll);
 }
 

@@ -39,7 +39,7 @@ use choices::{Choice, Rolled, roll_choices, rolled_before};
 /// Rolled events the panel lists at once.
 pub const LISTED: usize = 8;
 
-/// Where forks are written, beside the quick save.
+/// Where forks are written, beside the window's other saves (`saves.rs`).
 pub const FORK_DIR: &str = "saves";
 
 /// The fork panel and the two branches of a fork made.

@@ -1,13 +1,16 @@
 //! The scenario menu (Tab or M): the bundled scenarios and the files
-//! dropped this session, opened by their number or a click, and who sits at
-//! the window. Drawn on entering the menu screen and gone on leaving it;
-//! drawn again when the seats or the dropped files change.
+//! dropped this session, opened by their number or a click, who sits at
+//! the window, and beside them the saves in the saves folder, newest
+//! first, opened by a click. Drawn on entering the menu screen and gone on
+//! leaving it; drawn again when the seats, the dropped files or the saves
+//! change.
 
 use bevy::prelude::*;
 use bevy::ui_widgets::Activate;
 
 use super::editor::{edit_open_battle, new_map_in_editor};
 use super::opened::{BUNDLED, Source};
+use super::saves::{LISTED, SaveFolder, found};
 use super::scenarios::{Dropped, Pending};
 use super::seats::{ChosenLevel, Seats, seat};
 use super::sets::GameSet;
@@ -20,6 +23,10 @@ struct MenuPanel;
 
 #[derive(Component)]
 struct MenuEntry(Source);
+
+/// A line of the saves' list (its `MenuEntry` opens it).
+#[derive(Component)]
+struct SaveLine;
 
 /// A menu line that changes who sits at the window.
 #[derive(Component)]
@@ -46,7 +53,8 @@ pub(super) fn plugin(app: &mut App) {
             redraw.run_if(
                 resource_changed::<Seats>
                     .or_eager(resource_changed::<Dropped>)
-                    .or_eager(resource_changed::<ChosenLevel>),
+                    .or_eager(resource_changed::<ChosenLevel>)
+                    .or_eager(resource_changed::<SaveFolder>),
             ),
         )
             .in_set(GameSet::Input)
@@ -143,25 +151,40 @@ fn redraw(
     seats: Res<Seats>,
     dropped: Res<Dropped>,
     level: Res<ChosenLevel>,
+    folder: Res<SaveFolder>,
 ) {
     for e in &panel {
         commands.entity(e).despawn();
     }
-    draw(commands, seats, dropped, level);
+    draw(commands, seats, dropped, level, folder);
 }
 
-fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>, level: Res<ChosenLevel>) {
-    let root = commands
+/// The menu: the scenarios, the editor and the seats in one column, the
+/// saves in another beside it (the window is too short for both in one).
+fn draw(
+    mut commands: Commands,
+    seats: Res<Seats>,
+    dropped: Res<Dropped>,
+    level: Res<ChosenLevel>,
+    folder: Res<SaveFolder>,
+) {
+    let column = |width: f32| Node {
+        width: Val::Percent(width),
+        flex_direction: FlexDirection::Column,
+        row_gap: Val::Px(6.0),
+        ..default()
+    };
+    let panel = commands
         .spawn((
             MenuPanel,
             Node {
                 position_type: PositionType::Absolute,
-                left: Val::Percent(30.0),
-                top: Val::Px(80.0),
-                width: Val::Percent(40.0),
-                flex_direction: FlexDirection::Column,
+                left: Val::Percent(6.0),
+                top: Val::Px(60.0),
+                width: Val::Percent(88.0),
+                flex_direction: FlexDirection::Row,
                 padding: UiRect::all(Val::Px(14.0)),
-                row_gap: Val::Px(6.0),
+                column_gap: Val::Px(16.0),
                 ..default()
             },
             BackgroundColor(theme::MENU),
@@ -169,6 +192,10 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>, level:
             DespawnOnExit(Screen::Menu),
         ))
         .id();
+    let root = commands.spawn(column(55.0)).id();
+    let saves = commands.spawn(column(45.0)).id();
+    commands.entity(panel).add_children(&[root, saves]);
+    list_saves(&mut commands, saves, &folder);
     commands.entity(root).with_child(text(
         "Scenarios  (number or click to open; drop a .ron file on the window to add it; Tab closes)",
         15.0,
@@ -236,3 +263,42 @@ fn draw(mut commands: Commands, seats: Res<Seats>, dropped: Res<Dropped>, level:
         ));
     }
 }
+
+/// The saves' column: a heading, then each save's line (the battle, its
+/// turn, when it was written), newest first, a click to open it.
+fn list_saves(commands: &mut Commands, column: Entity, folder: &SaveFolder) {
+    let heading = format!(
+        "Saves in {}  (newest first; click to open; F5 saves, F9 opens this battle's newest)",
+        folder.dir.display()
+    );
+    commands.entity(column).with_child(text(heading, 15.0, theme::TEXT_HEADING));
+    let found = match found(&folder.dir) {
+        Ok(found) => found,
+        Err(why) => {
+            commands.entity(column).with_child(text(
+                format!("The saves cannot be listed: {why}"),
+                13.0,
+                theme::TEXT_ERROR,
+            ));
+            return;
+        }
+    };
+    if found.is_empty() {
+        commands.entity(column).with_child(text(
+            "None yet: F5 saves the battle at the window.",
+            13.0,
+            theme::TEXT_SMALL,
+        ));
+    }
+    for f in found.iter().take(LISTED) {
+        let entry = MenuEntry(Source::File(f.path.clone()));
+        commands.entity(column).with_child((SaveLine, entry, button(f.words(), 13.0, theme::BUTTON, pad(8.0, 3.0))));
+    }
+    if found.len() > LISTED {
+        let more = format!("and {} older (open one by dropping it on the window)", found.len() - LISTED);
+        commands.entity(column).with_child(text(more, 13.0, theme::TEXT_SMALL));
+    }
+}
+
+#[cfg(test)]
+mod tests;

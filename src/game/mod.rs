@@ -19,7 +19,9 @@
 //! - `state`: the screens over the battle (menu, help, game over) and their keys;
 //! - `scenarios`: opening, dropped files, restart;
 //! - `reload`: the open file opened again when the asset server's watcher sees it change;
-//! - `menu`: the scenario menu and the seats;
+//! - `saves`: the saves folder: F5's new files, the autosave at each new
+//!   turn, the saves listed newest first (the menu, F9);
+//! - `menu`: the scenario menu, the saves to open, and the seats;
 //! - `map`: the terrain tilemap, hexsides and roads;
 //! - `lines`: lines drawn each frame (outlines, arrows, links);
 //! - `playback`: time controls, consuming the event log, animations;
@@ -73,6 +75,7 @@ mod playback;
 mod reload;
 mod request;
 mod rout_preview;
+mod saves;
 mod scenarios;
 mod screen;
 mod scroll;
@@ -150,6 +153,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     seats::plugin(app);
     scenarios::plugin(app);
     reload::plugin(app);
+    saves::plugin(app);
     menu::plugin(app);
     map::plugin(app);
     camera::plugin(app);

@@ -125,7 +125,7 @@ D: fork the history: pick a roll before the moment shown and what it rolls inste
 V: log filter;  PgUp, PgDn: scroll the log
 Tab or M: scenarios (E there: edit this battle);  Shift+R: restart;  H: this help;  Esc: close the help, the menu or the end-of-battle card
 Esc while the computer thinks (a hard side, the banner shows how far): it gives the best orders found so far
-P: seats (you against the AI, hot-seat, watch);  F5: quick save;  F9: load it
+P: seats (you against the AI, hot-seat, watch);  F5: save (a new file in saves/);  F9: this battle's newest save
 
 When a phase waits for your orders (the banner under the top bar):
 Click your unit: select it; shift-click: add firers or attackers

@@ -75,7 +75,7 @@ pub fn read_game(source: &Source) -> Result<Game, Vec<String>> {
     Ok(Game { scenario, save: None, text })
 }
 
-/// The text of the open scenario (what a quick save keeps).
+/// The text of the open scenario (what a save keeps).
 #[derive(Resource, Default)]
 pub struct ScenarioText(pub String);
 

@@ -91,7 +91,9 @@ impl PlayState {
         self.begun
     }
 
-    pub(super) fn replaying(&self) -> bool {
+    /// Saved orders are being played again (a save opening, a fork's
+    /// history): the clock moves without anyone playing.
+    pub fn replaying(&self) -> bool {
         self.replay_until.is_some()
     }
 }

@@ -102,6 +102,15 @@ impl SaveGame {
         Ok((save, s))
     }
 
+    /// A save's own fields, its scenario taken as text and not checked:
+    /// enough for a list of saves (a name, a turn) without parsing each
+    /// battle. [`SaveGame::parse`] is the reader for opening one.
+    pub fn peek(text: &str) -> Result<SaveGame, String> {
+        scenario::ron_options()
+            .from_str(scenario::without_bom(text))
+            .map_err(|e| format!("line {}: {}", e.span.start.line, e.code.to_string().replace(['\n', '\r'], " ")))
+    }
+
     /// Reads a save file from disk.
     pub fn load(path: &Path) -> Result<(SaveGame, scenario::Scenario), LoadError> {
         let text = read_text(path)?;

@@ -1,6 +1,6 @@
 //! The orders' keys, read once a frame into [`Intent`]s that the banner's
-//! buttons also send: the session keys (F5 saves, F9 loads, P changes the
-//! seats) work whatever the phase; undo, end of phase and the movement
+//! buttons also send: the session keys (F5 saves, F9 opens the newest
+//! save, P changes the seats) work whatever the phase; undo, end of phase and the movement
 //! phase's unit keys only while the menu is closed.
 
 use bevy::ecs::message::Message;
@@ -13,10 +13,10 @@ use crate::game::state::Screen;
 /// What the player asked of the orders with a key or a banner button.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Intent {
-    /// F5: save the game to the quick save.
-    QuickSave,
-    /// F9: load the quick save.
-    QuickLoad,
+    /// F5: save the game to a new file.
+    Save,
+    /// F9: open the newest save of this battle.
+    LoadNewest,
     /// P: the next choice of who sits at the window.
     NextSeats,
     /// U, Ctrl+Z or the Undo button: take the last order back.
@@ -36,7 +36,7 @@ pub enum Intent {
 pub fn intents(keys: &ButtonInput<KeyCode>, orders: bool) -> Vec<Intent> {
     let mut out = Vec::new();
     for (key, intent) in
-        [(KeyCode::F5, Intent::QuickSave), (KeyCode::F9, Intent::QuickLoad), (KeyCode::KeyP, Intent::NextSeats)]
+        [(KeyCode::F5, Intent::Save), (KeyCode::F9, Intent::LoadNewest), (KeyCode::KeyP, Intent::NextSeats)]
     {
         if keys.just_pressed(key) {
             out.push(intent);
@@ -106,6 +106,6 @@ mod tests {
         assert_eq!(intents(&pressed(&[KeyCode::ControlLeft, KeyCode::KeyS]), true), vec![], "Ctrl+S is no square");
         // With the menu open only the session keys count.
         assert_eq!(intents(&pressed(&[KeyCode::KeyU, KeyCode::KeyX]), false), vec![]);
-        assert_eq!(intents(&pressed(&[KeyCode::F5, KeyCode::KeyP]), false), vec![Intent::QuickSave, Intent::NextSeats]);
+        assert_eq!(intents(&pressed(&[KeyCode::F5, KeyCode::KeyP]), false), vec![Intent::Save, Intent::NextSeats]);
     }
 }

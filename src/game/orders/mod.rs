@@ -34,6 +34,8 @@ use crate::game::turn::PlayerTurn;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PlayerTurn>().init_resource::<table::TableDrag>().add_message::<keys::Intent>();
+    // F5 and F9 need the saves' folder (`saves` sets it up too).
+    app.init_resource::<crate::game::saves::SaveFolder>();
     app.add_systems(Startup, banner::spawn_card);
     app.add_observer(banner::press);
     // Session keys before the phase is followed (P may seat a player whose

@@ -117,6 +117,14 @@ impl Found {
             Kind::Autosave => " (autosave)",
             Kind::Fork => " (fork)",
         };
+        // Saves made within one minute are told apart by their number.
+        let stem = file_name(&self.path).trim_end_matches(".save.ron").to_owned();
+        let parts: Vec<&str> = stem.rsplitn(3, '-').collect();
+        let n = match parts.as_slice() {
+            [n, t, _] if n.chars().all(|c| c.is_ascii_digit()) && t.starts_with('t') => format!(" (#{n})"),
+            _ => String::new(),
+        };
+        let by = format!("{n}{by}");
         match self.header() {
             Ok(h) if h.finished => format!("{}, ended (turn {}), {date}{by}", h.name, h.turn),
             Ok(h) => format!("{}, turn {} of {}, {date}{by}", h.name, h.turn, h.turns),

@@ -86,6 +86,13 @@ fn pos(p: &Pos) -> String {
     }
 }
 
+/// A length on the table in cm as the log and the previews both say it:
+/// to a tenth, without a trailing `.0` (`6 cm`, `7.6 cm`).
+pub fn cm_words(v: f32) -> String {
+    let t = (v * 10.0).round() / 10.0;
+    if t.fract() == 0.0 { format!("{t:.0} cm") } else { format!("{t:.1} cm") }
+}
+
 /// Length of a free-space path in cm.
 fn cm_along(path: &[Pos]) -> f32 {
     path.windows(2)
@@ -126,6 +133,41 @@ impl Names for ScenarioNames<'_> {
     fn leader(&self, id: &str) -> String {
         self.0.leaders.iter().find(|l| l.id == id).map_or_else(|| id.to_owned(), |l| l.name.clone())
     }
+}
+
+/// `text` with every unit id in it written as the unit's name, for a
+/// player to read: a refusal the rules word with ids (`unit 'pr-1-9':
+/// is not next to 'sx-2'`) reads `1/9th Reserve is not next to Prinz
+/// Anton`. `ids` are the ids to look for (the battle's units).
+pub fn named(text: &str, names: &dyn Names, ids: &[&str]) -> String {
+    let token = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(token) {
+        let (before, from) = rest.split_at(start);
+        let end = from.find(|c: char| !token(c)).unwrap_or(from.len());
+        let (word, after) = from.split_at(end);
+        if ids.contains(&word) {
+            // `unit 'x': ` and `'x'` lose their quotes and the word `unit`.
+            let quoted = before.ends_with('\'') && after.starts_with('\'');
+            out.push_str(if quoted { &before[..before.len() - 1] } else { before });
+            if quoted && out.ends_with("unit ") {
+                out.truncate(out.len() - 5);
+            }
+            out.push_str(&names.name(word));
+            rest = if quoted { &after[1..] } else { after };
+            if let Some(r) = rest.strip_prefix(": ").filter(|_| quoted) {
+                out.push(' ');
+                rest = r;
+            }
+        } else {
+            out.push_str(before);
+            out.push_str(word);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// One event in words, with its category; `None` for events a reader does
@@ -181,7 +223,7 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
             // Hexes are counted; a free-space move is measured along its path.
             let hexes = match to {
                 Pos::Hex(_) => plural(n, "hex"),
-                Pos::Cm(_) => format!("{:.0} cm", cm_along(path)),
+                Pos::Cm(_) => cm_words(cm_along(path)),
             };
             let text = match reason {
                 // A router already on the edge leaves at once (the next event says how).
@@ -261,7 +303,7 @@ pub fn sentence(e: &Event, names: &dyn Names) -> Option<(Category, String)> {
             (Category::Move, format!("{} huddles into a flight formation, as wide as deep", names.name(unit)))
         }
         EventKind::Formation { unit, from, to } => {
-            (Category::Move, format!("{} changes from {from} to {to}", names.name(unit)))
+            (Category::Move, format!("{} changes from {} to {}", names.name(unit), from.words(), to.words()))
         }
         EventKind::Facing { unit, from, to } => match (from, to) {
             (Heading::Degrees(from), Heading::Degrees(to)) => {
@@ -412,6 +454,19 @@ mod tests {
             kind,
             because: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_refusal_worded_with_ids_reads_with_names() {
+        let ids = ["fr-9L", "ru-b"];
+        assert_eq!(
+            named("unit 'fr-9L': is not next to 'ru-b'", &Ids, &ids),
+            "1st Bn 9e Léger is not next to ru-b",
+            "ids the names know become names; the word unit and the quotes go"
+        );
+        assert_eq!(named("fr-9L: is 17 cm away", &Ids, &ids), "1st Bn 9e Léger: is 17 cm away");
+        assert_eq!(named("fr-9Lx and 9L stay", &Ids, &ids), "fr-9Lx and 9L stay", "whole ids only");
+        assert_eq!(named("no ids here", &Ids, &ids), "no ids here");
     }
 
     #[test]

@@ -158,6 +158,18 @@ pub enum Formation {
 }
 
 impl Formation {
+    /// The formation in words, as a sentence says it (`general order`).
+    pub fn words(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::Column => "column",
+            Formation::Square => "square",
+            Formation::GeneralOrder => "general order",
+            Formation::Skirmish => "skirmish order",
+            Formation::Flight => "flight formation",
+        }
+    }
+
     /// Whether a scenario of `mode` may give a unit this formation.
     pub fn allowed_in(self, mode: Mode) -> bool {
         match mode {
@@ -198,6 +210,18 @@ impl Shape {
             Shape::Formed(_) => None,
             Shape::Limbered => Some(true),
             Shape::Unlimbered => Some(false),
+        }
+    }
+}
+
+impl Shape {
+    /// The shape in words, as a sentence says it (`general order`,
+    /// `limbered`); its `Display` is the file's and the log's bare name.
+    pub fn words(self) -> &'static str {
+        match self {
+            Shape::Formed(f) => f.words(),
+            Shape::Limbered => "limbered",
+            Shape::Unlimbered => "unlimbered",
         }
     }
 }

@@ -142,10 +142,19 @@ pub(super) fn show_card(
         return;
     }
     let Ok(mut node) = card.single_mut() else { return };
+    // Names, not ids, in every sentence the banner says (a refusal the
+    // rules word with ids included).
+    let named = |text: &str| match &opened.scenario {
+        Some(s) => {
+            let ids: Vec<&str> = s.units.iter().map(|u| u.id.as_str()).collect();
+            crate::sentences::named(text, &crate::sentences::ScenarioNames(s), &ids)
+        }
+        None => text.to_owned(),
+    };
     if let Ok((mut t, mut c)) = texts.p3().single_mut() {
         match &turn.message {
             Some(m) => {
-                t.0.clone_from(&m.text);
+                t.0 = named(&m.text);
                 c.0 = if m.error { theme::TEXT_REFUSED } else { theme::TEXT_MESSAGE };
             }
             None => t.0.clear(),
@@ -207,6 +216,6 @@ pub(super) fn show_card(
         t.0 = out;
     }
     if let Ok(mut t) = texts.p2().single_mut() {
-        t.0 = turn.odds.clone().unwrap_or_default();
+        t.0 = named(turn.odds.as_deref().unwrap_or_default());
     }
 }

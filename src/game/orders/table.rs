@@ -123,7 +123,13 @@ pub(super) fn table_pointer(world: &mut World) {
                 let verdict = sim::fs_march_preview(world, u, at, facing);
                 let ghost = footprint_at(world, &t, u, at, facing);
                 let text = match &verdict {
-                    Ok((cost, left)) => format!("March: {cost:.1} cm of {left:.1} left. Release to march."),
+                    Ok((cost, left)) => {
+                        // The way marched, as the log will say it, and what
+                        // it costs of the march left (rough ground costs more).
+                        let way = crate::sentences::cm_words((at.0 - unit.x).hypot(at.1 - unit.y));
+                        let (cost, left) = (crate::sentences::cm_words(*cost), crate::sentences::cm_words(*left));
+                        format!("March {way}: it costs {cost} of the {left} left. Release to march.")
+                    }
                     Err(why) => format!("Cannot march there: {why}."),
                 };
                 world.resource_mut::<PlayerTurn>().odds = Some(text);
@@ -228,10 +234,10 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
                 let each: Vec<String> = table
                     .iter()
                     .zip(&o.rows)
-                    .map(|(r, p)| format!("{}{} {}", r.figures, state_mark(r.state), percent(*p)))
+                    .map(|(r, p)| format!("{} {}", loss_words(r.figures, r.state), percent(*p)))
                     .collect();
                 format!(
-                    "Fire at {name}: {:.1} points, {:+}. No effect {}; {}. It flees {}. Click to fire.",
+                    "Fire at {name}: {:.1} fire points, modifier {:+}. No effect {}; {}. It flees {}. Click to fire.",
                     o.volley.points,
                     o.volley.modifier,
                     percent(o.none),
@@ -259,11 +265,11 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
                     (None, _) => String::new(),
                 };
                 format!(
-                    "Charge {name}: {:+} against {:+} ({:?}).{square} Win {}, draw {}, lose {}. It flees {}, yours \
-                     {}. Click to charge.",
+                    "Charge {name}: {:+} against {:+} (on its {}).{square} Win {}, draw {}, lose {}. It flees {}, \
+                     yours {}. Click to charge.",
                     o.fight.attack,
                     o.fight.defence,
-                    o.fight.aspect,
+                    format!("{:?}", o.fight.aspect).to_lowercase(),
                     percent(o.win),
                     percent(o.draw),
                     percent(o.lose),
@@ -276,11 +282,11 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
         Phase::Melee => match sim::fs_melee_odds(world, &who, e, false) {
             Ok(sim::FsMeleeOdds { fight: f, win, draw, lose, target_flees: they_flee, attacker_flees: you_flee }) => {
                 format!(
-                    "Attack {name}: {:+} against {:+} ({:?}). Win {}, draw {}, lose {}. It flees {}, yours {}. Click to \
-                 attack.",
+                    "Attack {name}: {:+} against {:+} (on its {}). Win {}, draw {}, lose {}. It flees {}, yours {}. \
+                     Click to attack.",
                     f.attack,
                     f.defence,
-                    f.aspect,
+                    format!("{:?}", f.aspect).to_lowercase(),
                     percent(win),
                     percent(draw),
                     percent(lose),
@@ -294,12 +300,19 @@ pub fn odds_text(world: &mut World, phase: Phase, side: usize, e: usize) -> Stri
     }
 }
 
-fn state_mark(s: crate::vocab::State) -> &'static str {
-    match s {
-        crate::vocab::State::LU => " LU",
-        crate::vocab::State::U => " U",
-        crate::vocab::State::FU => " FU",
-        _ => " fig",
+/// A fire result in words: the figures lost and the state it leaves the
+/// target in (`one figure lost`, `2 figures lost and lightly unformed`).
+pub fn loss_words(figures: u32, state: crate::vocab::State) -> String {
+    let lost = match figures {
+        0 => "no figure lost".to_owned(),
+        1 => "one figure lost".to_owned(),
+        n => format!("{n} figures lost"),
+    };
+    match state {
+        crate::vocab::State::LU => format!("{lost} and lightly unformed"),
+        crate::vocab::State::U => format!("{lost} and unformed"),
+        crate::vocab::State::FU => format!("{lost} and fleeing"),
+        _ => lost,
     }
 }
 

@@ -74,7 +74,7 @@ fn dragging_a_battalion_marches_it_and_a_refused_place_says_why() {
     point(&mut app, 100.0, 124.0);
     app.update();
     let odds = app.world().resource::<PlayerTurn>().odds.clone().unwrap_or_default();
-    assert!(odds.starts_with("March: 8.0 cm of 10.0 left"), "{odds}");
+    assert!(odds.starts_with("March 4 cm: it costs 8 cm of the 10 cm left"), "the way, and its cost: {odds}");
     mouse(&mut app, false);
     let a = a1(&mut app);
     assert_eq!((a.x, a.y), (100.0, 124.0), "marched 4 cm back");
@@ -110,7 +110,8 @@ fn pointing_at_an_enemy_shows_the_odds_and_a_click_fires() {
     app.update();
     let odds = app.world().resource::<PlayerTurn>().odds.clone().unwrap_or_default();
     // 16 cm between the fronts: long range, 12 points, +1.
-    assert!(odds.starts_with("Fire at b1: 12.0 points, +1."), "{odds}");
+    assert!(odds.starts_with("Fire at b1: 12.0 fire points, modifier +1."), "{odds}");
+    assert!(odds.contains("one figure lost 25%") && odds.contains("3 figures lost and unformed"), "in words: {odds}");
     app.world_mut().write_message(MapClick { hex: crate::hex::Offset::new(10, 10), button: MapButton::Primary });
     app.update();
     let log = app.world().resource::<sim::BattleLog>();

@@ -66,6 +66,20 @@ pub fn fire_points(unit: &FsUnit, dist: f32, ctx: &FsCtx) -> Option<f32> {
     Some(unit.figures as f32 * per * share)
 }
 
+/// Why `unit` cannot fire `dist` cm (docs/rules.md 2.8): fleeing, guns
+/// limbered or lost, or out of range; the words a player reads.
+pub fn why_no_fire(unit: &FsUnit, dist: f32, ctx: &FsCtx) -> String {
+    if unit.state == State::FU || unit.formation == Formation::Flight {
+        return "is fleeing and cannot fire".into();
+    }
+    match unit.arm {
+        Arm::Artillery if unit.guns_left.is_some() => return "has lost its guns".into(),
+        Arm::Artillery if unit.limbered => return "is limbered: unlimber it first (K in its movement phase)".into(),
+        _ => {}
+    }
+    format!("is {dist:.0} cm away, beyond its range of {:.0} cm", reach(unit, ctx))
+}
+
 /// The longest range at which `unit` fires at all, cm.
 pub fn reach(unit: &FsUnit, ctx: &FsCtx) -> f32 {
     let fire = &ctx.ba().fire;
@@ -109,7 +123,7 @@ pub fn volley(
         }
         let dist = gap(&engine.rect(f), &tr);
         let Some(p) = fire_points(u, dist, ctx) else {
-            return Err(format!("{}: cannot fire at {} ({dist:.0} cm)", u.id, t.id));
+            return Err(format!("{}: {}", u.id, why_no_fire(u, dist, ctx)));
         };
         points += p;
         guns |= u.arm == Arm::Artillery;

@@ -186,10 +186,11 @@ impl Bound<'_, '_> {
             return Err(illegal(id, "a fleeing unit stands for the rest of the bound (2.2.1)"));
         }
         if !march::formation_allowed(unit.arm, to) {
-            return Err(illegal(id, format!("{:?} cannot form {to:?}", unit.arm)));
+            let arm = format!("{:?}", unit.arm).to_lowercase();
+            return Err(illegal(id, format!("{arm} cannot form {}", to.words())));
         }
         if unit.formation == to {
-            return Err(illegal(id, format!("is already in {to:?}")));
+            return Err(illegal(id, format!("is already in {}", to.words())));
         }
         if self.play.reformed[u] || self.play.charged[u] {
             return Err(illegal(id, "has already re-formed or charged this bound"));
@@ -252,7 +253,7 @@ impl Bound<'_, '_> {
             return Err("only horse charges".into());
         }
         if !matches!(unit.state, State::Order | State::LU) {
-            return Err(format!("in {:?} it cannot charge", unit.state.free_space()));
+            return Err(format!("it cannot charge while {}", crate::sentences::state_words(unit.state.free_space())));
         }
         if !matches!(unit.formation, Formation::Line | Formation::Column) {
             return Err("it must be in line or column to charge".into());

@@ -399,10 +399,11 @@ impl Orders<'_, '_> {
             _ => false,
         };
         if !ok {
-            return Err(illegal(unit, &format!("{:?} cannot take {to:?} here", u.arm)));
+            let arm = format!("{:?}", u.arm).to_lowercase();
+            return Err(illegal(unit, &format!("{arm} cannot take {} here", to.words())));
         }
         if u.formation == to {
-            return Err(illegal(unit, &format!("is already in {to:?}")));
+            return Err(illegal(unit, &format!("is already in {}", to.words())));
         }
         self.spend_change(board, i, unit)?;
         let from = board.units[i].formation;

@@ -26,16 +26,13 @@ fn battle(name: &str) -> Scenario {
     }
 }
 
+/// A flight's path and the friends it tested as (index, modifier).
+type Flown = (Vec<(f32, f32)>, Vec<(usize, i32)>);
+
 /// The engine's flight of `unit` shocked into FU by `cause`, every carry
 /// test rolled `rolls` in turn then 18: its path and the tests as (unit,
 /// modifier).
-fn flight(
-    s: &Scenario,
-    table: &Table,
-    unit: usize,
-    cause: Option<usize>,
-    rolls: &[u32],
-) -> (Vec<(f32, f32)>, Vec<(usize, i32)>) {
+fn flight(s: &Scenario, table: &Table, unit: usize, cause: Option<usize>, rolls: &[u32]) -> Flown {
     let ctx = FsCtx::new(s);
     let mut t = table.clone();
     let mut engine = FsEngine::new(&ctx, &t, BroadPhaseKind::Grid);

@@ -21,16 +21,14 @@ fn off_bearing(p: &FlightPreview, bearing: f32) -> f32 {
     d.min(360.0 - d)
 }
 
+/// A flight's path and the friends it tested as (index, modifier, carried
+/// along).
+type Flown = (Vec<(f32, f32)>, Vec<(usize, i32, bool)>);
+
 /// What the engine does when `u` is shocked into FU by `cause` on this
 /// table with these 3d6 totals: the path of its flight and the friends it
 /// tested, as (index, modifier, carried along).
-fn engine_flight(
-    s: &Scenario,
-    t: &Table,
-    u: usize,
-    cause: usize,
-    rolls: &[u32],
-) -> (Vec<(f32, f32)>, Vec<(usize, i32, bool)>) {
+fn engine_flight(s: &Scenario, t: &Table, u: usize, cause: usize, rolls: &[u32]) -> Flown {
     let ctx = FsCtx::new(s);
     let mut table = t.clone();
     let mut engine = FsEngine::new(&ctx, &table, BroadPhaseKind::Grid);

@@ -28,7 +28,8 @@
 //! - `units`: the counters;
 //! - `camera`: fit, pan, zoom, hover and selection;
 //! - `overlays`: distance, zones, movement range, rout arrows;
-//! - `rout_preview`: where a unit would rout now, and whom it would shake;
+//! - `rout_preview`: where a unit would rout now, and whom it would shake (on
+//!   a table, where it would flee, and whom it would carry along);
 //! - [`orders`]: the player's orders, odds, undo and end of phase;
 //! - `panels`: the on-screen text: turn, details, log, help;
 //! - `cards`: the cards of the right-hand column (the why view, the

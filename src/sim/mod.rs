@@ -55,7 +55,7 @@ pub use orders::{awaiting_orders, issue_order, undo};
 pub use play::PlayState;
 pub use previews::{
     FsFireOdds, FsMeleeOdds, attack_odds, charge_odds, charge_path, charge_target_rout, fire_odds, fs_charge_odds,
-    fs_fire_odds, fs_march_preview, fs_melee_odds, movement_range, mp_left, rout_preview,
+    fs_fire_odds, fs_flight_preview, fs_march_preview, fs_melee_odds, movement_range, mp_left, rout_preview,
 };
 pub use setup::{install, install_schedules, reset, spawn_units};
 pub use simulation::Simulation;

@@ -1,8 +1,8 @@
 //! What the window shows before an order is given, from the rules, nothing
 //! changed: in hex mode a unit's reach and movement left, its rout, a
 //! volley's and an attack's odds, a charge's approach, odds and its
-//! target's rout at contact; on a table a march's cost, a volley's, a
-//! melee's and a charge's odds. Each mode's previews side by side, the hex
+//! target's rout at contact; on a table a unit's flight, a march's cost, a
+//! volley's, a melee's and a charge's odds. Each mode's previews side by side, the hex
 //! ones first.
 
 use bevy::prelude::*;
@@ -149,6 +149,27 @@ pub fn fs_march_preview(world: &mut World, unit: usize, to: (f32, f32), facing: 
         }
         Ok((plan.cost, left))
     })
+}
+
+/// Where a unit on the table would flee if it fled now, from the nearest
+/// enemy not fleeing, and the friends it would meet with their chances to
+/// be carried along ([`crate::belle_alliance::flight_preview::flight_preview`]):
+/// no dice rolled, nothing moved. `None` off the table, or outside free
+/// space.
+pub fn fs_flight_preview(
+    world: &mut World,
+    unit: usize,
+) -> Option<crate::belle_alliance::flight_preview::FlightPreview> {
+    let scenario = world
+        .get_resource::<super::battle::Battle>()
+        .filter(|b| b.scenario.mode == crate::vocab::Mode::FreeSpace)?
+        .scenario
+        .clone();
+    super::view::table_scope(world, |_, table| {
+        let ctx = crate::belle_alliance::FsCtx::new(&scenario);
+        crate::belle_alliance::flight_preview::flight_preview(&ctx, table, unit, None)
+    })
+    .flatten()
 }
 
 /// The odds of a volley of `firers` at `target` before it is fired.

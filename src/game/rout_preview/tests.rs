@@ -184,7 +184,7 @@ fn the_legend_says_how_the_rout_ends_and_what_the_labels_mean() {
     let view = |preview: RoutPreview| RoutView {
         on: true,
         shown: Some(super::Previewed { why: Why::Selected, preview, name: "fr-a".into() }),
-        key: None,
+        ..RoutView::default()
     };
     let names = |u: usize| format!("unit {u}");
     let Some(one) = super::legend_words(&view(preview.clone()), names) else { panic!("a legend") };
@@ -195,7 +195,7 @@ fn the_legend_says_how_the_rout_ends_and_what_the_labels_mean() {
     let Some(two) = super::legend_words(&view(stack), names) else { panic!("a legend") };
     assert!(two.contains("passes 2 friends") && two.contains("\"then\""), "{two}");
     assert!(two.contains("unit 2 at (1, 2): then 24% (39%)"), "{two}");
-    let off = RoutView { on: true, shown: None, key: None };
+    let off = RoutView { on: true, ..RoutView::default() };
     assert!(super::legend_words(&off, names).is_some_and(|t| t.contains("select a unit")));
     assert_eq!(super::legend_words(&RoutView::default(), names), None);
 }

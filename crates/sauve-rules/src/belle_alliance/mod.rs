@@ -8,6 +8,8 @@
 //!   reorganisation);
 //! - [`engine`]: flights, spread of rout, U retreats and reorganisation, with
 //!   the queue that resolves them at the end of a phase (docs/rules.md 2.2-2.5);
+//! - [`flight_preview`]: where a unit would flee now and the friends it would
+//!   carry along, with their chances, from the engine's own flight;
 //! - [`march`], [`combat`] and [`play`]: marches in cm, the fire and melee
 //!   tables, and the orders of a bound that use them (docs/rules.md 2.7-2.10);
 //! - [`ai`]: the computer's orders, with [`route`] its ways round what its
@@ -18,6 +20,7 @@ pub mod ai;
 pub mod broad;
 pub mod combat;
 pub mod engine;
+pub mod flight_preview;
 pub mod foresight;
 pub mod geometry;
 pub mod march;

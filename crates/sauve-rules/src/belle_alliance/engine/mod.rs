@@ -218,6 +218,35 @@ impl FsEngine {
         }
     }
 
+    /// One flight of unit `u` from `from` (docs/rules.md 2.2, 2.3), run at
+    /// once and alone: the unit enters FU as [`Self::hit`] puts it there
+    /// (unless it is fleeing already) and flees as its queued flight would,
+    /// with every friend it carries along; a friend it shakes into U has its
+    /// retreat queued, not made. The flight preview runs this on a copy of
+    /// the table with scripted dice, so that what it shows is the flight.
+    #[allow(clippy::too_many_arguments)] // as `hit`, with the dice
+    pub fn flee_now(
+        &mut self,
+        ctx: &FsCtx,
+        table: &mut Table,
+        dice: &mut Dice,
+        log: &mut EventLog,
+        turn: u32,
+        u: usize,
+        from: Option<(f32, f32)>,
+    ) {
+        if u >= table.units.len() {
+            return;
+        }
+        // Entering FU again would take its figure loss twice.
+        let by = if table.units[u].state == State::FU {
+            None
+        } else {
+            self.enter_fu(ctx, table, log, u, Cause::Shock, turn, &[])
+        };
+        self.flight(ctx, table, dice, log, turn, u, from, None, by);
+    }
+
     /// Reorganisation (docs/rules.md 2.4) at the end of `side`'s announcement
     /// phase: each FU unit of the side that was already in FU when the bound
     /// began, in unit order, rolls 3d6 + valour (+ staff bonus) on the

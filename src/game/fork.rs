@@ -15,7 +15,7 @@ pub mod choices;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
-use bevy::ui_widgets::{Activate, Button};
+use bevy::ui_widgets::Activate;
 
 use super::cards;
 use super::layout::Layout;
@@ -438,7 +438,7 @@ fn panel(
                         ));
                         // The roll it made is no fork: not a button.
                         if !ch.same {
-                            b.insert((Button, RollButton(ch.roll)));
+                            b.insert((theme::Pressable::default(), RollButton(ch.roll)));
                         }
                     }
                 },

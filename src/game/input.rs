@@ -39,6 +39,17 @@ pub struct MapClick {
     pub button: MapButton,
 }
 
+/// Whether a modifier (both its keys given) is down at the moment of a
+/// key or click: held, or let go in the same frame, as a quick Shift+R or
+/// Ctrl+Z at a low frame rate is.
+pub fn modifier(keys: &ButtonInput<KeyCode>, which: [KeyCode; 2]) -> bool {
+    keys.any_pressed(which) || keys.any_just_released(which)
+}
+
+/// The two Shift keys, and the two Ctrl keys, for [`modifier`].
+pub const SHIFT: [KeyCode; 2] = [KeyCode::ShiftLeft, KeyCode::ShiftRight];
+pub const CTRL: [KeyCode; 2] = [KeyCode::ControlLeft, KeyCode::ControlRight];
+
 /// Where the pointer and its clicks are read, for systems that use them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PointSet;

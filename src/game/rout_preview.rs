@@ -25,7 +25,6 @@ use bevy::prelude::*;
 use super::input::MapPointer;
 use super::lines::Lines;
 use super::opened::Opened;
-use super::screen::PANEL_W;
 use super::sets::GameSet;
 use super::shown::Shown;
 use super::state::Screen;
@@ -57,12 +56,15 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, toggle.in_set(GameSet::Input).run_if(in_state(Screen::Battle)));
     app.add_systems(Update, (notice_changes, refresh).chain().after(GameSet::Playback).before(GameSet::Draw));
     app.add_systems(Update, (show_marks.run_if(resource_changed::<RoutView>), draw_path).in_set(GameSet::Draw));
+    app.add_observer(close);
 }
 
 /// R (neither Shift, which restarts, nor Ctrl) shows or hides the selected
 /// unit's rout, or its flight on a table.
 fn toggle(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<RoutView>) {
-    let held = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight, KeyCode::ControlLeft, KeyCode::ControlRight]);
+    // A modifier let go in the key's own frame (a quick Shift+R at a low
+    // frame rate) still counts: that R restarts, it does not preview.
+    let held = super::input::modifier(&keys, super::input::SHIFT) || super::input::modifier(&keys, super::input::CTRL);
     if keys.just_pressed(KeyCode::KeyR) && !held {
         view.on = !view.on;
     }
@@ -181,23 +183,29 @@ pub fn legend_words(view: &RoutView, names: impl Fn(usize) -> String) -> Option<
     }
 }
 
-/// The legend sits at the foot of the panel column, off the map.
+/// The legend: a card of the right-hand column (in the log's place) once
+/// the column is up; hidden until a preview shows.
 fn spawn_legend(mut commands: Commands) {
-    commands.spawn((
-        Legend,
-        Node {
-            position_type: PositionType::Absolute,
-            right: Val::Px(0.0),
-            bottom: Val::Px(0.0),
-            width: Val::Px(PANEL_W),
-            padding: UiRect::all(Val::Px(10.0)),
-            display: Display::None,
-            ..default()
-        },
-        BackgroundColor(theme::ROUT_PANEL),
-        GlobalZIndex(2),
-        children![(LegendText, theme::text("", 13.0, theme::TEXT_ROUT))],
+    let legend = commands.spawn((Legend, super::cards::card(theme::ROUT_PANEL))).id();
+    commands.entity(legend).entry::<Node>().and_modify(|mut n| n.display = Display::None);
+    super::cards::title_row(&mut commands, legend, "Rout preview", RoutClose, "Close (R)");
+    commands.entity(legend).with_child((
+        LegendText,
+        theme::text("", 13.0, theme::TEXT_ROUT),
+        Node { width: Val::Percent(100.0), ..default() },
     ));
+}
+
+/// The legend's close button (as R).
+#[derive(Component)]
+struct RoutClose;
+
+fn close(activate: On<bevy::ui_widgets::Activate>, buttons: Query<(), With<RoutClose>>, mut view: ResMut<RoutView>) {
+    if buttons.get(activate.entity).is_ok() {
+        view.on = false;
+        view.shown = None;
+        view.flight = None;
+    }
 }
 
 /// The preview's marks, labels and legend, spawned again whenever the
@@ -207,8 +215,9 @@ fn show_marks(
     view: Res<RoutView>,
     opened: Res<Opened>,
     old: Query<Entity, Or<(With<RoutMark>, With<RiskLabel>, With<FlightLabel>)>>,
-    mut legend: Query<&mut Node, With<Legend>>,
+    mut legend: Query<(Entity, &mut Node, Has<ChildOf>), With<Legend>>,
     mut text: Query<&mut Text, With<LegendText>>,
+    columns: Query<Entity, With<super::cards::SideColumn>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
@@ -217,8 +226,12 @@ fn show_marks(
         opened.scenario.as_ref().and_then(|s| s.units.get(u)).map_or_else(|| format!("#{u}"), |x| x.name.clone())
     };
     let words = legend_words(&view, names);
-    if let Ok(mut node) = legend.single_mut() {
+    if let Ok((e, mut node, placed)) = legend.single_mut() {
         node.display = if words.is_some() { Display::Flex } else { Display::None };
+        // Into the right-hand column once it is up.
+        if let (false, Some(c)) = (placed, super::cards::column(&columns)) {
+            commands.entity(e).insert(ChildOf(c));
+        }
     }
     if let Ok(mut t) = text.single_mut() {
         t.0 = words.unwrap_or_default();

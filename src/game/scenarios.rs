@@ -187,7 +187,8 @@ fn restart(
 /// no battle to preview a rout on (the end-of-battle card, a file that
 /// would not open), since in the battle R shows a unit's rout.
 pub fn restart_asked(keys: &ButtonInput<KeyCode>, screen: Screen, battle_open: bool) -> bool {
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    // Read at the key's moment: a Shift let go in the same frame counts.
+    let shift = super::input::modifier(keys, super::input::SHIFT);
     keys.just_pressed(KeyCode::KeyR) && (shift || screen == Screen::GameOver || !battle_open)
 }
 

@@ -10,7 +10,7 @@
 
 use bevy::ecs::spawn::{Spawn, SpawnRelatedBundle};
 use bevy::prelude::*;
-use bevy::ui_widgets::Button;
+use bevy::ui_widgets::{ActivateOnPress, Button};
 
 // --- Sides -------------------------------------------------------------
 
@@ -355,15 +355,21 @@ pub fn button_face(words: impl Into<String>, size: f32, back: Color, ink: Color,
     (node, BackgroundColor(back), children![text(words, size, ink)])
 }
 
+/// What makes a node a button: it acts on the press. (A button that waits
+/// for the click loses a press and release that fall in one frame, as a
+/// quick click does at a low frame rate: bevy's button marks itself
+/// pressed only once the frame's commands are applied.)
+pub type Pressable = (Button, ActivateOnPress);
+
 /// A button: `node` on `back`, its `words` at `size` in white. The caller
 /// adds what it does (a marker the `Activate` observer looks for).
-pub fn button(words: impl Into<String>, size: f32, back: Color, node: Node) -> (Button, Face) {
-    (Button, button_face(words, size, back, TEXT, node))
+pub fn button(words: impl Into<String>, size: f32, back: Color, node: Node) -> (Pressable, Face) {
+    ((Button, ActivateOnPress), button_face(words, size, back, TEXT, node))
 }
 
 /// A button whose words are in `ink`.
-pub fn inked_button(words: impl Into<String>, size: f32, back: Color, ink: Color, node: Node) -> (Button, Face) {
-    (Button, button_face(words, size, back, ink, node))
+pub fn inked_button(words: impl Into<String>, size: f32, back: Color, ink: Color, node: Node) -> (Pressable, Face) {
+    ((Button, ActivateOnPress), button_face(words, size, back, ink, node))
 }
 
 #[cfg(test)]

@@ -31,11 +31,9 @@ fn typing(world: &World) -> bool {
 /// The editor's keys.
 pub(super) fn keys(world: &mut World) {
     let k = world.resource::<ButtonInput<KeyCode>>().clone();
-    // A modifier let go in the same frame as the key (a quick tap at a low
-    // frame rate) still counts.
-    let held = |keys: [KeyCode; 2]| k.any_pressed(keys) || k.any_just_released(keys);
-    let ctrl = held([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    let shift = held([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    // Read at the key's moment: a modifier let go in its frame counts.
+    let ctrl = crate::game::input::modifier(&k, crate::game::input::CTRL);
+    let shift = crate::game::input::modifier(&k, crate::game::input::SHIFT);
     let Some(playtest) = world.get_resource::<Editor>().map(|e| e.playtest) else { return };
     if k.just_pressed(KeyCode::F8) {
         toggle_playtest(world);

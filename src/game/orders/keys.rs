@@ -31,6 +31,19 @@ pub enum Intent {
     Exit,
 }
 
+/// Why an order's key does nothing now: no phase waits for a player's
+/// orders (the computer is playing, or nobody sits at the window), or the
+/// player is looking back in the log.
+pub fn not_now(world: &World) -> crate::game::turn::Notice {
+    let turn = world.resource::<crate::game::turn::PlayerTurn>();
+    let text = if turn.awaiting.is_some() && turn.reviewing {
+        "Looking back in the log: End returns to the present, where orders are given."
+    } else {
+        "No phase waits for your orders now: the computer plays, or the battle plays on (P: who plays)."
+    };
+    crate::game::turn::Notice::error(text)
+}
+
 /// The intents of this frame's keys; `orders` whether the keys of the
 /// orders themselves count (not while the menu is open).
 pub fn intents(keys: &ButtonInput<KeyCode>, orders: bool) -> Vec<Intent> {
@@ -45,8 +58,8 @@ pub fn intents(keys: &ButtonInput<KeyCode>, orders: bool) -> Vec<Intent> {
     if !orders {
         return out;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let ctrl = crate::game::input::modifier(keys, crate::game::input::CTRL);
+    let shift = crate::game::input::modifier(keys, crate::game::input::SHIFT);
     if keys.just_pressed(KeyCode::KeyU) || (ctrl && keys.just_pressed(KeyCode::KeyZ)) {
         out.push(Intent::Undo);
     }

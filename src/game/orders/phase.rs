@@ -12,6 +12,11 @@ use crate::sim;
 pub(super) fn undo_or_end(world: &mut World, reader: &mut SystemState<MessageReader<'static, 'static, Intent>>) {
     let asked = unread(world, reader);
     if ready(world).is_none() {
+        // A key that does nothing says why.
+        if asked.iter().any(|i| matches!(i, Intent::Undo | Intent::EndPhase)) {
+            let notice = super::keys::not_now(world);
+            world.resource_mut::<PlayerTurn>().say(notice);
+        }
         return;
     }
     for intent in asked {

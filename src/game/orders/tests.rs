@@ -277,3 +277,52 @@ fn a_march_spends_movement_points_and_x_exits_by_the_sides_edge() {
     assert_eq!(unit_views(w)[0].at, None, "gone from the board");
     assert!(exit_edge(&s.exits, 1, Some(Offset::new(3, 8)), width, height).is_err_and(|e| e.contains("no exit")));
 }
+
+#[test]
+fn an_order_key_pressed_when_no_phase_waits_says_why_it_does_nothing() {
+    let mut sim = duel();
+    seat(sim.app.world_mut(), Seats::Watch);
+    let mut app = window_app(sim);
+    app.update();
+    assert!(app.world().resource::<PlayerTurn>().awaiting.is_none(), "the computer plays both sides");
+    for key in [KeyCode::KeyU, KeyCode::KeyE, KeyCode::KeyC] {
+        app.world_mut().resource_mut::<PlayerTurn>().message = None;
+        press(&mut app, key);
+        let said = app.world().resource::<PlayerTurn>().message.clone();
+        assert!(
+            said.as_ref().is_some_and(|m| m.error && m.text.contains("No phase waits for your orders")),
+            "{key:?}: {said:?}"
+        );
+    }
+}
+
+#[test]
+fn a_modifier_let_go_in_the_keys_own_frame_still_counts() {
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(KeyCode::ShiftLeft);
+    keys.press(KeyCode::KeyR);
+    keys.release(KeyCode::ShiftLeft);
+    assert!(crate::game::input::modifier(&keys, crate::game::input::SHIFT), "a quick Shift+R is a Shift+R");
+    assert!(crate::game::scenarios::restart_asked(&keys, crate::game::state::Screen::Battle, true));
+    keys.clear();
+    keys.reset_all();
+    keys.press(KeyCode::KeyR);
+    assert!(!crate::game::input::modifier(&keys, crate::game::input::SHIFT));
+    assert!(
+        !crate::game::scenarios::restart_asked(&keys, crate::game::state::Screen::Battle, true),
+        "R alone previews"
+    );
+}
+
+#[test]
+fn every_button_acts_on_its_press_so_a_quick_click_is_never_lost() {
+    let mut world = World::new();
+    let b = world.spawn(crate::game::theme::button("End phase (E)", 14.0, Color::BLACK, Node::default())).id();
+    let i = world
+        .spawn(crate::game::theme::inked_button("a why line", 12.0, Color::BLACK, Color::WHITE, Node::default()))
+        .id();
+    for e in [b, i] {
+        assert!(world.get::<bevy::ui_widgets::ActivateOnPress>(e).is_some());
+        assert!(world.get::<bevy::ui_widgets::Button>(e).is_some());
+    }
+}

@@ -16,7 +16,15 @@ use crate::turn::Phase;
 
 pub(super) fn unit_keys(world: &mut World, reader: &mut SystemState<MessageReader<'static, 'static, Intent>>) {
     let asked = unread(world, reader);
-    if asked.is_empty() || ready(world).is_none() {
+    if asked.is_empty() {
+        return;
+    }
+    if ready(world).is_none() {
+        // A key that does nothing says why.
+        if asked.iter().any(|i| matches!(i, Intent::Formation(_) | Intent::Turn { .. } | Intent::Exit)) {
+            let notice = super::keys::not_now(world);
+            world.resource_mut::<PlayerTurn>().say(notice);
+        }
         return;
     }
     if super::table::table_mode(world) {

@@ -77,10 +77,25 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// W: the selected unit's why view, or closes the one open.
-fn keys(keys: Res<ButtonInput<KeyCode>>, pointer: Res<MapPointer>, view: Res<WhyView>, mut ask: MessageWriter<AskWhy>) {
-    if keys.just_pressed(KeyCode::KeyW) {
-        ask.write(AskWhy(if view.picture.is_some() { None } else { pointer.selected }));
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    pointer: Res<MapPointer>,
+    view: Res<WhyView>,
+    mut ask: MessageWriter<AskWhy>,
+    turn: Option<ResMut<super::turn::PlayerTurn>>,
+) {
+    if !keys.just_pressed(KeyCode::KeyW) {
+        return;
     }
+    let open = view.picture.is_some() || view.message.is_some();
+    if !open && pointer.selected.is_none() {
+        // A key that does nothing says why.
+        if let Some(mut t) = turn {
+            t.say(super::turn::Notice::error("W: click a unit that broke first, then W tells why it did."));
+        }
+        return;
+    }
+    ask.write(AskWhy(if open { None } else { pointer.selected }));
 }
 
 fn activate(

@@ -16,7 +16,7 @@ pub(super) fn map_clicks(world: &mut World, reader: &mut SystemState<MessageRead
     let clicks = unread(world, reader);
     let Some((phase, side)) = ready(world).filter(|_| !clicks.is_empty()) else { return };
     let keys = world.resource::<ButtonInput<KeyCode>>();
-    let shift = crate::game::input::modifier(&keys, crate::game::input::SHIFT);
+    let shift = crate::game::input::modifier(keys, crate::game::input::SHIFT);
     if super::table::table_mode(world) {
         if let Some(at) = world.resource::<MapPointer>().world {
             super::table::table_click(world, at, shift);

@@ -22,6 +22,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("dennewitz-1813.ron", include_str!("../../scenarios/dennewitz-1813.ron")),
     ("ligny-1815.ron", include_str!("../../scenarios/ligny-1815.ron")),
     ("plancenoit-1815.ron", include_str!("../../scenarios/plancenoit-1815.ron")),
+    // Last, so the others keep their numbers; the menu names it for newcomers.
+    ("first-battle.ron", include_str!("../../scenarios/first-battle.ron")),
 ];
 
 /// Where the open scenario came from.

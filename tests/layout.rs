@@ -2,7 +2,8 @@
 //! window sizes (1280x800 and 900x600): the battle watched, a player's
 //! orders in each kind of phase on hexes and on a table, the why view, the
 //! forecast, the fork and the editor. Each is drawn for real under Xvfb
-//! (`sauve shot`, `sauve edit --shot`) with `SAUVE_LAYOUT` set, and the
+//! (`sauve shot`, `sauve edit --shot`) with `SAUVE_LAYOUT` set (the first
+//! battle's guide and the overlays' legend beside the log too), and the
 //! window reports what is wrong with its laid-out UI (src/game/
 //! layout_check.rs): panels over each other or over the map's part of the
 //! window, text wider than its node, text cut at the foot of a node that
@@ -53,6 +54,12 @@ fn screens(dir: &Path) -> Vec<Screen> {
             &[("SAUVE_SHOT_SEATS", "player"), ("SAUVE_SHOT_PHASE", phase)],
         ));
     }
+    out.push(shot(
+        "the first battle's guide",
+        "first-battle.ron",
+        &[],
+        &[("SAUVE_SHOT_SEATS", "player"), ("SAUVE_SHOT_PHASE", "Movement"), ("SAUVE_SHOT_OVERLAYS", "34")],
+    ));
     out.push(shot("the why view", "cascade.ron", &["--ai", "none", "--seed", "1", "--why", "fr-2-9"], &[]));
     out.push(shot(
         "the forecast",

@@ -1,7 +1,9 @@
 //! The cards of the right-hand column: the why view, the forecast's
-//! legend and the fork take the battle log's place there, one under
-//! another and laid out by the column itself, so that none covers the map
-//! or another panel. Each scrolls with the wheel when it is long, and each
+//! legend, the fork and the rout preview take the battle log's place
+//! there, one under another and laid out by the column itself, so that
+//! none covers the map or another panel; short notes (the overlays'
+//! legend, the first battle's guide) stand above the log, which keeps the
+//! room left. Each scrolls with the wheel when it is long, and each
 //! has a button that closes it (beside its key).
 
 use bevy::prelude::*;
@@ -35,6 +37,12 @@ pub fn card_node() -> Node {
 /// What every card is besides its own marker and colour.
 pub fn card(back: Color) -> (SideCard, Node, BackgroundColor, Scrolls, ScrollPosition) {
     (SideCard, card_node(), BackgroundColor(back), Scrolls, ScrollPosition::default())
+}
+
+/// What a note is: a card that leaves the log beside it (the overlays'
+/// legend, the first battle's guide), for it is short.
+pub fn note(back: Color) -> (Node, BackgroundColor, Scrolls, ScrollPosition) {
+    (Node { flex_shrink: 0.0, ..card_node() }, BackgroundColor(back), Scrolls, ScrollPosition::default())
 }
 
 /// A card's title with its close button (`close` is the marker the

@@ -28,6 +28,7 @@
 //! - `units`: the counters;
 //! - `camera`: fit, pan, zoom, hover and selection;
 //! - `overlays`: distance, zones, movement range, rout arrows;
+//!   `overlay_legend`: what the overlays on show, in words;
 //! - `rout_preview`: where a unit would rout now, and whom it would shake (on
 //!   a table, where it would flee, and whom it would carry along);
 //! - [`orders`]: the player's orders, odds, undo and end of phase;
@@ -35,6 +36,7 @@
 //! - `cards`: the cards of the right-hand column (the why view, the
 //!   forecast, the fork) in the log's place, each with its close button;
 //! - `scroll`: the panels that scroll with the wheel;
+//! - `guide`: the first battle's guide, a step at a time;
 //! - `gameover`: the card at the end of a battle (winner, points, summary);
 //! - `why`: the why view (W), the chain behind a unit's fall drawn on the map;
 //! - `forecast`: the break forecast (F): heat rings from many continuations;
@@ -61,6 +63,7 @@ mod editor;
 mod forecast;
 mod fork;
 mod gameover;
+mod guide;
 mod input;
 pub mod layout;
 mod layout_check;
@@ -70,6 +73,7 @@ mod menu;
 mod objectives;
 mod opened;
 pub mod orders;
+mod overlay_legend;
 mod overlays;
 mod panels;
 mod playback;
@@ -162,6 +166,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     units::plugin(app);
     lines::plugin(app);
     overlays::plugin(app);
+    overlay_legend::plugin(app);
     rout_preview::plugin(app);
     orders::plugin(app);
     panels::plugin(app);
@@ -169,6 +174,7 @@ pub fn build(app: &mut App, req: WindowRequest) {
     shot::plugin(app);
     staff::plugin(app);
     why::plugin(app);
+    guide::plugin(app);
     forecast::plugin(app);
     objectives::plugin(app);
     fork::plugin(app);

@@ -100,6 +100,9 @@ struct UnitText;
 struct LogText;
 #[derive(Component)]
 struct LogTitle;
+/// The room the log's lines are shown in.
+#[derive(Component)]
+struct LogBox;
 #[derive(Component)]
 struct ErrorCard;
 #[derive(Component)]
@@ -114,6 +117,7 @@ Enter or N: show the rest of this phase (or the next one with events)
 + and -: faster, slower
 Drag or arrow keys: pan;  wheel: zoom;  Home: fit the map
 Click: select a unit (again: the next one in the stack)
+F2: hide or show the first battle's guide (Tab, the last battle: new players start there)
 1: distance to the nearest enemy (the selected unit's side)
 2: enemy zones of influence
 3: the selected unit's movement range
@@ -184,10 +188,20 @@ fn spawn(mut commands: Commands) {
                     ),
                 ),
                 (LogTitle, text("", 13.0, theme::TEXT_LOG_TITLE)),
+                // The newest lines at the foot of the room left: the
+                // oldest give way at the top (PgUp and the wheel go back).
                 (
-                    LogText,
-                    text("", 12.0, theme::TEXT_LOG),
-                    Node { flex_shrink: 1.0, min_height: Val::Px(0.0), ..default() }
+                    LogBox,
+                    Node {
+                        flex_direction: FlexDirection::Column,
+                        justify_content: JustifyContent::FlexEnd,
+                        flex_grow: 1.0,
+                        flex_shrink: 1.0,
+                        min_height: Val::Px(0.0),
+                        overflow: Overflow::clip(),
+                        ..default()
+                    },
+                    children![(LogText, text("", 12.0, theme::TEXT_LOG), Node { flex_shrink: 0.0, ..default() })],
                 ),
             ],
         ))
@@ -415,8 +429,8 @@ fn log(
     pointer: Res<MapPointer>,
     mut title: Query<&mut Text, (With<LogTitle>, Without<LogText>)>,
     mut q: Query<&mut Text, (With<LogText>, Without<LogTitle>)>,
-    mut nodes: Query<&mut Node, Or<(With<LogTitle>, With<LogText>)>>,
-    cards: Query<&Node, (With<SideCard>, Without<LogTitle>, Without<LogText>)>,
+    mut nodes: Query<&mut Node, Or<(With<LogTitle>, With<LogBox>)>>,
+    cards: Query<&Node, (With<SideCard>, Without<LogTitle>, Without<LogBox>)>,
     mut was_carded: Local<bool>,
 ) {
     // A card of the column (the why view, the forecast, the fork) takes the

@@ -13,7 +13,7 @@ pub const BAR_H: f32 = 30.0;
 /// Height of the orders banner, a band under the bar while a phase waits
 /// for a player's orders; when a player sits at the window the map is
 /// fitted below it, so the banner covers none of it.
-pub const BANNER_H: f32 = 124.0;
+pub const BANNER_H: f32 = 150.0;
 
 /// Room taken on the map's left by a panel there (the editor's palette),
 /// which the map is fitted beside as it is beside the right-hand column.

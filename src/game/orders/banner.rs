@@ -129,6 +129,7 @@ pub(super) fn show_card(
     seats: Res<Seats>,
     clock: Option<Res<sim::Clock>>,
     mind: Option<Res<Mind>>,
+    guide: Option<Res<crate::game::guide::Guide>>,
     mut card: Query<&mut Node, (With<Card>, Without<CardButtons>)>,
     mut buttons: Query<&mut Node, (With<CardButtons>, Without<Card>)>,
     mut texts: ParamSet<(
@@ -138,7 +139,12 @@ pub(super) fn show_card(
         Query<(&mut Text, &mut TextColor), With<CardMessage>>,
     )>,
 ) {
-    if !turn.is_changed() && !seats.is_changed() && mind.as_ref().is_none_or(|m| !m.is_changed() && m.job.is_none()) {
+    let guided = guide.as_ref().is_some_and(|g| g.is_changed());
+    if !turn.is_changed()
+        && !seats.is_changed()
+        && !guided
+        && mind.as_ref().is_none_or(|m| !m.is_changed() && m.job.is_none())
+    {
         return;
     }
     let Ok(mut node) = card.single_mut() else { return };
@@ -198,6 +204,11 @@ pub(super) fn show_card(
         t.0 = REVIEWING_HINT.to_owned();
     } else if let Ok(mut t) = texts.p1().single_mut() {
         let mut out = String::new();
+        // The first battle's guide leads the hint.
+        if let Some(line) = guide.as_ref().and_then(|g| g.banner_line()) {
+            out += &line;
+            out.push('\n');
+        }
         if phase == Phase::Movement
             && let Some((i, left)) = turn.mp_left
         {

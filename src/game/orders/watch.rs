@@ -22,7 +22,25 @@ pub(super) fn follow_phase(world: &mut World) {
         }
         return;
     }
-    let awaiting = sim::awaiting_orders(world);
+    let mut awaiting = sim::awaiting_orders(world);
+    let mut passed = None;
+    // A charge phase for a side with no cavalry has nothing to wait for:
+    // it passes, and says so.
+    if let Some((crate::turn::Phase::Charge, side)) = awaiting {
+        let scenario = world.resource::<sim::Battle>().scenario.clone();
+        let horse = scenario.units.iter().any(|u| u.side == side && u.arm == crate::terrain::Arm::Cavalry);
+        if !horse {
+            sim::end_phase(world);
+            let mut pb = world.resource_mut::<Playback>();
+            pb.playing = true;
+            pb.follow = false;
+            let name = scenario.sides.get(side).map_or("?", |s| s.name.as_str());
+            passed = Some(crate::game::turn::Notice::said(format!(
+                "The {name} have no cavalry: their charge phase passes."
+            )));
+            awaiting = sim::awaiting_orders(world);
+        }
+    }
     let len = world.resource::<sim::BattleLog>().events.len();
     let cursor = world.get_resource::<Shown>().map_or(len, |s| s.cursor);
     // The present board cannot change while the player looks back (no
@@ -30,6 +48,9 @@ pub(super) fn follow_phase(world: &mut World) {
     let reviewing = awaiting.is_some() && world.resource::<Playback>().reviewing(cursor, len);
     let turn = world.resource::<PlayerTurn>();
     if (turn.awaiting, turn.reviewing) == (awaiting, reviewing) {
+        if let Some(n) = passed {
+            world.resource_mut::<PlayerTurn>().say(n);
+        }
         return;
     }
     let mut turn = world.resource_mut::<PlayerTurn>();
@@ -41,6 +62,9 @@ pub(super) fn follow_phase(world: &mut World) {
     }
     turn.awaiting = awaiting;
     turn.reviewing = reviewing;
+    if let Some(n) = passed {
+        turn.say(n);
+    }
 }
 
 /// Outside a waiting phase a message (saved, seats changed) goes after

@@ -114,7 +114,7 @@ pub struct LoggedOrder {
 pub enum OrderError {
     #[error("no unit '{0}'")]
     UnknownUnit(String),
-    #[error("a {order} order cannot be given in the {phase:?} phase")]
+    #[error("a {order} order cannot be given in the {} phase", phase.words())]
     WrongPhase { order: &'static str, phase: Phase },
     #[error("unit '{unit}' is not on the side giving orders now")]
     NotYours { unit: String },

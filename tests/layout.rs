@@ -25,30 +25,32 @@ fn scenario(name: &str) -> PathBuf {
 
 /// One screen: how to bring it up.
 struct Screen {
-    name: &'static str,
+    name: String,
     args: Vec<String>,
     env: Vec<(&'static str, String)>,
 }
 
-fn shot(name: &'static str, file: &str, extra: &[&str], env: &[(&'static str, &str)]) -> Screen {
+fn shot(name: impl Into<String>, file: &str, extra: &[&str], env: &[(&'static str, &str)]) -> Screen {
     let mut args = vec!["shot".to_owned(), scenario(file).display().to_string(), "--turns".into(), "1".into()];
     args.extend(extra.iter().map(|s| (*s).to_owned()));
-    Screen { name, args, env: env.iter().map(|(k, v)| (*k, (*v).to_owned())).collect() }
+    Screen { name: name.into(), args, env: env.iter().map(|(k, v)| (*k, (*v).to_owned())).collect() }
 }
 
 fn screens(dir: &Path) -> Vec<Screen> {
     let mut out = vec![shot("battle", "dennewitz-1813.ron", &["--ai", "both"], &[])];
-    for phase in ["Charge", "Movement", "OffensiveFire", "Melee"] {
+    // Every order phase, each waiting for a player's side.
+    let phases = ["Charge", "Movement", "DefensiveFire", "OffensiveFire", "Melee"];
+    for phase in phases {
         out.push(shot(
-            "orders on hexes",
+            format!("orders on hexes, {phase}"),
             "dennewitz-1813.ron",
             &[],
             &[("SAUVE_SHOT_SEATS", "player"), ("SAUVE_SHOT_PHASE", phase)],
         ));
     }
-    for phase in ["Movement", "Melee"] {
+    for phase in phases {
         out.push(shot(
-            "orders on a table",
+            format!("orders on a table, {phase}"),
             "ligny-1815.ron",
             &[],
             &[("SAUVE_SHOT_SEATS", "player"), ("SAUVE_SHOT_PHASE", phase)],
@@ -70,7 +72,11 @@ fn screens(dir: &Path) -> Vec<Screen> {
     out.push(shot("the fork", "cascade.ron", &["--ai", "none"], &[("SAUVE_SHOT_OVERLAYS", "d")]));
     let copy = dir.join("dennewitz.ron");
     let _ = std::fs::write(&copy, include_str!("../scenarios/dennewitz-1813.ron"));
-    out.push(Screen { name: "the editor", args: vec!["edit".into(), copy.display().to_string()], env: Vec::new() });
+    out.push(Screen {
+        name: "the editor".into(),
+        args: vec!["edit".into(), copy.display().to_string()],
+        env: Vec::new(),
+    });
     out
 }
 

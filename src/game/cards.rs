@@ -47,7 +47,14 @@ pub fn note(back: Color) -> (Node, BackgroundColor, Scrolls, ScrollPosition) {
 
 /// A card's title with its close button (`close` is the marker the
 /// card's feature closes it by, `words` what the button says).
-pub fn title_row(commands: &mut Commands, card: Entity, title: impl Into<String>, close: impl Bundle, words: &str) {
+/// Returns the title's entity, for a card whose title changes.
+pub fn title_row(
+    commands: &mut Commands,
+    card: Entity,
+    title: impl Into<String>,
+    close: impl Bundle,
+    words: &str,
+) -> Entity {
     let row = commands
         .spawn((
             Node {
@@ -60,8 +67,11 @@ pub fn title_row(commands: &mut Commands, card: Entity, title: impl Into<String>
             ChildOf(card),
         ))
         .id();
-    commands.entity(row).with_child((text(title, 14.0, theme::TEXT_HEADING), Node { flex_grow: 1.0, ..default() }));
+    let title = commands
+        .spawn((text(title, 14.0, theme::TEXT_HEADING), Node { flex_grow: 1.0, ..default() }, ChildOf(row)))
+        .id();
     commands.entity(row).with_child((close, button(words, 12.0, theme::BUTTON_ACTION, pad(6.0, 2.0))));
+    title
 }
 
 /// The column cards go in, if it is up (an app without the side panel

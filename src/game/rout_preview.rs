@@ -50,6 +50,10 @@ struct Legend;
 #[derive(Component)]
 struct LegendText;
 
+/// The legend card's title: a rout on hexes, a flight on a table (2.2).
+#[derive(Component)]
+struct LegendTitle;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<RoutView>().init_resource::<BoardEpoch>();
     app.add_systems(Startup, spawn_legend);
@@ -175,7 +179,7 @@ fn unit_name(world: &World, unit: usize) -> String {
 /// to do for one.
 pub fn legend_words(view: &RoutView, names: impl Fn(usize) -> String) -> Option<String> {
     if let Some(flight) = &view.flight {
-        return Some(format!("Flight preview (R hides it):\n{}", table::legend_words(flight, names)));
+        return Some(table::legend_words(flight, names));
     }
     match &view.shown {
         Some(shown) => Some(hex::legend_words(shown, names)),
@@ -188,7 +192,8 @@ pub fn legend_words(view: &RoutView, names: impl Fn(usize) -> String) -> Option<
 fn spawn_legend(mut commands: Commands) {
     let legend = commands.spawn((Legend, super::cards::card(theme::ROUT_PANEL))).id();
     commands.entity(legend).entry::<Node>().and_modify(|mut n| n.display = Display::None);
-    super::cards::title_row(&mut commands, legend, "Rout preview", RoutClose, "Close (R)");
+    let title = super::cards::title_row(&mut commands, legend, "Rout preview", RoutClose, "Close (R)");
+    commands.entity(title).insert(LegendTitle);
     commands.entity(legend).with_child((
         LegendText,
         theme::text("", 13.0, theme::TEXT_ROUT),
@@ -217,6 +222,7 @@ fn show_marks(
     old: Query<Entity, Or<(With<RoutMark>, With<RiskLabel>, With<FlightLabel>)>>,
     mut legend: Query<(Entity, &mut Node, Has<ChildOf>), With<Legend>>,
     mut text: Query<&mut Text, With<LegendText>>,
+    mut title: Query<&mut Text, (With<LegendTitle>, Without<LegendText>)>,
     columns: Query<Entity, With<super::cards::SideColumn>>,
 ) {
     for e in &old {
@@ -235,6 +241,9 @@ fn show_marks(
     }
     if let Ok(mut t) = text.single_mut() {
         t.0 = words.unwrap_or_default();
+    }
+    if let Ok(mut t) = title.single_mut() {
+        t.0 = if view.flight.is_some() { "Flight preview" } else { "Rout preview" }.to_owned();
     }
     if let Some(shown) = &view.shown {
         hex::spawn_marks(&mut commands, &shown.preview, opened.layout);

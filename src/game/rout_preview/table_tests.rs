@@ -119,6 +119,9 @@ fn r_on_a_table_shows_the_selected_units_flight_and_r_again_hides_it() {
     let legend = super::legend_words(app.world().resource::<RoutView>(), |u| s.units[u].name.clone());
     let Some(legend) = legend else { panic!("a legend") };
     assert!(legend.contains(&format!("{} would flee", s.units[unit].name)), "{legend}");
+    let mut titles = app.world_mut().query_filtered::<&Text, With<super::LegendTitle>>();
+    let titles: Vec<String> = titles.iter(app.world()).map(|t| t.0.clone()).collect();
+    assert_eq!(titles, ["Flight preview"], "the card says what it shows on a table");
     assert!(legend.contains(&format!("would carry along {} (fails {pct})", s.units[first.unit].name)), "{legend}");
     assert!(!legend.contains(&s.units[unit].id) || s.units[unit].id == s.units[unit].name, "names, not ids: {legend}");
     let colours = app.world().resource::<Lines>().colours();

@@ -40,21 +40,15 @@ fn screens(dir: &Path) -> Vec<Screen> {
     let mut out = vec![shot("battle", "dennewitz-1813.ron", &["--ai", "both"], &[])];
     // Every order phase, each waiting for a player's side.
     let phases = ["Charge", "Movement", "DefensiveFire", "OffensiveFire", "Melee"];
-    for phase in phases {
-        out.push(shot(
-            format!("orders on hexes, {phase}"),
-            "dennewitz-1813.ron",
-            &[],
-            &[("SAUVE_SHOT_SEATS", "player"), ("SAUVE_SHOT_PHASE", phase)],
-        ));
-    }
-    for phase in phases {
-        out.push(shot(
-            format!("orders on a table, {phase}"),
-            "ligny-1815.ron",
-            &[],
-            &[("SAUVE_SHOT_SEATS", "player"), ("SAUVE_SHOT_PHASE", phase)],
-        ));
+    for (on, battle) in [("hexes", "dennewitz-1813.ron"), ("a table", "ligny-1815.ron")] {
+        for phase in phases {
+            out.push(shot(
+                format!("orders on {on}, {phase}"),
+                battle,
+                &[],
+                &[("SAUVE_SHOT_SEATS", "player"), ("SAUVE_SHOT_PHASE", phase)],
+            ));
+        }
     }
     out.push(shot(
         "the first battle's guide",

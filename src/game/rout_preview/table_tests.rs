@@ -7,29 +7,22 @@
 use bevy::prelude::*;
 
 use super::table::{compass, flight_labels, legend_words};
+use super::tests::window_app;
 use super::{FlightLabel, FlightShown, RoutView};
 use crate::belle_alliance::flight_preview::{CarryRisk, FlightPreview, Obstacle, Whence};
 use crate::belle_alliance::geometry::OrientedRect;
 use crate::belle_alliance::{FsCtx, Table};
 use crate::game::input::MapPointer;
 use crate::game::lines::Lines;
+use crate::game::playback;
 use crate::game::seats::{Seats, seat};
-use crate::game::testing::{battle_app, go_to, parse, press};
+use crate::game::testing::{go_to, parse, press};
 use crate::game::theme::{ROUT_CASING, ROUT_PATH};
-use crate::game::{orders, playback};
 use crate::hex::Edge;
 use crate::labataille::orders::Order;
 use crate::labataille::rout_preview::Chance;
 use crate::sim::{self, Simulation};
 use crate::turn::Phase;
-
-fn window_app(sim: Simulation) -> App {
-    let mut app = battle_app(sim);
-    orders::plugin(&mut app);
-    super::plugin(&mut app);
-    app.update();
-    app
-}
 
 fn labels(app: &mut App) -> Vec<(Option<usize>, String)> {
     let mut q = app.world_mut().query::<&FlightLabel>();

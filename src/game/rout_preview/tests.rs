@@ -21,7 +21,7 @@ use crate::turn::Phase;
 
 /// The battle at the window with the playback, the orders and the rout
 /// preview, in the game's frame order.
-fn window_app(sim: Simulation) -> App {
+pub(super) fn window_app(sim: Simulation) -> App {
     let mut app = battle_app(sim);
     orders::plugin(&mut app);
     super::plugin(&mut app);

@@ -131,6 +131,14 @@ pub struct AiRules {
     /// At `Normal`: how many of the best places to fall back to are asked
     /// whether a rout from there stays on the map.
     pub fall_back_candidates: u32,
+    /// At `Normal`: a unit that moves keeps out of the rout lanes of the
+    /// side's units this near (hexes) the enemy, in good order or
+    /// disordered: the hexes, past its own, each would rout through now
+    /// (the rout preview), where a unit would check for contagion.
+    pub rout_lane_within: u16,
+    /// At `Normal`: placement penalty for ending a move in such a lane,
+    /// except on an objective.
+    pub rout_lane_penalty: u32,
     /// At `Normal`: the share of the objective bias it keeps (0: an enemy
     /// counts as a goal as near as an objective to take, so the attack
     /// goes for whichever is nearer).
@@ -176,6 +184,8 @@ impl Default for AiRules {
             exit_min_points: 1,
             shaken_share: 0.5,
             fall_back_candidates: 12,
+            rout_lane_within: 8,
+            rout_lane_penalty: 1_000,
             normal_bias_share: 0.0,
             hard: super::hard::HardRules::default(),
         }
@@ -229,6 +239,7 @@ impl AiRules {
             ("unlimber_within", self.unlimber_within),
             ("face_within", self.face_within),
             ("cover_within", self.cover_within),
+            ("rout_lane_within", self.rout_lane_within),
         ] {
             if v > 100 {
                 add(name, format!("{v} must be 0..=100"));
@@ -254,6 +265,7 @@ impl AiRules {
             ("too_close_penalty", self.too_close_penalty),
             ("cavalry_zone_penalty", self.cavalry_zone_penalty),
             ("cover_bonus", self.cover_bonus),
+            ("rout_lane_penalty", self.rout_lane_penalty),
             ("charge_screen_routed", self.charge_screen_routed),
             ("charge_screen_disordered", self.charge_screen_disordered),
             ("charge_screen_square", self.charge_screen_square),

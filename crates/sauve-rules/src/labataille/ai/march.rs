@@ -7,20 +7,24 @@ use crate::hex::Offset;
 use crate::labataille::Board;
 use crate::labataille::engine::Engine;
 use crate::labataille::fields::FAR;
+use crate::labataille::fields::SideFields;
 use crate::labataille::orders::Order;
 use crate::labataille::rout_preview::{RoutEnd, preview_rout};
 use crate::terrain::Arm;
+use crate::vocab::State;
 
 use super::goal_fields::UNREACHED;
 use super::phase::Ai;
-use super::plan::Plan;
+use super::plan::{Lane, Plan};
 
 impl Ai<'_, '_, '_> {
     /// Where a unit would like to stand: field distance to its goal, plus
     /// penalties for standing nearer the enemy than its stand-off (except on
-    /// an objective) and for infantry in an enemy cavalry zone, less a
-    /// bonus for cover near the enemy. Lower is better.
-    fn place_score(&self, plan: &Plan, field: &[u32], arm: Arm, standoff: u16, cell: usize) -> i64 {
+    /// an objective), for infantry in an enemy cavalry zone and (at
+    /// `Normal`) for standing in a friend's rout lane (except on an
+    /// objective), less a bonus for cover near the enemy. Lower is better.
+    fn place_score(&self, plan: &Plan, i: usize, field: &[u32], standoff: u16, cell: usize) -> i64 {
+        let arm = self.board.units[i].arm;
         let f = field[cell];
         if f == UNREACHED {
             return i64::MAX / 4;
@@ -37,7 +41,43 @@ impl Ai<'_, '_, '_> {
         if d <= ai.cover_within && self.bf.ctx.grid.refuge[cell] {
             s -= ai.cover_bonus as i64;
         }
+        if plan.lanes.get(cell).is_some_and(|l| l.others_than(i)) && plan.objectives.binary_search(&cell).is_err() {
+            s += ai.rout_lane_penalty as i64;
+        }
         s
+    }
+
+    /// At `Normal`, whose rout lanes each hex (by cell) lies in: the hexes
+    /// the side's units near the enemy would rout through, their own
+    /// included: the rout preview (1.3) of each unit of the side in good
+    /// order or disorder within `rout_lane_within` hexes of the enemy. A
+    /// friend that stands in one when that unit routs checks for contagion
+    /// (1.4). Empty at `Easy`.
+    pub(super) fn rout_lanes(&mut self, sight: &SideFields) -> Vec<Lane> {
+        let grid = self.bf.ctx.grid;
+        if !self.goals.mended() {
+            return Vec::new();
+        }
+        let mut lanes = vec![Lane::default(); grid.len()];
+        let exposure = self.bf.ctx.rules.ai.rout_lane_within;
+        for i in 0..self.board.units.len() {
+            let u = &self.board.units[i];
+            let Some(at) = u.at else { continue };
+            if u.side != self.side || !matches!(u.state, State::GoodOrder | State::Disordered) {
+                continue;
+            }
+            if sight.dist[grid.idx(at)] > exposure {
+                continue;
+            }
+            if let Some(p) = preview_rout(self.bf.ctx, self.engine, self.board, i) {
+                for &h in &p.path {
+                    if grid.in_padded(h) {
+                        lanes[grid.idx(h)].add(i);
+                    }
+                }
+            }
+        }
+        lanes
     }
 
     /// Moves towards the goal: the reachable hex with the best place score,
@@ -45,15 +85,15 @@ impl Ai<'_, '_, '_> {
     pub(super) fn advance(&mut self, plan: &Plan, i: usize, field: &[u32], standoff: u16) -> bool {
         let grid = self.bf.ctx.grid;
         let u = &self.board.units[i];
-        let (Some(at), arm) = (u.at, u.arm) else { return false };
-        let here = self.place_score(plan, field, arm, standoff, grid.idx(at));
+        let Some(at) = u.at else { return false };
+        let here = self.place_score(plan, i, field, standoff, grid.idx(at));
         let reach = self.orders.reach(self.engine, self.board, i);
         let best = reach
             .ends
             .iter()
             .map(|&(o, cost)| {
                 let c = grid.idx(o);
-                (self.place_score(plan, field, arm, standoff, c), !grid.refuge[c], cost, c, o)
+                (self.place_score(plan, i, field, standoff, c), !grid.refuge[c], cost, c, o)
             })
             .min();
         match best {

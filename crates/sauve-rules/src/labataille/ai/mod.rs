@@ -675,6 +675,47 @@ mod tests {
     }
 
     #[test]
+    fn the_mended_ai_keeps_out_of_the_rout_lane_of_a_friend_near_the_enemy() {
+        // A battalion stands three hexes from the enemy (held there by its
+        // script); a second comes up the road behind it. The first one's
+        // rout would run down the road, the cheapest ground: `Easy` marches
+        // the second up the road into that lane, where the rout would put
+        // it to a contagion check (1.4), and stacks with the first, which
+        // its rout would check as it leaves; `Normal` comes up off the road.
+        let rows = [".....r......"; 18];
+        let map = TerrainMap::from_rows(&rows);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let board = Board {
+            units: vec![
+                unit("front", 0, Arm::Infantry, (5, 5)),
+                unit("back", 0, Arm::Infantry, (5, 17)),
+                unit("ru", 1, Arm::Infantry, (5, 1)),
+            ],
+        };
+        let lane: Vec<Offset> = {
+            let mut engine = Engine::new(&grid, &board);
+            let p = crate::labataille::rout_preview::preview_rout(&ctx, &mut engine, &board, 0).expect("on the map");
+            p.path.clone()
+        };
+        let run = |level| {
+            let mut b = board.clone();
+            let goals =
+                AiGoals { level, scripts: vec![Script::Hold, Script::Advance, Script::Advance], ..AiGoals::default() };
+            play(&rows, &mut b, &[(Phase::Movement, 0)], &goals);
+            (at(&b, "front"), at(&b, "back"))
+        };
+        let (easy, normal) = (run(AiLevel::Easy), run(AiLevel::Normal));
+        assert_eq!((easy.0, normal.0), (Offset::new(5, 5), Offset::new(5, 5)), "the first holds");
+        assert!(lane.contains(&easy.1), "easy comes up in the lane {lane:?}: {}", easy.1);
+        assert!(!lane.contains(&normal.1), "normal keeps out of the lane {lane:?}: {}", normal.1);
+        let enemy = Offset::new(5, 1);
+        assert!(normal.1.distance(enemy) + 8 < Offset::new(5, 17).distance(enemy), "and still came up: {}", normal.1);
+    }
+
+    #[test]
     fn ai_leaves_by_an_exit_that_pays_when_nothing_holds_it_back() {
         let goals = AiGoals { exits: vec![(Edge::North, 1)], ..AiGoals::default() };
         let board =

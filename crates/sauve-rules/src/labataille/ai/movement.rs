@@ -65,7 +65,8 @@ impl Ai<'_, '_, '_> {
         let defend = (!threatened.is_empty()).then(|| kept.field(grid, Arm::Infantry, &threatened));
         let objective = wants_objective.then(|| kept.field(grid, Arm::Infantry, &objective_sources));
         let exits = self.exit_routes();
-        let plan = Plan { sight, attack, defend, objective, objectives, exits };
+        let lanes = self.rout_lanes(&sight);
+        let plan = Plan { sight, attack, defend, objective, objectives, exits, lanes };
 
         // Roles: the first good-order unit on an objective holds it; the
         // rearmost share of the rest is the reserve.

@@ -49,4 +49,36 @@ pub(super) struct Plan {
     pub(super) objectives: Vec<usize>,
     /// The exits the side may leave by, best paying first.
     pub(super) exits: Vec<ExitRoute>,
+    /// Whose rout lanes each hex (by cell) lies in: a unit that stands in
+    /// a friend's would check for contagion when it routs (at `Normal`;
+    /// empty at `Easy`).
+    pub(super) lanes: Vec<Lane>,
+}
+
+/// The units whose rout would pass a hex: none, one, or several.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Lane {
+    #[default]
+    None,
+    One(usize),
+    Several,
+}
+
+impl Lane {
+    pub(super) fn add(&mut self, unit: usize) {
+        *self = match *self {
+            Lane::None => Lane::One(unit),
+            Lane::One(u) if u == unit => Lane::One(u),
+            _ => Lane::Several,
+        };
+    }
+
+    /// Whether a unit other than `unit` would rout through the hex.
+    pub(super) fn others_than(self, unit: usize) -> bool {
+        match self {
+            Lane::None => false,
+            Lane::One(u) => u != unit,
+            Lane::Several => true,
+        }
+    }
 }

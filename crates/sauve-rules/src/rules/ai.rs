@@ -139,6 +139,10 @@ pub struct AiRules {
     /// At `Normal`: placement penalty for ending a move in such a lane,
     /// except on an objective.
     pub rout_lane_penalty: u32,
+    /// At `Normal`: a volley's value is multiplied by 1 + this times the
+    /// contagion failures the target's rout would bring on its friends
+    /// (the rout preview's expected failures).
+    pub volley_contagion_weight: f32,
     /// At `Normal`: the share of the objective bias it keeps (0: an enemy
     /// counts as a goal as near as an objective to take, so the attack
     /// goes for whichever is nearer).
@@ -186,6 +190,7 @@ impl Default for AiRules {
             fall_back_candidates: 12,
             rout_lane_within: 8,
             rout_lane_penalty: 1_000,
+            volley_contagion_weight: 3.0,
             normal_bias_share: 0.0,
             hard: super::hard::HardRules::default(),
         }
@@ -220,6 +225,7 @@ impl AiRules {
             ("objective_bias_span", self.objective_bias_span),
             ("volley_disordered_factor", self.volley_disordered_factor),
             ("volley_weak_factor", self.volley_weak_factor),
+            ("volley_contagion_weight", self.volley_contagion_weight),
         ] {
             let max = if name == "objective_bias_span" { 100_000.0 } else { 10.0 };
             if !(v.is_finite() && (0.0..=max).contains(&v)) {

@@ -9,6 +9,7 @@ use crate::hex::Offset;
 use crate::labataille::combat::{FireOdds, fire_odds, line_of_sight};
 use crate::labataille::movement;
 use crate::labataille::orders::Order;
+use crate::labataille::rout_preview::preview_rout;
 use crate::terrain::Arm;
 use crate::vocab::State;
 
@@ -70,6 +71,19 @@ impl Ai<'_, '_, '_> {
         let mut candidates: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (t, i) in pairs {
             candidates.entry(t).or_default().push(i);
+        }
+        // At `Normal`, a target whose rout would carry contagion to its
+        // friends is worth more: its rout preview's expected failures.
+        let w = ctx.rules.ai.volley_contagion_weight;
+        if self.goals.mended() && w > 0.0 {
+            let mut spread = vec![1.0f32; self.board.units.len()];
+            for &t in candidates.keys() {
+                if let Some(p) = preview_rout(ctx, self.engine, self.board, t) {
+                    let failures: f64 = p.risks.iter().map(|r| r.overall.fraction()).sum();
+                    spread[t] = 1.0 + w * failures as f32;
+                }
+            }
+            self.spread = spread;
         }
         let mut heap: BinaryHeap<(i64, Reverse<usize>)> = BinaryHeap::new();
         for (&t, firers) in &candidates {
@@ -134,7 +148,9 @@ impl Ai<'_, '_, '_> {
 
     /// Expected effect of a volley: increments lost plus the chance of a
     /// morale check, worth more on a disordered target (a failed check
-    /// routs it) and on a weakened one (losses may finish it).
+    /// routs it), on a weakened one (losses may finish it) and, at
+    /// `Normal`, on one whose rout would put its friends to contagion
+    /// checks (`Ai::spread`).
     fn volley_value(&self, odds: &FireOdds, t: usize) -> f32 {
         let u = &self.board.units[t];
         let ai = &self.bf.ctx.rules.ai;
@@ -145,7 +161,7 @@ impl Ai<'_, '_, '_> {
         if u.strength <= ai.volley_weak_strength {
             value *= ai.volley_weak_factor;
         }
-        value
+        value * self.spread.get(t).copied().unwrap_or(1.0)
     }
 }
 

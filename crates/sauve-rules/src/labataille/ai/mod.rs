@@ -716,6 +716,41 @@ mod tests {
     }
 
     #[test]
+    fn the_mended_ai_fires_at_the_target_whose_rout_would_spread() {
+        // Two enemy battalions alike, both in reach; a friend of the second
+        // shares its hex, and its rout would put that friend to a contagion
+        // check as it leaves (1.4). With the weight at 0 the first listed is
+        // the target (a tie); at `Normal`'s default the second is.
+        let rows = OPEN;
+        let board = Board {
+            units: vec![
+                unit("fr", 0, Arm::Infantry, (4, 7)),
+                unit("ru-alone", 1, Arm::Infantry, (2, 6)),
+                unit("ru-front", 1, Arm::Infantry, (6, 6)),
+                unit("ru-beside", 1, Arm::Infantry, (6, 6)),
+            ],
+        };
+        let target = |weight: f32| {
+            let mut rules = Rules::default();
+            rules.ai.volley_contagion_weight = weight;
+            let mut b = board.clone();
+            let orders = play_with(&rows, &mut b, &[(Phase::OffensiveFire, 0)], &AiGoals::default(), &rules);
+            match orders.first() {
+                Some(Order::Fire { target, .. }) => target.clone(),
+                other => panic!("no volley: {other:?}"),
+            }
+        };
+        assert_eq!(target(0.0), "ru-alone");
+        assert_eq!(target(Rules::default().ai.volley_contagion_weight), "ru-front");
+        let easy = {
+            let mut b = board.clone();
+            let goals = AiGoals { level: AiLevel::Easy, ..AiGoals::default() };
+            play(&rows, &mut b, &[(Phase::OffensiveFire, 0)], &goals)
+        };
+        assert!(matches!(easy.first(), Some(Order::Fire { target, .. }) if target == "ru-alone"), "{easy:?}");
+    }
+
+    #[test]
     fn ai_leaves_by_an_exit_that_pays_when_nothing_holds_it_back() {
         let goals = AiGoals { exits: vec![(Edge::North, 1)], ..AiGoals::default() };
         let board =

@@ -30,6 +30,10 @@ pub(super) struct Ai<'x, 'a, 'b> {
     pub(super) goals: &'x AiGoals,
     pub(super) tuning: Tuning,
     pub(super) done: Vec<Order>,
+    /// In a fire phase at `Normal`: what a volley at each unit (by index)
+    /// is multiplied by for the friends its rout would put to contagion
+    /// checks; empty, all 1, otherwise.
+    pub(super) spread: Vec<f32>,
 }
 
 /// The rules of thumb for one phase (every level's play, its scripts
@@ -58,6 +62,7 @@ pub(super) fn play(
         goals,
         tuning: Tuning::at_level(goals.aggression, &bf.ctx.rules.ai, goals.level),
         done: Vec::new(),
+        spread: Vec::new(),
     };
     // `Hold` stands (its units' script) and fires; it neither charges nor
     // attacks.

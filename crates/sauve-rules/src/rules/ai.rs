@@ -133,8 +133,8 @@ pub struct AiRules {
     pub fall_back_candidates: u32,
     /// At `Normal`: a unit that moves keeps out of the rout lanes of the
     /// side's units this near (hexes) the enemy, in good order or
-    /// disordered: the hexes, past its own, each would rout through now
-    /// (the rout preview), where a unit would check for contagion.
+    /// disordered: the hexes each would rout through now, its own
+    /// included (the rout preview), where a unit would check for contagion.
     pub rout_lane_within: u16,
     /// At `Normal`: placement penalty for ending a move in such a lane,
     /// except on an objective.

@@ -144,6 +144,7 @@ mod tests {
     use crate::labataille::grid::Grid;
     use crate::labataille::movement::MoveSearch;
     use crate::labataille::orders::Activity;
+    use crate::labataille::rout_preview::{RoutEnd, RoutPreview, preview_rout};
     use crate::map::TerrainMap;
     use crate::rules::Rules;
     use crate::terrain::Arm;
@@ -205,6 +206,18 @@ mod tests {
             out.extend(play_phase(&mut orders, &mut engine, board, &mut dice, &mut log, phase, side, goals));
         }
         (out, log.to_jsonl())
+    }
+
+    /// Where unit `unit` of `board` would rout now, on a map drawn as rows
+    /// under the default rules (the rout preview).
+    fn rout_preview_on(rows: &[&str], board: &Board, unit: usize) -> RoutPreview {
+        let map = TerrainMap::from_rows(rows);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let mut engine = Engine::new(&grid, board);
+        preview_rout(&ctx, &mut engine, board, unit).expect("on the map")
     }
 
     fn at(board: &Board, id: &str) -> Offset {
@@ -647,17 +660,8 @@ mod tests {
         // its own rear edge, on a map two hexes wide: near the edge there
         // are too few hexes left for a ten-hex rout, which then runs off.
         let rows = [".."; 22];
-        let map = TerrainMap::from_rows(&rows);
-        let rules = Rules::default();
-        let grid = Grid::new(&map, &rules);
-        let sides = crate::generate::sides();
-        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
         let board = Board { units: vec![unit("fr", 0, Arm::Infantry, (0, 13)), unit("ru", 1, Arm::Infantry, (0, 8))] };
-        let leaves = |b: &Board| {
-            let mut engine = Engine::new(&grid, b);
-            let p = crate::labataille::rout_preview::preview_rout(&ctx, &mut engine, b, 0).expect("on the map");
-            !matches!(p.end, crate::labataille::rout_preview::RoutEnd::Full)
-        };
+        let leaves = |b: &Board| !matches!(rout_preview_on(&rows, b, 0).end, RoutEnd::Full);
         let run = |level| {
             let mut b = board.clone();
             b.units[0].state = State::Disordered;
@@ -683,11 +687,6 @@ mod tests {
         // it to a contagion check (1.4), and stacks with the first, which
         // its rout would check as it leaves; `Normal` comes up off the road.
         let rows = [".....r......"; 18];
-        let map = TerrainMap::from_rows(&rows);
-        let rules = Rules::default();
-        let grid = Grid::new(&map, &rules);
-        let sides = crate::generate::sides();
-        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
         let board = Board {
             units: vec![
                 unit("front", 0, Arm::Infantry, (5, 5)),
@@ -695,11 +694,7 @@ mod tests {
                 unit("ru", 1, Arm::Infantry, (5, 1)),
             ],
         };
-        let lane: Vec<Offset> = {
-            let mut engine = Engine::new(&grid, &board);
-            let p = crate::labataille::rout_preview::preview_rout(&ctx, &mut engine, &board, 0).expect("on the map");
-            p.path.clone()
-        };
+        let lane = rout_preview_on(&rows, &board, 0).path;
         let run = |level| {
             let mut b = board.clone();
             let goals =

@@ -143,6 +143,10 @@ pub struct AiRules {
     /// contagion failures the target's rout would bring on its friends
     /// (the rout preview's expected failures).
     pub volley_contagion_weight: f32,
+    /// At `Normal`: a charge's chance is lessened by this times its chance
+    /// of a table result against the charger (repulsed or driven off: a
+    /// horse unit driven off routs).
+    pub charge_loss_weight: f32,
     /// At `Normal`: the share of the objective bias it keeps (0: an enemy
     /// counts as a goal as near as an objective to take, so the attack
     /// goes for whichever is nearer).
@@ -191,6 +195,7 @@ impl Default for AiRules {
             rout_lane_within: 8,
             rout_lane_penalty: 1_000,
             volley_contagion_weight: 3.0,
+            charge_loss_weight: 1.0,
             normal_bias_share: 0.0,
             hard: super::hard::HardRules::default(),
         }
@@ -226,6 +231,7 @@ impl AiRules {
             ("volley_disordered_factor", self.volley_disordered_factor),
             ("volley_weak_factor", self.volley_weak_factor),
             ("volley_contagion_weight", self.volley_contagion_weight),
+            ("charge_loss_weight", self.charge_loss_weight),
         ] {
             let max = if name == "objective_bias_span" { 100_000.0 } else { 10.0 };
             if !(v.is_finite() && (0.0..=max).contains(&v)) {

@@ -228,6 +228,11 @@ impl MeleeResult {
     pub fn favours_attacker(self) -> bool {
         matches!(self, MeleeResult::DR | MeleeResult::DD | MeleeResult::DX | MeleeResult::DS)
     }
+
+    /// The attackers are repulsed or driven off.
+    pub fn favours_defender(self) -> bool {
+        matches!(self, MeleeResult::AR | MeleeResult::AD)
+    }
 }
 
 /// Rows of the 2d6 tables: totals 2 to 12.

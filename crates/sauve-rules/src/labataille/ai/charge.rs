@@ -150,7 +150,9 @@ impl Ai<'_, '_, '_> {
     /// Chance a charge from `stop` at `target` ends favourably, every die
     /// counted (the target's square test and its pre-melee check, then the
     /// table at the hex of contact: `charge_odds`); at `Normal`, less the
-    /// expected failures of its own side's checks.
+    /// expected failures of its own side's checks and
+    /// `rules.ai.charge_loss_weight` times the chance the table goes
+    /// against the charger.
     fn charge_win(&self, probe: &mut Probe, unit: usize, stop: Offset, target: usize) -> f32 {
         let Some(at) = self.board.units[unit].at else { return 0.0 };
         let path = if at == stop { vec![at] } else { vec![at, stop] };
@@ -160,7 +162,9 @@ impl Ai<'_, '_, '_> {
             return win;
         }
         // The mended AI weighs what the charge may cost its own side, as
-        // for a melee: each failure of a check it brings on them.
-        win - odds.expected_failures(self.board, self.side)
+        // for a melee: each failure of a check it brings on them, and the
+        // table going against the charger (driven off, a horse unit routs).
+        let loss = self.bf.ctx.rules.ai.charge_loss_weight * odds.lose_chance();
+        win - odds.expected_failures(self.board, self.side) - loss
     }
 }

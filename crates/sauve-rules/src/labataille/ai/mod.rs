@@ -310,6 +310,50 @@ mod tests {
     }
 
     #[test]
+    fn the_mended_ai_counts_the_charges_it_would_lose() {
+        // A battalion in line of morale 30 and strength 6: a charge at it
+        // mostly wins, but one time in several the horse is thrown back or
+        // driven off (and a horse unit driven off routs).
+        let board = || {
+            let mut b =
+                Board { units: vec![unit("fr-cav", 0, Arm::Cavalry, (5, 8)), unit("ru", 1, Arm::Infantry, (5, 4))] };
+            b.units[1].morale = 30;
+            b.units[1].strength = 6;
+            b.units[1].formation = Formation::Line;
+            b
+        };
+        let charge = vec![Order::Charge { unit: "fr-cav".into(), target: "ru".into() }];
+        let charged = |level: AiLevel, loss_weight: f32| {
+            let mut rules = Rules::default();
+            rules.ai.charge_loss_weight = loss_weight;
+            let goals = AiGoals { level, ..AiGoals::default() };
+            play_with(&OPEN, &mut board(), &[(Phase::Charge, 0)], &goals, &rules)
+        };
+        // The odds as the AI reads them, from the hex of contact.
+        let b = board();
+        let map = TerrainMap::from_rows(&OPEN);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let tables = rules.combat.tables();
+        let bf = Battlefield { ctx: &ctx, map: &map, tables: &tables, movement: &[] };
+        let engine = Engine::new(&grid, &b);
+        let odds =
+            crate::labataille::combat::charge_odds(&bf, &engine, &b, 0, 1, &[Offset::new(5, 8), Offset::new(5, 5)])
+                .expect("a legal charge");
+        let threshold = rules.ai.charge_threshold - rules.ai.charge_threshold_drop * AiGoals::default().aggression;
+        let worth = odds.win_chance() - odds.expected_failures(&b, 0);
+        assert!(worth >= threshold, "without the losses the charge clears {threshold}: {worth}");
+        assert!(worth - odds.lose_chance() < threshold, "with them it does not: {}", odds.lose_chance());
+        // So `easy`, and `normal` blind to the table's losses, charge;
+        // `normal` as it plays does not.
+        assert_eq!(charged(AiLevel::Easy, 1.0), charge);
+        assert_eq!(charged(AiLevel::Normal, 0.0), charge);
+        assert_eq!(charged(AiLevel::Normal, 1.0), Vec::<Order>::new());
+    }
+
+    #[test]
     fn the_charge_screen_weights_come_from_the_rules_block() {
         // Two targets in reach; with one candidate let through, the screen
         // alone decides which is charged. By default the strength ratio

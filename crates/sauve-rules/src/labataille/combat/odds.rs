@@ -60,6 +60,12 @@ impl AttackOdds {
         self.cleared + self.outcomes.iter().filter(|(r, _)| r.favours_attacker()).map(|(_, p)| p).sum::<f32>()
     }
 
+    /// Chance the table goes against the attackers (repulsed or driven
+    /// off), all dice counted.
+    pub fn lose_chance(&self) -> f32 {
+        self.outcomes.iter().filter(|(r, _)| r.favours_defender()).map(|(_, p)| p).sum()
+    }
+
     /// The chance of one table result, all dice counted.
     pub fn chance_of(&self, result: MeleeResult) -> f32 {
         self.outcomes.iter().filter(|(r, _)| *r == result).map(|(_, p)| p).sum()

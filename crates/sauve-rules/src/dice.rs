@@ -91,11 +91,60 @@ pub struct Dice {
     rng: ChaCha8Rng,
     scripted: VecDeque<u32>,
     rolled: u64,
+    /// For the odds (docs/rules.md 1.9): the units whose morale checks
+    /// follow the script; every other unit's check goes its likelier way
+    /// without a roll of the script ([`Dice::check_d66`]).
+    likelier_but: Option<Vec<usize>>,
+    /// How many checks went their likelier way so.
+    likelier: u64,
 }
 
 impl Dice {
     pub fn new(seed: u64, scripted: Vec<u32>) -> Self {
-        Self { seed, rng: ChaCha8Rng::seed_from_u64(seed), scripted: scripted.into(), rolled: 0 }
+        Self {
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            scripted: scripted.into(),
+            rolled: 0,
+            likelier_but: None,
+            likelier: 0,
+        }
+    }
+
+    /// Dice for the odds: the script gives the checks of `scripted_units`
+    /// only, and every other unit's check goes its likelier way (a pass
+    /// when passing is at least as likely), as if scripted with the first
+    /// roll that makes it.
+    pub fn likelier_but(mut self, scripted_units: Vec<usize>) -> Self {
+        self.likelier_but = Some(scripted_units);
+        self
+    }
+
+    /// Rolls made other than those sent their likelier way: the script's,
+    /// then any past its end.
+    pub fn rolled_to_script(&self) -> u64 {
+        self.rolled - self.likelier
+    }
+
+    /// The d66 of unit `unit`'s morale check of `morale` at `modifier`:
+    /// [`Dice::d66`], unless these are dice for the odds and the unit is
+    /// not one whose checks the script gives ([`Dice::likelier_but`]).
+    pub fn check_d66(&mut self, unit: usize, morale: u8, modifier: i32, natural_extremes: bool) -> D66 {
+        if let Some(but) = &self.likelier_but
+            && !but.contains(&unit)
+        {
+            self.rolled += 1;
+            self.likelier += 1;
+            let all = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }));
+            let passes = |r: D66| morale_check(morale, modifier, r, natural_extremes).passed;
+            let pass = all.clone().filter(|&r| passes(r)).count();
+            let want = 2 * pass >= 36;
+            if let Some(r) = all.clone().find(|&r| passes(r) == want) {
+                return r;
+            }
+            return all.into_iter().next().unwrap_or(D66 { tens: 1, units: 1 });
+        }
+        self.d66()
     }
 
     /// How many rolls have been made so far.
@@ -145,7 +194,14 @@ impl Clone for Dice {
     fn clone(&self) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_word_pos(self.rng.get_word_pos());
-        Self { seed: self.seed, rng, scripted: self.scripted.clone(), rolled: self.rolled }
+        Self {
+            seed: self.seed,
+            rng,
+            scripted: self.scripted.clone(),
+            rolled: self.rolled,
+            likelier_but: self.likelier_but.clone(),
+            likelier: self.likelier,
+        }
     }
 }
 
@@ -175,6 +231,28 @@ mod tests {
 
     fn d(v: u32) -> D66 {
         D66::from_value(v).expect("d66")
+    }
+
+    #[test]
+    fn dice_for_the_odds_send_other_units_checks_their_likelier_way() {
+        // Unit 0's checks follow the script; unit 1's go their likelier
+        // way without taking a scripted roll.
+        let mut dice = Dice::new(7, vec![11, 66]).likelier_but(vec![0]);
+        assert_eq!(dice.check_d66(0, 40, 0, true), d(11), "the script's first roll");
+        // A roll must beat the morale: morale 20 is beaten by most rolls,
+        // so the likelier way is a pass, made by the first roll that passes;
+        // morale 50 by few, so it is a fail.
+        assert!(pass_chance(20, 0, true) > 0.5 && pass_chance(50, 0, true) < 0.5);
+        assert_eq!(dice.check_d66(1, 20, 0, true), needed_roll(20, 0, true).expect("a roll passes"));
+        assert!(!morale_check(50, 0, dice.check_d66(1, 50, 0, true), true).passed);
+        assert_eq!(dice.check_d66(0, 40, 0, true), d(66), "the script's second roll, untouched by unit 1's checks");
+        assert_eq!(dice.rolled(), 4);
+        assert_eq!(dice.rolled_to_script(), 2, "two of the four went their likelier way");
+        // Ordinary dice roll every check as `d66` does.
+        let (mut a, mut b) = (Dice::new(9, vec![]), Dice::new(9, vec![]));
+        for _ in 0..20 {
+            assert_eq!(a.check_d66(3, 40, 0, true), b.d66());
+        }
     }
 
     /// The smallest natural roll that passes, found by trying all 36.

@@ -368,7 +368,8 @@ impl Engine {
     ) -> Checked {
         let u = &board.units[unit];
         let modifier = Self::state_modifier(ctx.rules, u.state) + extra + self.bonus.get(unit).copied().unwrap_or(0);
-        let r = morale_check(u.morale, modifier, dice.d66(), ctx.rules.natural_extremes);
+        let roll = dice.check_d66(unit, u.morale, modifier, ctx.rules.natural_extremes);
+        let r = morale_check(u.morale, modifier, roll, ctx.rules.natural_extremes);
         let seq = log.push_because(
             EventKind::MoraleCheck {
                 unit: u.id.clone(),

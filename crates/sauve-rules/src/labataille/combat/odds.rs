@@ -207,19 +207,20 @@ fn count(
         // Each way on the copy restored.
         let (e, board) = probe.fresh();
         let mut log = EventLog::default();
-        let mut dice = Dice::new(0, b.script.clone());
+        // The checks of anyone not in the fight go their likelier way as
+        // they come, without a way of their own.
+        let mut dice = Dice::new(0, b.script.clone()).likelier_but(involved.to_vec());
         let Ok(prepared) = prelude(bf, e, board, &mut dice, &mut log) else { continue };
-        if dice.rolled() > b.script.len() as u64 {
+        if dice.rolled_to_script() > b.script.len() as u64 {
             // A roll beyond this branch's: split on how it goes. Before a
             // melee's table only morale checks roll.
-            let check =
-                log.events.iter().filter(|e| matches!(e.kind, EventKind::MoraleCheck { .. })).nth(b.script.len());
-            let mut ways = splits(bf, check.map(|e| &e.kind));
-            let ours = check.is_some_and(|e| match &e.kind {
+            let ours = |kind: &EventKind| match kind {
                 EventKind::MoraleCheck { unit, .. } => involved.iter().any(|&u| &board.units[u].id == unit),
                 _ => false,
-            });
-            if (!ours || ways_made >= MAX_WAYS) && ways.len() > 1 {
+            };
+            let check = log.events.iter().filter(|e| ours(&e.kind)).nth(b.script.len());
+            let mut ways = splits(bf, check.map(|e| &e.kind));
+            if ways_made >= MAX_WAYS && ways.len() > 1 {
                 // The likelier way alone, with all the chance.
                 ways.sort_by(|a, b| b.1.total_cmp(&a.1));
                 ways.truncate(1);

@@ -145,8 +145,7 @@ pub struct AiRules {
     pub volley_contagion_weight: f32,
     /// At `Normal`: a charge's chance is lessened by this times its chance
     /// of a table result against the charger (repulsed or driven off: a
-    /// horse unit driven off routs). Off (0) by default: at 1 it bought no
-    /// strength and made the 2,000-unit bench's turn dearer (docs/benchmarks.md).
+    /// horse unit driven off routs).
     pub charge_loss_weight: f32,
     /// At `Normal`: the share of the objective bias it keeps (0: an enemy
     /// counts as a goal as near as an objective to take, so the attack
@@ -196,7 +195,7 @@ impl Default for AiRules {
             rout_lane_within: 8,
             rout_lane_penalty: 1_000,
             volley_contagion_weight: 3.0,
-            charge_loss_weight: 0.0,
+            charge_loss_weight: 1.0,
             normal_bias_share: 0.0,
             hard: super::hard::HardRules::default(),
         }

@@ -310,7 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn the_charge_loss_weight_makes_normal_decline_a_charge_it_may_lose() {
+    fn the_mended_ai_counts_the_charges_it_would_lose() {
         // A battalion in line of morale 30 and strength 6: a charge at it
         // mostly wins, but one time in several the horse is thrown back or
         // driven off (and a horse unit driven off routs).
@@ -344,14 +344,13 @@ mod tests {
                 .expect("a legal charge");
         let threshold = rules.ai.charge_threshold - rules.ai.charge_threshold_drop * AiGoals::default().aggression;
         let worth = odds.win_chance() - odds.expected_failures(&b, 0);
-        assert_eq!(rules.ai.charge_loss_weight, 0.0, "the losses are not counted by default");
         assert!(worth >= threshold, "without the losses the charge clears {threshold}: {worth}");
         assert!(worth - odds.lose_chance() < threshold, "with them it does not: {}", odds.lose_chance());
-        // So `easy`, and `normal` blind to the table's losses (the
-        // default), charge; `normal` counting them at 1 does not.
+        // So `easy`, and `normal` blind to the table's losses, charge;
+        // `normal` as it plays does not.
         assert_eq!(charged(AiLevel::Easy, 1.0), charge);
-        assert_eq!(charged(AiLevel::Normal, Rules::default().ai.charge_loss_weight), charge);
-        assert_eq!(charged(AiLevel::Normal, 1.0), Vec::<Order>::new());
+        assert_eq!(charged(AiLevel::Normal, 0.0), charge);
+        assert_eq!(charged(AiLevel::Normal, Rules::default().ai.charge_loss_weight), Vec::<Order>::new());
     }
 
     #[test]

@@ -147,6 +147,11 @@ pub struct AiRules {
     /// of a table result against the charger (repulsed or driven off: a
     /// horse unit driven off routs).
     pub charge_loss_weight: f32,
+    /// At `Normal`: among the charges that clear the threshold, each is
+    /// ranked by its chance times 1 + this times the contagion failures the
+    /// target's rout would bring on its friends (the rout preview's
+    /// expected failures), as `volley_contagion_weight` weighs a volley.
+    pub charge_contagion_weight: f32,
     /// At `Normal`: the share of the objective bias it keeps (0: an enemy
     /// counts as a goal as near as an objective to take, so the attack
     /// goes for whichever is nearer).
@@ -196,6 +201,7 @@ impl Default for AiRules {
             rout_lane_penalty: 1_000,
             volley_contagion_weight: 3.0,
             charge_loss_weight: 1.0,
+            charge_contagion_weight: 3.0,
             normal_bias_share: 0.0,
             hard: super::hard::HardRules::default(),
         }
@@ -232,6 +238,7 @@ impl AiRules {
             ("volley_weak_factor", self.volley_weak_factor),
             ("volley_contagion_weight", self.volley_contagion_weight),
             ("charge_loss_weight", self.charge_loss_weight),
+            ("charge_contagion_weight", self.charge_contagion_weight),
         ] {
             let max = if name == "objective_bias_span" { 100_000.0 } else { 10.0 };
             if !(v.is_finite() && (0.0..=max).contains(&v)) {

@@ -1,14 +1,18 @@
 //! The AI's charge phase: cavalry in good order charges the reachable
 //! target with the best chance of a favourable melee, the form-square
-//! check counted in, if that chance clears the side's threshold.
+//! check counted in, if that chance clears the side's threshold (at
+//! `Normal`, less what the charge may lose, and the targets ranked by the
+//! contagion their rout would spread).
 
 use std::cmp::Reverse;
+use std::collections::BTreeMap;
 
 use crate::hex::{Dir, Offset};
 use crate::labataille::combat::{charge_odds_on, charge_reach};
 use crate::labataille::grid::{BLOCKED, Centi};
 use crate::labataille::orders::Order;
 use crate::labataille::probe::Probe;
+use crate::labataille::rout_preview::preview_rout;
 use crate::terrain::Arm;
 use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
@@ -84,6 +88,19 @@ impl Ai<'_, '_, '_> {
             }
             screened.sort_by_key(|&(s, t, _)| (Reverse(s), t));
             screened.truncate(ctx.rules.ai.charge_candidates as usize);
+            // At `Normal`, a target whose rout would carry contagion to its
+            // friends is worth more, as for a volley: its rout preview's
+            // expected failures (worked out before the odds' copy is made).
+            let w = ctx.rules.ai.charge_contagion_weight;
+            let mut spread: BTreeMap<usize, f32> = BTreeMap::new();
+            if w > 0.0 && self.goals.mended() {
+                for &(_, t, _) in &screened {
+                    if let Some(p) = preview_rout(ctx, self.engine, self.board, t) {
+                        let failures: f64 = p.risks.iter().map(|r| r.overall.fraction()).sum();
+                        spread.insert(t, 1.0 + w * failures as f32);
+                    }
+                }
+            }
             let mut best: Option<(i64, usize)> = None;
             // One copy of the board for all the candidates' odds.
             let mut probe = Probe::new(self.engine, self.board);
@@ -100,6 +117,7 @@ impl Ai<'_, '_, '_> {
                 if tu.arm == Arm::Artillery {
                     score += ctx.rules.ai.charge_guns_bonus;
                 }
+                score *= spread.get(&t).copied().unwrap_or(1.0);
                 let key = (score * KEY_SCALE) as i64;
                 if best.is_none_or(|(k, _)| key > k) {
                     best = Some((key, t));

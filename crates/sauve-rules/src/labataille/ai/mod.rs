@@ -790,6 +790,46 @@ mod tests {
     }
 
     #[test]
+    fn the_mended_ai_charges_the_target_whose_rout_would_spread() {
+        // Three battalions in line alike (morale 35, two increments), all in
+        // the horse's reach: one alone, two stacked. The stack is the harder
+        // charge, but its front battalion's rout would put the other to a
+        // contagion check as it leaves the hex (1.4). By its chance alone
+        // (the weight at 0, or `easy`) the lone battalion is charged; at
+        // `Normal`'s default the stack is.
+        let board = || {
+            let mut b = Board {
+                units: vec![
+                    unit("fr-cav", 0, Arm::Cavalry, (5, 8)),
+                    unit("ru-alone", 1, Arm::Infantry, (3, 5)),
+                    unit("ru-front", 1, Arm::Infantry, (7, 5)),
+                    unit("ru-beside", 1, Arm::Infantry, (7, 5)),
+                ],
+            };
+            for u in &mut b.units[1..] {
+                u.formation = Formation::Line;
+                u.morale = 35;
+                u.strength = 2;
+            }
+            b
+        };
+        let charged = |level: AiLevel, weight: f32| {
+            let mut rules = Rules::default();
+            rules.ai.charge_contagion_weight = weight;
+            let goals = AiGoals { level, ..AiGoals::default() };
+            match play_with(&OPEN, &mut board(), &[(Phase::Charge, 0)], &goals, &rules).first() {
+                Some(Order::Charge { target, .. }) => target.clone(),
+                other => panic!("no charge: {other:?}"),
+            }
+        };
+        let spread: f64 = rout_preview_on(&OPEN, &board(), 2).risks.iter().map(|r| r.overall.fraction()).sum();
+        assert!(spread > 0.0, "the front battalion's rout tests its neighbour");
+        assert_eq!(charged(AiLevel::Normal, 0.0), "ru-alone");
+        assert_eq!(charged(AiLevel::Easy, 3.0), "ru-alone");
+        assert_eq!(charged(AiLevel::Normal, Rules::default().ai.charge_contagion_weight), "ru-front");
+    }
+
+    #[test]
     fn ai_leaves_by_an_exit_that_pays_when_nothing_holds_it_back() {
         let goals = AiGoals { exits: vec![(Edge::North, 1)], ..AiGoals::default() };
         let board =

@@ -3,14 +3,13 @@
 //! (not only the scripted shocks) makes units check morale and rout.
 //!
 //! Win counts with the tuned scenarios (`sauve simulate FILE --seed N`),
-//! measured with the rout priorities of docs/rules.md 1.3 as corrected (a woods
-//! or built-up end first, enemy zones last):
+//! `normal` on both sides as of 2026-12-05 (docs/benchmarks.md, "Balance"):
 //!
 //! | scenario | seeds 1..=10 | seeds 1..=40 |
 //! |---|---|---|
-//! | grossbeeren-1813 | Prussians 3, French 7 | Prussians 19, French 21 |
-//! | hagelberg-1813 | Allies 8, French 2 | Allies 34, French 6 |
-//! | dennewitz-1813 | Allies 7, French 3 | Allies 27, French 12, 1 drawn |
+//! | grossbeeren-1813 | Prussians 9, French 1 | Prussians 31, French 9 |
+//! | hagelberg-1813 | Allies 8, French 2 | Allies 28, French 12 |
+//! | dennewitz-1813 | Allies 6, French 4 | Allies 23, French 17 |
 
 use std::path::Path;
 use std::sync::Arc;

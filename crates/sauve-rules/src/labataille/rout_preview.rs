@@ -86,6 +86,12 @@ pub struct RoutPreview {
 }
 
 impl RoutPreview {
+    /// How many of the friends' contagion checks the rout is expected to
+    /// see failed: each friend's chance to be shaken, summed (1.4).
+    pub fn expected_failures(&self) -> f64 {
+        self.risks.iter().map(|r| r.overall.fraction()).sum()
+    }
+
     /// The hex it would end in, if it stays on the map.
     pub fn last_hex(&self) -> Option<Offset> {
         match self.end {

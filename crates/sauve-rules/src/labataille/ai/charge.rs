@@ -5,7 +5,6 @@
 //! contagion their rout would spread).
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
 
 use crate::hex::{Dir, Offset};
 use crate::labataille::combat::{charge_odds_on, charge_reach};
@@ -88,21 +87,9 @@ impl Ai<'_, '_, '_> {
             }
             screened.sort_by_key(|&(s, t, _)| (Reverse(s), t));
             screened.truncate(ctx.rules.ai.charge_candidates as usize);
-            // At `Normal`, a target whose rout would carry contagion to its
-            // friends is worth more, as for a volley: its rout preview's
-            // expected failures (worked out before the odds' copy is made).
-            let w = ctx.rules.ai.charge_contagion_weight;
-            let mut spread: BTreeMap<usize, f32> = BTreeMap::new();
-            if w > 0.0 && self.goals.mended() {
-                for &(_, t, _) in &screened {
-                    if let Some(p) = preview_rout(ctx, self.engine, self.board, t) {
-                        let failures: f64 = p.risks.iter().map(|r| r.overall.fraction()).sum();
-                        spread.insert(t, 1.0 + w * failures as f32);
-                    }
-                }
-            }
-            let mut best: Option<(i64, usize)> = None;
-            // One copy of the board for all the candidates' odds.
+            // The candidates whose chance clears the threshold, with their
+            // scores; one copy of the board for all their odds.
+            let mut cleared: Vec<(f32, usize)> = Vec::new();
             let mut probe = Probe::new(self.engine, self.board);
             for (_, t, stop) in screened {
                 let win = self.charge_win(&mut probe, i, stop, t);
@@ -117,7 +104,21 @@ impl Ai<'_, '_, '_> {
                 if tu.arm == Arm::Artillery {
                     score += ctx.rules.ai.charge_guns_bonus;
                 }
-                score *= spread.get(&t).copied().unwrap_or(1.0);
+                cleared.push((score, t));
+            }
+            drop(probe);
+            // At `Normal`, a target whose rout would carry contagion to its
+            // friends is worth more, as for a volley: its rout preview's
+            // expected failures.
+            let w = ctx.rules.ai.charge_contagion_weight;
+            let mut best: Option<(i64, usize)> = None;
+            for (mut score, t) in cleared {
+                if w > 0.0
+                    && self.goals.mended()
+                    && let Some(p) = preview_rout(ctx, self.engine, self.board, t)
+                {
+                    score *= 1.0 + w * p.expected_failures() as f32;
+                }
                 let key = (score * KEY_SCALE) as i64;
                 if best.is_none_or(|(k, _)| key > k) {
                     best = Some((key, t));

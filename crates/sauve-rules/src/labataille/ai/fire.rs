@@ -79,8 +79,7 @@ impl Ai<'_, '_, '_> {
             let mut spread = vec![1.0f32; self.board.units.len()];
             for &t in candidates.keys() {
                 if let Some(p) = preview_rout(ctx, self.engine, self.board, t) {
-                    let failures: f64 = p.risks.iter().map(|r| r.overall.fraction()).sum();
-                    spread[t] = 1.0 + w * failures as f32;
+                    spread[t] = 1.0 + w * p.expected_failures() as f32;
                 }
             }
             self.spread = spread;

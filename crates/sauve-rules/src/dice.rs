@@ -72,15 +72,23 @@ pub fn morale_check(morale: u8, modifier: i32, roll: D66, natural_extremes: bool
 /// `modifier` (docs/rules.md 1.1); `None` if none does (possible only without
 /// natural extremes: a routed unit of morale 56 or more never recovers).
 pub fn needed_roll(morale: u8, modifier: i32, natural_extremes: bool) -> Option<D66> {
-    (1..=6)
-        .flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }))
-        .find(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed)
+    first_roll(morale, modifier, natural_extremes, true)
+}
+
+/// The smallest natural d66 roll whose check of `morale` with `modifier`
+/// passes (`passes`) or fails (otherwise).
+fn first_roll(morale: u8, modifier: i32, natural_extremes: bool, passes: bool) -> Option<D66> {
+    all_d66().find(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed == passes)
+}
+
+/// The 36 d66 rolls, 11 to 66.
+fn all_d66() -> impl Iterator<Item = D66> {
+    (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }))
 }
 
 /// Chance a d66 morale check passes (docs/rules.md 1.1), counting the 36 rolls.
 pub fn pass_chance(morale: u8, modifier: i32, natural_extremes: bool) -> f32 {
-    let all = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }));
-    let pass = all.filter(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed).count();
+    let pass = all_d66().filter(|&roll| morale_check(morale, modifier, roll, natural_extremes).passed).count();
     pass as f32 / 36.0
 }
 
@@ -135,14 +143,9 @@ impl Dice {
         {
             self.rolled += 1;
             self.likelier += 1;
-            let all = (1..=6).flat_map(|t| (1..=6).map(move |u| D66 { tens: t, units: u }));
-            let passes = |r: D66| morale_check(morale, modifier, r, natural_extremes).passed;
-            let pass = all.clone().filter(|&r| passes(r)).count();
-            let want = 2 * pass >= 36;
-            if let Some(r) = all.clone().find(|&r| passes(r) == want) {
-                return r;
-            }
-            return all.into_iter().next().unwrap_or(D66 { tens: 1, units: 1 });
+            // The likelier way always has a roll that makes it.
+            let passes = pass_chance(morale, modifier, natural_extremes) >= 0.5;
+            return first_roll(morale, modifier, natural_extremes, passes).unwrap_or(D66 { tens: 1, units: 1 });
         }
         self.d66()
     }

@@ -34,7 +34,12 @@ impl Game {
     }
 
     fn on(rows: &[String], units: &[String], dice: &[u32]) -> Self {
-        let s = load(&table(rows, units, &[], ""));
+        Self::of(&table(rows, units, &[], ""), dice)
+    }
+
+    /// The game of a whole scenario text.
+    fn of(text: &str, dice: &[u32]) -> Self {
+        let s = load(text);
         let table = Table::from_scenario(&s);
         let play = FsPlay::new(s.units.len());
         Self { s, table, play, dice: Dice::new(1, dice.to_vec()), log: EventLog::default() }
@@ -570,6 +575,85 @@ fn the_normal_ai_lines_a_column_up_on_a_narrow_bridge_and_crosses() {
     assert!(y < 80.0, "the normal AI crossed the brook and went on: it stands at y = {y}");
     let (_, y) = run(sauve::vocab::AiLevel::Easy);
     assert!(y > 100.0, "the easy AI stays south of it: y = {y}");
+}
+
+/// At `Normal` a bold side goes round a brook to the enemy by its bridge
+/// (docs/rules.md 2.12, routes); to a cautious side the brook is ground to
+/// hold, and it stays south of it.
+#[test]
+fn a_bold_side_goes_round_the_brook_to_the_enemy_and_a_cautious_one_holds_it() {
+    let mut marks: Vec<(usize, usize, char)> = (0..20).map(|c| (c, 10, '~')).collect();
+    marks[9].2 = '=';
+    marks[10].2 = '=';
+    let run = |aggression: f32| {
+        let mut g = Game::on(
+            &rows(20, 20, &marks),
+            &[
+                fsu("a", "a", "Infantry", 40.0, 160.0, 32, ", formation: Column"),
+                fsu("b", "b", "Infantry", 180.0, 15.0, 24, ""),
+            ],
+            &[],
+        );
+        let goals = ai::FsGoals {
+            aggression,
+            objectives: Vec::new(),
+            broken: false,
+            level: sauve::vocab::AiLevel::Normal,
+            scripts: Vec::new(),
+        };
+        for turn in 1..=12 {
+            g.play.new_bound(&g.table, 0);
+            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        }
+        g.unit("a").y
+    };
+    let y = run(0.7);
+    assert!(y < 90.0, "the bold side crossed the brook: it stands at y = {y}");
+    let y = run(0.3);
+    assert!(y > 100.0, "the cautious side holds the brook: y = {y}");
+}
+
+/// A bold side storms an objective at `Normal` (docs/rules.md 2.12): its
+/// foot within `storm_within_cm` of the objective makes for the enemy
+/// standing in it, not for a nearer enemy outside it. A cautious side, the
+/// easy AI and a storm reach of 0 make for the nearer enemy.
+#[test]
+fn a_bold_side_storms_the_enemy_holding_an_objective_instead_of_a_nearer_one() {
+    use sauve::vocab::AiLevel;
+    // `a` faces north; `n` stands 57 cm off to the north-west, `g` 71 cm off
+    // to the north-east, in the objective.
+    let objective = (150.0, 100.0);
+    let march = |level: AiLevel, aggression: f32, storm: &str| {
+        let units = [
+            fsu("a", "a", "Infantry", 100.0, 150.0, 24, ", formation: Column"),
+            fsu("n", "b", "Infantry", 60.0, 110.0, 24, ""),
+            fsu("g", "b", "Infantry", objective.0, objective.1, 24, ""),
+        ];
+        let rules = format!(",\n rules: (belle_alliance: (ai: (storm_within_cm: {storm})))");
+        let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], &rules), &[]);
+        let goals = ai::FsGoals {
+            aggression,
+            objectives: vec![(objective, 1, Some(1))],
+            broken: false,
+            level,
+            scripts: Vec::new(),
+        };
+        g.play.new_bound(&g.table, 0);
+        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        let (a, n, t) = (g.unit("a"), g.unit("n"), g.unit("g"));
+        ((a.x - t.x).hypot(a.y - t.y), (a.x - n.x).hypot(a.y - n.y))
+    };
+    let (to_garrison, to_nearer) = march(AiLevel::Normal, 0.7, "80.0");
+    assert!(to_garrison < 62.0 && to_nearer > 56.0, "the bold side storms: {to_garrison} {to_nearer}");
+    for (level, aggression, storm) in
+        [(AiLevel::Normal, 0.3, "80.0"), (AiLevel::Easy, 0.7, "80.0"), (AiLevel::Normal, 0.7, "0.0")]
+    {
+        let (to_garrison, to_nearer) = march(level, aggression, storm);
+        assert!(
+            to_garrison > 70.0 && to_nearer < 50.0,
+            "{level:?} at {aggression}, storm {storm}: makes for the nearer enemy ({to_garrison} {to_nearer})"
+        );
+    }
 }
 
 /// `hold` on a table (docs/rules.md, "The AI"): the march `normal` makes on

@@ -464,6 +464,10 @@ impl BelleAllianceRules {
         if !(1..=10).contains(&self.ai.route_legs) {
             out.push(("rules.belle_alliance.ai.route_legs".into(), format!("{} must be 1..=10", self.ai.route_legs)));
         }
+        let storm = self.ai.storm_within_cm;
+        if !(storm.is_finite() && (0.0..=1000.0).contains(&storm)) {
+            out.push(("rules.belle_alliance.ai.storm_within_cm".into(), format!("{storm} must be 0..=1000")));
+        }
         out.extend(belle_play::problems(
             &self.march_cm,
             &self.march_costs,
@@ -488,6 +492,17 @@ mod tests {
                 .expect("parses");
             let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.route_legs");
             assert_eq!(named, bad, "route_legs {legs}");
+        }
+    }
+
+    #[test]
+    fn a_storm_reach_below_nothing_or_past_the_table_is_refused() {
+        for (cm, bad) in [("-1.0", true), ("0.0", false), ("80.0", false), ("1000.0", false), ("1001.0", true)] {
+            let r: Rules = crate::scenario::ron_options()
+                .from_str(&format!("(belle_alliance: (ai: (storm_within_cm: {cm})))"))
+                .expect("parses");
+            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.storm_within_cm");
+            assert_eq!(named, bad, "storm_within_cm {cm}");
         }
     }
 

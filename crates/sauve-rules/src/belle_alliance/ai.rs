@@ -11,7 +11,8 @@
 //!   lines near it; guns unlimber in range; a reserve held back; each unit
 //!   marches on its goal (an objective it does not hold, or the nearest
 //!   enemy, to its arm's stand-off), preferring cover near the enemy (at
-//!   `Normal`, by the way round what it may not cross: [`route`]);
+//!   `Normal`, by the way round what it may not cross: [`route`]; a bold
+//!   side's foot near an objective storms the enemy standing in it);
 //! - fire: concentrated, the best volley first, each target taking only the
 //!   firers it needs to reach the table's top modifier;
 //! - melee: units in contact attack disordered enemies, and others when the
@@ -290,24 +291,34 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 // The mended AI marches on an objective by the way round
                 // what its arm may not cross (a brook by its bridges and
                 // fords), leg by leg, each leg one its whole front can
-                // march (the farthest first). (On an enemy it keeps the
-                // straight line: a brook between them is ground to hold,
-                // not to go round.)
+                // march (the farthest first). (On an enemy only a bold
+                // side goes round: to a cautious one a brook between them
+                // is ground to hold.)
                 AiLevel::Hold | AiLevel::Normal | AiLevel::Hard if go_round => {
                     // Leg after leg while the march lasts (`route_legs` at most).
                     for _ in 0..ai.route_legs {
-                        let legs = route::waypoints(
-                            b.ctx,
-                            b.table.units[u].moving_arm(),
-                            at_of(b, u),
-                            point,
-                            half_width(b, u),
-                        );
-                        let marched = if legs.is_empty() {
-                            advance(b, at, u, point, keep, near, out)
-                        } else {
-                            legs.iter().any(|&p| advance(b, at, u, p, 0.0, near, out))
-                                || straight_on(b, at, u, point, near, out)
+                        let route::Legs { reached: legs, first } =
+                            route::legs(b.ctx, b.table.units[u].moving_arm(), at_of(b, u), point, half_width(b, u));
+                        let marched = match first {
+                            // The last leg, to the goal itself, stops its
+                            // stand-off short of an enemy.
+                            None if !legs.is_empty() => {
+                                legs.iter()
+                                    .any(|&p| advance(b, at, u, p, if p == point { keep } else { 0.0 }, near, out))
+                                    || straight_on(b, at, u, point, near, out)
+                            }
+                            None => advance(b, at, u, point, keep, near, out),
+                            // It reaches no point of its way: straight on
+                            // if that is nearer, else to the first cell's
+                            // passage.
+                            Some(p) => {
+                                let here = at_of(b, u);
+                                let nearer =
+                                    (p.0 - point.0).hypot(p.1 - point.1) < (here.0 - point.0).hypot(here.1 - point.1);
+                                (nearer && advance(b, at, u, p, 0.0, near, out))
+                                    || straight_on(b, at, u, point, near, out)
+                                    || advance(b, at, u, p, 0.0, near, out)
+                            }
                         };
                         if !marched || b.play.march_left(b.ctx, b.table, u) <= 0.5 {
                             break;
@@ -355,9 +366,11 @@ fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
 /// Where unit `u` makes for, and how far from it it stops: an objective
 /// its side does not hold when that is nearer than the enemy, else the
 /// nearest enemy `foe` at its arm's stand-off (a bold side comes closer,
-/// and foot closes to contact on a disordered enemy). The reserve stops
-/// `reserve_follow_cm` from the enemy. Last, whether the way there goes
-/// round what the arm may not cross (at `Normal`: to an objective). The
+/// and foot closes to contact on a disordered enemy). At `Normal` a bold
+/// side's foot near an objective to take storms it instead ([`storm`]).
+/// The reserve stops `reserve_follow_cm` from the enemy. Last, whether the
+/// way there goes round what the arm may not cross (at `Normal`: to an
+/// objective, and a bold side's to the enemy too). The
 /// planning AI's scripts: `Assault` marches as the boldest temper does,
 /// `Objective` on the nearest objective not held (all held: the nearest),
 /// whatever the enemy.
@@ -388,23 +401,63 @@ fn goal_point(
         return (foe_d > ai.reserve_follow_cm).then_some(((enemy.x, enemy.y), ai.reserve_follow_cm, false));
     }
     let aggression = if script == Script::Assault { 1.0 } else { goals.aggression };
-    let bold = if aggression >= 0.5 { ai.bold_closer_cm } else { 0.0 };
-    let standoff = match unit.arm {
-        Arm::Infantry if matches!(enemy.state, State::LU | State::U) && aggression >= 0.5 => 0.0,
-        Arm::Infantry => ai.infantry_standoff_cm - bold,
-        Arm::Cavalry => ai.cavalry_standoff_cm,
-        Arm::Artillery => ai.artillery_standoff_cm - bold,
+    let bold = bold(aggression);
+    // How far short of an enemy's centre it stops: the stand-off, kept
+    // between footprints (half the two depths more between the centres).
+    let keep = |enemy: &FsUnit| {
+        let closer = if bold { ai.bold_closer_cm } else { 0.0 };
+        let standoff = match unit.arm {
+            Arm::Infantry if matches!(enemy.state, State::LU | State::U) && bold => 0.0,
+            Arm::Infantry => ai.infantry_standoff_cm - closer,
+            Arm::Cavalry => ai.cavalry_standoff_cm,
+            Arm::Artillery => ai.artillery_standoff_cm - closer,
+        };
+        let (_, d1) = crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, unit.formation, b.ctx.ba());
+        let (_, d2) = crate::belle_alliance::footprint(enemy.moving_arm(), enemy.figures, enemy.formation, b.ctx.ba());
+        standoff + (d1 + d2) / 2.0
     };
-    let objective = near(false);
-    // The stand-off is kept between footprints: half the two depths more
-    // between the centres.
-    let (_, d1) = crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, unit.formation, b.ctx.ba());
-    let (_, d2) = crate::belle_alliance::footprint(enemy.moving_arm(), enemy.figures, enemy.formation, b.ctx.ba());
-    let keep = standoff + (d1 + d2) / 2.0;
-    match objective {
+    let mended_bold = goals.level.mended() && bold;
+    match near(false) {
         Some((p, d)) if d < foe_d => Some((p, 0.0, true)),
-        _ => Some(((enemy.x, enemy.y), keep, false)),
+        _ => match storm(b, u, goals).filter(|_| mended_bold) {
+            Some(Some(g)) => Some(((b.table.units[g].x, b.table.units[g].y), keep(&b.table.units[g]), true)),
+            Some(None) => near(false).map(|(p, _)| (p, 0.0, true)),
+            None => Some(((enemy.x, enemy.y), keep(enemy), mended_bold)),
+        },
     }
+}
+
+/// A bold temper (a >= 0.5): it comes closer, closes on disordered foot
+/// and, at `Normal`, goes round to the enemy and storms objectives.
+fn bold(aggression: f32) -> bool {
+    aggression >= 0.5
+}
+
+/// At `Normal`, a bold side's foot within `storm_within_cm` of an
+/// objective its side does not hold storms it (docs/rules.md 2.12):
+/// `Some(Some(g))` when enemy units not fleeing stand in the area (its
+/// garrison), `g` the one nearest the unit, to march on; `Some(None)` when
+/// none does, to march into the area. `None` when no such objective is
+/// near, or `u` is not foot. The nearest objective counts.
+fn storm(b: &Bound, u: usize, goals: &FsGoals) -> Option<Option<usize>> {
+    let unit = &b.table.units[u];
+    if unit.arm != Arm::Infantry {
+        return None;
+    }
+    let within = b.ctx.ba().ai.storm_within_cm;
+    let radius = b.ctx.ba().victory.objective_radius_cm;
+    let (centre, _) = goals
+        .objectives
+        .iter()
+        .filter(|o| o.1 > 0 && o.2 != Some(unit.side))
+        .map(|o| (o.0, (unit.x - o.0.0).hypot(unit.y - o.0.1)))
+        .filter(|&(_, d)| d <= within)
+        .min_by(|x, y| x.1.total_cmp(&y.1))?;
+    let garrison = (0..b.table.units.len())
+        .filter(|&j| threat(&b.table.units[j], unit.side))
+        .filter(|&j| (b.table.units[j].x - centre.0).hypot(b.table.units[j].y - centre.1) <= radius)
+        .min_by(|&x, &y| dist(unit, &b.table.units[x]).total_cmp(&dist(unit, &b.table.units[y])));
+    Some(garrison)
 }
 
 /// Marches `u` towards `point`, stopping `keep` cm short of it, facing it:

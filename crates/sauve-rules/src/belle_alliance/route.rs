@@ -203,13 +203,29 @@ pub fn waypoint(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32)) -> Opti
 /// first cell of the way when it reaches none. Empty when no way leads
 /// there.
 pub fn waypoints(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> Vec<(f32, f32)> {
+    let Legs { mut reached, first } = legs(ctx, arm, from, to, half_width);
+    reached.extend(first);
+    reached
+}
+
+/// The legs of a way ([`legs`]): the points the whole width reaches, best
+/// first, and, when it reaches none, the first cell of the way at its
+/// [`passage_point`] (`None` when it reaches some, or no way leads there).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Legs {
+    pub reached: Vec<(f32, f32)>,
+    pub first: Option<(f32, f32)>,
+}
+
+/// [`waypoints`] in two parts ([`Legs`]).
+pub fn legs(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> Legs {
     let cells = Cells::new(ctx, arm);
     if clear_for(ctx, &cells, from, to, half_width) {
-        return vec![to];
+        return Legs { reached: vec![to], first: None };
     }
-    let Some(path) = way(&cells, cell_of(ctx, from), cell_of(ctx, to)) else { return Vec::new() };
+    let Some(path) = way(&cells, cell_of(ctx, from), cell_of(ctx, to)) else { return Legs::default() };
     let point = |k: usize| if k + 1 == path.len() { to } else { passage_point(ctx, &cells, &path, k, half_width) };
-    let mut out: Vec<(f32, f32)> = (1..path.len())
+    let reached: Vec<(f32, f32)> = (1..path.len())
         .rev()
         .map(|k| (k, point(k)))
         .filter(|&(k, p)| {
@@ -220,10 +236,8 @@ pub fn waypoints(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_w
         })
         .map(|(_, p)| p)
         .collect();
-    if out.is_empty() {
-        out.push(point(0));
-    }
-    out
+    let first = reached.is_empty().then(|| point(0));
+    Legs { reached, first }
 }
 
 #[cfg(test)]

@@ -292,6 +292,10 @@ pub struct FsAiRules {
     /// At `Normal`: the most legs of its route a unit marches in one
     /// movement phase (each leg a straight march).
     pub route_legs: u32,
+    /// At `Normal`: a bold side's foot this near (cm, centre to centre) an
+    /// objective its side does not hold storms it, making for the enemy
+    /// standing in it (0: none does).
+    pub storm_within_cm: f32,
     /// Near the enemy (this many cm), ending in cover is worth `cover_bonus_cm`.
     pub cover_within_cm: f32,
     pub cover_bonus_cm: f32,
@@ -325,6 +329,7 @@ impl Default for FsAiRules {
             disordered_bonus: 2.0,
             normal_charge_edge: 0.3,
             route_legs: 3,
+            storm_within_cm: 80.0,
             cover_within_cm: 30.0,
             cover_bonus_cm: 6.0,
             melee_threshold: 0.1,

@@ -419,9 +419,12 @@ fn goal_point(
     let mended_bold = goals.level.mended() && bold;
     match near(false) {
         Some((p, d)) if d < foe_d => Some((p, 0.0, true)),
-        _ => match storm(b, u, goals).filter(|_| mended_bold) {
-            Some(Some(g)) => Some(((b.table.units[g].x, b.table.units[g].y), keep(&b.table.units[g]), true)),
-            Some(None) => near(false).map(|(p, _)| (p, 0.0, true)),
+        _ => match mended_bold.then(|| storm(b, u, goals)).flatten() {
+            Some(Storm::Garrison(g)) => {
+                let g = &b.table.units[g];
+                Some(((g.x, g.y), keep(g), true))
+            }
+            Some(Storm::Area(centre)) => Some((centre, 0.0, true)),
             None => Some(((enemy.x, enemy.y), keep(enemy), mended_bold)),
         },
     }
@@ -433,13 +436,20 @@ fn bold(aggression: f32) -> bool {
     aggression >= 0.5
 }
 
+/// What a storming unit makes for ([`storm`]).
+enum Storm {
+    /// The enemy unit of the objective's garrison nearest it.
+    Garrison(usize),
+    /// The objective's centre: no enemy not fleeing stands in the area.
+    Area((f32, f32)),
+}
+
 /// At `Normal`, a bold side's foot within `storm_within_cm` of an
-/// objective its side does not hold storms it (docs/rules.md 2.12):
-/// `Some(Some(g))` when enemy units not fleeing stand in the area (its
-/// garrison), `g` the one nearest the unit, to march on; `Some(None)` when
-/// none does, to march into the area. `None` when no such objective is
-/// near, or `u` is not foot. The nearest objective counts.
-fn storm(b: &Bound, u: usize, goals: &FsGoals) -> Option<Option<usize>> {
+/// objective its side does not hold storms the nearest such objective
+/// (docs/rules.md 2.12): it makes for the garrison, the enemy units not
+/// fleeing whose centres stand in the area, or with none there for the
+/// area itself. `None` when no such objective is near, or `u` is not foot.
+fn storm(b: &Bound, u: usize, goals: &FsGoals) -> Option<Storm> {
     let unit = &b.table.units[u];
     if unit.arm != Arm::Infantry {
         return None;
@@ -457,7 +467,7 @@ fn storm(b: &Bound, u: usize, goals: &FsGoals) -> Option<Option<usize>> {
         .filter(|&j| threat(&b.table.units[j], unit.side))
         .filter(|&j| (b.table.units[j].x - centre.0).hypot(b.table.units[j].y - centre.1) <= radius)
         .min_by(|&x, &y| dist(unit, &b.table.units[x]).total_cmp(&dist(unit, &b.table.units[y])));
-    Some(garrison)
+    Some(garrison.map_or(Storm::Area(centre), Storm::Garrison))
 }
 
 /// Marches `u` towards `point`, stopping `keep` cm short of it, facing it:

@@ -544,37 +544,42 @@ fn a_melees_chances_to_put_either_side_to_flight_count_the_valour_tests() {
 /// The easy AI marches straight and stays south of the brook.
 #[test]
 fn the_normal_ai_lines_a_column_up_on_a_narrow_bridge_and_crosses() {
+    // The village to take, north of the brook, held by the enemy.
+    let goals = |level| ai::FsGoals {
+        aggression: 0.5,
+        objectives: vec![((45.0, 45.0), 1, Some(1))],
+        broken: false,
+        level,
+        scripts: Vec::new(),
+    };
+    let (_, y) = march_over_the_brook(&goals(sauve::vocab::AiLevel::Normal));
+    assert!(y < 80.0, "the normal AI crossed the brook and went on: it stands at y = {y}");
+    let (_, y) = march_over_the_brook(&goals(sauve::vocab::AiLevel::Easy));
+    assert!(y > 100.0, "the easy AI stays south of it: y = {y}");
+}
+
+/// Where a column of side `a`, 40 cm from the left edge south of a brook
+/// bridged 20 cm wide in its middle (row 10, x 90-110 cm), stands after
+/// twelve movement phases with `goals`, the enemy far off to the
+/// north-east.
+fn march_over_the_brook(goals: &ai::FsGoals) -> (f32, f32) {
     let mut marks: Vec<(usize, usize, char)> = (0..20).map(|c| (c, 10, '~')).collect();
     marks[9].2 = '=';
     marks[10].2 = '=';
-    let run = |level: sauve::vocab::AiLevel| {
-        let mut g = Game::on(
-            &rows(20, 20, &marks),
-            &[
-                fsu("a", "a", "Infantry", 40.0, 160.0, 32, ", formation: Column"),
-                fsu("b", "b", "Infantry", 180.0, 15.0, 24, ""),
-            ],
-            &[],
-        );
-        // The village to take, north of the brook, held by the enemy.
-        let goals = ai::FsGoals {
-            aggression: 0.5,
-            objectives: vec![((45.0, 45.0), 1, Some(1))],
-            broken: false,
-            level,
-            scripts: Vec::new(),
-        };
-        for turn in 1..=12 {
-            g.play.new_bound(&g.table, 0);
-            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
-        }
-        let a = g.unit("a");
-        (a.x, a.y)
-    };
-    let (_, y) = run(sauve::vocab::AiLevel::Normal);
-    assert!(y < 80.0, "the normal AI crossed the brook and went on: it stands at y = {y}");
-    let (_, y) = run(sauve::vocab::AiLevel::Easy);
-    assert!(y > 100.0, "the easy AI stays south of it: y = {y}");
+    let mut g = Game::on(
+        &rows(20, 20, &marks),
+        &[
+            fsu("a", "a", "Infantry", 40.0, 160.0, 32, ", formation: Column"),
+            fsu("b", "b", "Infantry", 180.0, 15.0, 24, ""),
+        ],
+        &[],
+    );
+    for turn in 1..=12 {
+        g.play.new_bound(&g.table, 0);
+        g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, goals));
+    }
+    let a = g.unit("a");
+    (a.x, a.y)
 }
 
 /// At `Normal` a bold side goes round a brook to the enemy by its bridge
@@ -582,34 +587,16 @@ fn the_normal_ai_lines_a_column_up_on_a_narrow_bridge_and_crosses() {
 /// hold, and it stays south of it.
 #[test]
 fn a_bold_side_goes_round_the_brook_to_the_enemy_and_a_cautious_one_holds_it() {
-    let mut marks: Vec<(usize, usize, char)> = (0..20).map(|c| (c, 10, '~')).collect();
-    marks[9].2 = '=';
-    marks[10].2 = '=';
-    let run = |aggression: f32| {
-        let mut g = Game::on(
-            &rows(20, 20, &marks),
-            &[
-                fsu("a", "a", "Infantry", 40.0, 160.0, 32, ", formation: Column"),
-                fsu("b", "b", "Infantry", 180.0, 15.0, 24, ""),
-            ],
-            &[],
-        );
-        let goals = ai::FsGoals {
-            aggression,
-            objectives: Vec::new(),
-            broken: false,
-            level: sauve::vocab::AiLevel::Normal,
-            scripts: Vec::new(),
-        };
-        for turn in 1..=12 {
-            g.play.new_bound(&g.table, 0);
-            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
-        }
-        g.unit("a").y
+    let goals = |aggression| ai::FsGoals {
+        aggression,
+        objectives: Vec::new(),
+        broken: false,
+        level: sauve::vocab::AiLevel::Normal,
+        scripts: Vec::new(),
     };
-    let y = run(0.7);
+    let (_, y) = march_over_the_brook(&goals(0.7));
     assert!(y < 90.0, "the bold side crossed the brook: it stands at y = {y}");
-    let y = run(0.3);
+    let (_, y) = march_over_the_brook(&goals(0.3));
     assert!(y > 100.0, "the cautious side holds the brook: y = {y}");
 }
 

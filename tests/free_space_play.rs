@@ -602,21 +602,21 @@ fn a_bold_side_goes_round_the_brook_to_the_enemy_and_a_cautious_one_holds_it() {
 
 /// A bold side storms an objective at `Normal` (docs/rules.md 2.12): its
 /// foot within `storm_within_cm` of the objective makes for the enemy
-/// standing in it, not for a nearer enemy outside it. A cautious side, the
-/// easy AI and a storm reach of 0 make for the nearer enemy.
+/// standing in it, not for a nearer enemy outside it. A cautious side (below
+/// `bold_from`), the easy AI and a storm reach of 0 make for the nearer enemy.
 #[test]
 fn a_bold_side_storms_the_enemy_holding_an_objective_instead_of_a_nearer_one() {
     use sauve::vocab::AiLevel;
     // `a` faces north; `n` stands 57 cm off to the north-west, `g` 71 cm off
     // to the north-east, in the objective.
     let objective = (150.0, 100.0);
-    let march = |level: AiLevel, aggression: f32, storm: &str| {
+    let march = |level: AiLevel, aggression: f32, ai: &str| {
         let units = [
             fsu("a", "a", "Infantry", 100.0, 150.0, 24, ", formation: Column"),
             fsu("n", "b", "Infantry", 60.0, 110.0, 24, ""),
             fsu("g", "b", "Infantry", objective.0, objective.1, 24, ""),
         ];
-        let rules = format!(",\n rules: (belle_alliance: (ai: (storm_within_cm: {storm})))");
+        let rules = format!(",\n rules: (belle_alliance: (ai: ({ai})))");
         let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], &rules), &[]);
         let goals = ai::FsGoals {
             aggression,
@@ -630,15 +630,19 @@ fn a_bold_side_storms_the_enemy_holding_an_objective_instead_of_a_nearer_one() {
         let (a, n, t) = (g.unit("a"), g.unit("n"), g.unit("g"));
         ((a.x - t.x).hypot(a.y - t.y), (a.x - n.x).hypot(a.y - n.y))
     };
-    let (to_garrison, to_nearer) = march(AiLevel::Normal, 0.7, "80.0");
+    let (to_garrison, to_nearer) = march(AiLevel::Normal, 0.7, "storm_within_cm: 80.0");
     assert!(to_garrison < 62.0 && to_nearer > 56.0, "the bold side storms: {to_garrison} {to_nearer}");
-    for (level, aggression, storm) in
-        [(AiLevel::Normal, 0.3, "80.0"), (AiLevel::Easy, 0.7, "80.0"), (AiLevel::Normal, 0.7, "0.0")]
-    {
-        let (to_garrison, to_nearer) = march(level, aggression, storm);
+    // A temper of 0.7 is not bold where `bold_from` is 0.8.
+    for (level, aggression, ai) in [
+        (AiLevel::Normal, 0.3, "storm_within_cm: 80.0"),
+        (AiLevel::Easy, 0.7, "storm_within_cm: 80.0"),
+        (AiLevel::Normal, 0.7, "storm_within_cm: 0.0"),
+        (AiLevel::Normal, 0.7, "bold_from: 0.8"),
+    ] {
+        let (to_garrison, to_nearer) = march(level, aggression, ai);
         assert!(
             to_garrison > 70.0 && to_nearer < 50.0,
-            "{level:?} at {aggression}, storm {storm}: makes for the nearer enemy ({to_garrison} {to_nearer})"
+            "{level:?} at {aggression}, {ai}: makes for the nearer enemy ({to_garrison} {to_nearer})"
         );
     }
 }

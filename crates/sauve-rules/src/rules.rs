@@ -464,6 +464,10 @@ impl BelleAllianceRules {
         if !(1..=10).contains(&self.ai.route_legs) {
             out.push(("rules.belle_alliance.ai.route_legs".into(), format!("{} must be 1..=10", self.ai.route_legs)));
         }
+        let bold = self.ai.bold_from;
+        if !(bold.is_finite() && (0.0..=1.0).contains(&bold)) {
+            out.push(("rules.belle_alliance.ai.bold_from".into(), format!("{bold} must be 0..=1")));
+        }
         let storm = self.ai.storm_within_cm;
         if !(storm.is_finite() && (0.0..=1000.0).contains(&storm)) {
             out.push(("rules.belle_alliance.ai.storm_within_cm".into(), format!("{storm} must be 0..=1000")));
@@ -492,6 +496,17 @@ mod tests {
                 .expect("parses");
             let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.route_legs");
             assert_eq!(named, bad, "route_legs {legs}");
+        }
+    }
+
+    #[test]
+    fn a_bold_temper_outside_the_aggression_scale_is_refused() {
+        for (a, bad) in [("-0.1", true), ("0.0", false), ("0.5", false), ("1.0", false), ("1.1", true)] {
+            let r: Rules = crate::scenario::ron_options()
+                .from_str(&format!("(belle_alliance: (ai: (bold_from: {a})))"))
+                .expect("parses");
+            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.bold_from");
+            assert_eq!(named, bad, "bold_from {a}");
         }
     }
 

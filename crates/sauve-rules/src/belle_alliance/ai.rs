@@ -401,7 +401,7 @@ fn goal_point(
         return (foe_d > ai.reserve_follow_cm).then_some(((enemy.x, enemy.y), ai.reserve_follow_cm, false));
     }
     let aggression = if script == Script::Assault { 1.0 } else { goals.aggression };
-    let bold = bold(aggression);
+    let bold = aggression >= ai.bold_from;
     // How far short of an enemy's centre it stops: the stand-off, kept
     // between footprints (half the two depths more between the centres).
     let keep = |enemy: &FsUnit| {
@@ -419,7 +419,7 @@ fn goal_point(
     let mended_bold = goals.level.mended() && bold;
     match near(false) {
         Some((p, d)) if d < foe_d => Some((p, 0.0, true)),
-        _ => match mended_bold.then(|| storm(b, u, goals)).flatten() {
+        objective => match objective.filter(|_| mended_bold).and_then(|o| storm(b, u, o)) {
             Some(Storm::Garrison(g)) => {
                 let g = &b.table.units[g];
                 Some(((g.x, g.y), keep(g), true))
@@ -430,12 +430,6 @@ fn goal_point(
     }
 }
 
-/// A bold temper (a >= 0.5): it comes closer, closes on disordered foot
-/// and, at `Normal`, goes round to the enemy and storms objectives.
-fn bold(aggression: f32) -> bool {
-    aggression >= 0.5
-}
-
 /// What a storming unit makes for ([`storm`]).
 enum Storm {
     /// The enemy unit of the objective's garrison nearest it.
@@ -444,25 +438,19 @@ enum Storm {
     Area((f32, f32)),
 }
 
-/// At `Normal`, a bold side's foot within `storm_within_cm` of an
-/// objective its side does not hold storms the nearest such objective
-/// (docs/rules.md 2.12): it makes for the garrison, the enemy units not
-/// fleeing whose centres stand in the area, or with none there for the
-/// area itself. `None` when no such objective is near, or `u` is not foot.
-fn storm(b: &Bound, u: usize, goals: &FsGoals) -> Option<Storm> {
+/// At `Normal`, a bold side's foot within `storm_within_cm` of the
+/// nearest objective its side does not hold (`objective`: its centre and
+/// how far off) storms it (docs/rules.md 2.12): it makes for the
+/// garrison, the enemy units not fleeing whose centres stand in the area,
+/// or with none there for the area itself. `None` when the objective is
+/// farther, or `u` is not foot.
+fn storm(b: &Bound, u: usize, objective: ((f32, f32), f32)) -> Option<Storm> {
     let unit = &b.table.units[u];
-    if unit.arm != Arm::Infantry {
+    let (centre, d) = objective;
+    if unit.arm != Arm::Infantry || d > b.ctx.ba().ai.storm_within_cm {
         return None;
     }
-    let within = b.ctx.ba().ai.storm_within_cm;
     let radius = b.ctx.ba().victory.objective_radius_cm;
-    let (centre, _) = goals
-        .objectives
-        .iter()
-        .filter(|o| o.1 > 0 && o.2 != Some(unit.side))
-        .map(|o| (o.0, (unit.x - o.0.0).hypot(unit.y - o.0.1)))
-        .filter(|&(_, d)| d <= within)
-        .min_by(|x, y| x.1.total_cmp(&y.1))?;
     let garrison = (0..b.table.units.len())
         .filter(|&j| threat(&b.table.units[j], unit.side))
         .filter(|&j| (b.table.units[j].x - centre.0).hypot(b.table.units[j].y - centre.1) <= radius)

@@ -271,11 +271,15 @@ pub struct FsAiRules {
     /// Farther than this from the enemy, foot and horse march in column.
     pub column_beyond_cm: f32,
     /// How near each arm goes by choice (cm between footprints); a bold side
-    /// (a >= 0.5) comes `bold_closer_cm` nearer with foot and guns.
+    /// (a >= `bold_from`) comes `bold_closer_cm` nearer with foot and guns.
     pub infantry_standoff_cm: f32,
     pub cavalry_standoff_cm: f32,
     pub artillery_standoff_cm: f32,
     pub bold_closer_cm: f32,
+    /// From this aggression up a side is bold: it comes closer, its foot
+    /// closes on disordered enemies, and at `Normal` it goes round to the
+    /// enemy and storms objectives.
+    pub bold_from: f32,
     /// Share of the units in order held back at a = 0; `(1 - a)` times it.
     pub reserve_share: f32,
     /// The reserve closes up to this far from the enemy, no nearer.
@@ -322,6 +326,7 @@ impl Default for FsAiRules {
             cavalry_standoff_cm: 25.0,
             artillery_standoff_cm: 30.0,
             bold_closer_cm: 2.0,
+            bold_from: 0.5,
             reserve_share: 0.3,
             reserve_follow_cm: 40.0,
             charge_threshold: 2.0,

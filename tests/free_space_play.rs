@@ -647,6 +647,30 @@ fn a_bold_side_storms_the_enemy_holding_an_objective_instead_of_a_nearer_one() {
     }
 }
 
+/// At `Normal` the AI silences the enemy's guns first (docs/rules.md 2.12,
+/// `volley_guns_factor`): a battery with an enemy battalion close in front
+/// and an enemy battery farther off fires at the battery; `easy`, and
+/// `normal` with the factor at 1, fire at the nearer battalion, where the
+/// table's modifier is higher.
+#[test]
+fn the_normal_ai_fires_at_the_enemy_guns_before_a_nearer_battalion() {
+    use sauve::vocab::AiLevel;
+    let fired = |level: AiLevel, factor: &str| {
+        let units = [
+            fsu("g", "a", "Artillery", 100.0, 150.0, 4, ", limbered: false"),
+            fsu("i", "b", "Infantry", 100.0, 130.0, 24, ""),
+            fsu("h", "b", "Artillery", 125.0, 100.0, 4, ", limbered: false"),
+        ];
+        let rules = format!(",\n rules: (belle_alliance: (ai: (volley_guns_factor: {factor})))");
+        let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], &rules), &[10]);
+        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::OffensiveFire, side: 0 }, &goals))
+    };
+    assert_eq!(fired(AiLevel::Normal, "4.0"), vec![fire(&["g"], "h")], "normal fires at the guns");
+    assert_eq!(fired(AiLevel::Easy, "4.0"), vec![fire(&["g"], "i")], "easy fires at the nearer battalion");
+    assert_eq!(fired(AiLevel::Normal, "1.0"), vec![fire(&["g"], "i")], "a factor of 1 weighs guns as foot");
+}
+
 /// `hold` on a table (docs/rules.md, "The AI"): the march `normal` makes on
 /// an objective and the charge it makes are not made; a volley in range is.
 #[test]

@@ -472,6 +472,10 @@ impl BelleAllianceRules {
         if !(storm.is_finite() && (0.0..=1000.0).contains(&storm)) {
             out.push(("rules.belle_alliance.ai.storm_within_cm".into(), format!("{storm} must be 0..=1000")));
         }
+        let guns = self.ai.volley_guns_factor;
+        if !(guns.is_finite() && (0.0..=100.0).contains(&guns)) {
+            out.push(("rules.belle_alliance.ai.volley_guns_factor".into(), format!("{guns} must be 0..=100")));
+        }
         out.extend(belle_play::problems(
             &self.march_cm,
             &self.march_costs,
@@ -518,6 +522,17 @@ mod tests {
                 .expect("parses");
             let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.storm_within_cm");
             assert_eq!(named, bad, "storm_within_cm {cm}");
+        }
+    }
+
+    #[test]
+    fn a_weight_on_volleys_at_guns_below_nothing_or_past_a_hundred_is_refused() {
+        for (w, bad) in [("-0.5", true), ("0.0", false), ("4.0", false), ("100.0", false), ("100.5", true)] {
+            let r: Rules = crate::scenario::ron_options()
+                .from_str(&format!("(belle_alliance: (ai: (volley_guns_factor: {w})))"))
+                .expect("parses");
+            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.volley_guns_factor");
+            assert_eq!(named, bad, "volley_guns_factor {w}");
         }
     }
 

@@ -14,7 +14,8 @@
 //!   `Normal`, by the way round what it may not cross: [`route`]; a bold
 //!   side's foot near an objective storms the enemy standing in it);
 //! - fire: concentrated, the best volley first, each target taking only the
-//!   firers it needs to reach the table's top modifier;
+//!   firers it needs to reach the table's top modifier (at `Normal`, the
+//!   enemy's guns first);
 //! - melee: units in contact attack disordered enemies, and others when the
 //!   odds are good enough.
 
@@ -111,7 +112,7 @@ pub fn play_phase(b: &mut Bound, at: At, goals: &FsGoals) -> Vec<Order> {
     match at.phase {
         Phase::Charge if !goals.broken && !holds => charges(b, at, goals, &mut out),
         Phase::Movement => movement(b, at, goals, &mut out),
-        Phase::DefensiveFire | Phase::OffensiveFire => fire(b, at, &mut out),
+        Phase::DefensiveFire | Phase::OffensiveFire => fire(b, at, goals.level, &mut out),
         Phase::Melee if !goals.broken && !holds => melee(b, at, goals, &mut out),
         _ => {}
     }
@@ -579,7 +580,7 @@ fn fire_plan(b: &Bound, side: usize) -> Vec<(usize, Vec<(usize, f32)>)> {
         .collect()
 }
 
-fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
+fn fire(b: &mut Bound, at: At, level: AiLevel, out: &mut Vec<Order>) {
     let fire = b.ctx.ba().fire.clone();
     let ai = b.ctx.ba().ai;
     let plan = fire_plan(b, at.side);
@@ -627,6 +628,13 @@ fn fire(b: &mut Bound, at: At, out: &mut Vec<Order>) {
             let mut value = shake + ai.volley_hurt_weight * hurt;
             if matches!(target.state, State::LU | State::U) {
                 value *= ai.volley_disordered_factor;
+            }
+            // The mended AI silences the enemy's guns first: a gun
+            // outshoots a file of muskets at every range and fires in both
+            // fire phases, so each gun lost or shaken spares its side more
+            // than any file of foot (2.8).
+            if level.mended() && target.arm == Arm::Artillery {
+                value *= ai.volley_guns_factor;
             }
             if best.as_ref().is_none_or(|(s, _, _)| value > *s + 1e-6) {
                 best = Some((value, *t, group));

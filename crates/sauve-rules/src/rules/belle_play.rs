@@ -315,6 +315,10 @@ pub struct FsAiRules {
     /// figures, all times `volley_disordered_factor` on a target in LU or U.
     pub volley_hurt_weight: f32,
     pub volley_disordered_factor: f32,
+    /// At `Normal`: a volley at enemy guns is worth this many times as
+    /// much (a gun outshoots a file of muskets at every range and fires in
+    /// both fire phases).
+    pub volley_guns_factor: f32,
 }
 
 impl Default for FsAiRules {
@@ -343,6 +347,7 @@ impl Default for FsAiRules {
             guns_within_marches: 2.0,
             volley_hurt_weight: 0.25,
             volley_disordered_factor: 1.5,
+            volley_guns_factor: 4.0,
         }
     }
 }

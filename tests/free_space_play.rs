@@ -632,18 +632,49 @@ fn a_bold_side_storms_the_enemy_holding_an_objective_instead_of_a_nearer_one() {
     };
     let (to_garrison, to_nearer) = march(AiLevel::Normal, 0.7, "storm_within_cm: 80.0");
     assert!(to_garrison < 62.0 && to_nearer > 56.0, "the bold side storms: {to_garrison} {to_nearer}");
-    // A temper of 0.7 is not bold where `bold_from` is 0.8.
+    // A temper of 0.7 is not bold where `bold_from` is 0.8. (The cautious
+    // side is told to deploy where a bold one does, so that its march is
+    // as long: a cautious side at `Normal` would form line at once.)
     for (level, aggression, ai) in [
-        (AiLevel::Normal, 0.3, "storm_within_cm: 80.0"),
+        (AiLevel::Normal, 0.3, "storm_within_cm: 80.0, cautious_column_beyond_cm: 50.0"),
         (AiLevel::Easy, 0.7, "storm_within_cm: 80.0"),
         (AiLevel::Normal, 0.7, "storm_within_cm: 0.0"),
-        (AiLevel::Normal, 0.7, "bold_from: 0.8"),
+        (AiLevel::Normal, 0.7, "bold_from: 0.8, cautious_column_beyond_cm: 50.0"),
     ] {
         let (to_garrison, to_nearer) = march(level, aggression, ai);
         assert!(
             to_garrison > 70.0 && to_nearer < 50.0,
             "{level:?} at {aggression}, {ai}: makes for the nearer enemy ({to_garrison} {to_nearer})"
         );
+    }
+}
+
+/// At `Normal` a cautious side deploys farther out (docs/rules.md 2.12,
+/// `cautious_column_beyond_cm`): its column 65 cm from the enemy forms
+/// line; a bold side, `easy`, and a cautious side told to deploy at 50 cm
+/// keep the column until 50 cm.
+#[test]
+fn a_cautious_side_deploys_into_line_before_a_bold_one() {
+    use sauve::vocab::AiLevel;
+    let formation = |level: AiLevel, aggression: f32, ai: &str| {
+        let units = [
+            fsu("a", "a", "Infantry", 100.0, 150.0, 24, ", formation: Column"),
+            fsu("b", "b", "Infantry", 100.0, 85.0, 24, ""),
+        ];
+        let rules = format!(",\n rules: (belle_alliance: (ai: ({ai})))");
+        let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], &rules), &[]);
+        let goals = ai::FsGoals { aggression, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        g.play.new_bound(&g.table, 0);
+        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        g.unit("a").formation
+    };
+    assert_eq!(formation(AiLevel::Normal, 0.3, ""), Formation::Line, "a cautious side deploys");
+    for (level, aggression, ai) in [
+        (AiLevel::Normal, 0.7, ""),
+        (AiLevel::Easy, 0.3, ""),
+        (AiLevel::Normal, 0.3, "cautious_column_beyond_cm: 50.0"),
+    ] {
+        assert_eq!(formation(level, aggression, ai), Formation::Column, "{level:?} at {aggression}, {ai}: keeps its column");
     }
 }
 
@@ -723,7 +754,7 @@ fn each_script_moves_a_table_unit_as_it_says() {
         );
         let goals = ai::FsGoals {
             aggression: 0.0,
-            objectives: vec![((50.0, 70.0), 1, Some(1))],
+            objectives: vec![((30.0, 50.0), 1, Some(1))],
             broken: false,
             level: AiLevel::Normal,
             scripts: vec![script],
@@ -733,14 +764,17 @@ fn each_script_moves_a_table_unit_as_it_says() {
         (g.unit("a").x, g.unit("a").y)
     };
     let start = (100.0, 120.0);
-    let far = 60.0;
+    // 90 cm off: beyond where even a cautious side deploys, so it marches
+    // in column and can turn to the objective (99 cm off, farther than the
+    // enemy, so `advance` makes for the enemy).
+    let far = 30.0;
     let (advance, hold) = (moved(Script::Advance, far), moved(Script::Hold, far));
     assert!(advance.1 < start.1, "advance closes on the enemy: {advance:?}");
     assert_eq!(hold, start, "hold stands");
     let withdraw = moved(Script::Withdraw, far);
     assert!(withdraw.1 > start.1, "withdraw falls back: {withdraw:?}");
     let objective = moved(Script::Objective, far);
-    let to_objective = |p: (f32, f32)| (p.0 - 50.0).hypot(p.1 - 70.0);
+    let to_objective = |p: (f32, f32)| (p.0 - 30.0).hypot(p.1 - 50.0);
     assert!(objective.0 < start.0 - 1.0, "objective makes for it: {objective:?}");
     assert!(to_objective(objective) < to_objective(advance) - 0.5, "nearer it than advance: {objective:?} {advance:?}");
     let near = 106.0;

@@ -472,6 +472,10 @@ impl BelleAllianceRules {
         if !(storm.is_finite() && (0.0..=1000.0).contains(&storm)) {
             out.push(("rules.belle_alliance.ai.storm_within_cm".into(), format!("{storm} must be 0..=1000")));
         }
+        let deploy = self.ai.cautious_column_beyond_cm;
+        if !(deploy.is_finite() && (0.0..=1000.0).contains(&deploy)) {
+            out.push(("rules.belle_alliance.ai.cautious_column_beyond_cm".into(), format!("{deploy} must be 0..=1000")));
+        }
         let guns = self.ai.volley_guns_factor;
         if !(guns.is_finite() && (0.0..=100.0).contains(&guns)) {
             out.push(("rules.belle_alliance.ai.volley_guns_factor".into(), format!("{guns} must be 0..=100")));
@@ -522,6 +526,17 @@ mod tests {
                 .expect("parses");
             let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.storm_within_cm");
             assert_eq!(named, bad, "storm_within_cm {cm}");
+        }
+    }
+
+    #[test]
+    fn a_cautious_deployment_distance_below_nothing_or_past_the_table_is_refused() {
+        for (cm, bad) in [("-1.0", true), ("0.0", false), ("80.0", false), ("1000.0", false), ("1001.0", true)] {
+            let r: Rules = crate::scenario::ron_options()
+                .from_str(&format!("(belle_alliance: (ai: (cautious_column_beyond_cm: {cm})))"))
+                .expect("parses");
+            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.cautious_column_beyond_cm");
+            assert_eq!(named, bad, "cautious_column_beyond_cm {cm}");
         }
     }
 

@@ -8,8 +8,9 @@
 //!   targets count better (at `Normal`: the charge's whole odds, the
 //!   target's square test counted, in place of the edge);
 //! - movement: squares against nearby horse; columns far from the enemy,
-//!   lines near it; guns unlimber in range; a reserve held back; each unit
-//!   marches on its goal (an objective it does not hold, or the nearest
+//!   lines near it (at `Normal`, a cautious side deploys farther out);
+//!   guns unlimber in range; a reserve held back; each unit marches on
+//!   its goal (an objective it does not hold, or the nearest
 //!   enemy, to its arm's stand-off), preferring cover near the enemy (at
 //!   `Normal`, by the way round what it may not cross: [`route`]; a bold
 //!   side's foot near an objective storms the enemy standing in it);
@@ -271,9 +272,17 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                     && go_round
                     && route::waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
             });
+        // At `Normal` a cautious side, which waits for the enemy, deploys
+        // farther out: a column within the enemy guns' reach is their
+        // densest target (2.8).
+        let column_beyond = if goals.level.mended() && goals.aggression < ai.bold_from {
+            ai.cautious_column_beyond_cm
+        } else {
+            ai.column_beyond_cm
+        };
         let want = match unit.arm {
             Arm::Infantry | Arm::Cavalry if winding => Some(Formation::Column),
-            Arm::Infantry | Arm::Cavalry if foe_dist > ai.column_beyond_cm => Some(Formation::Column),
+            Arm::Infantry | Arm::Cavalry if foe_dist > column_beyond => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry => Some(Formation::Line),
             Arm::Artillery => None,
         };

@@ -270,6 +270,9 @@ pub struct FsAiRules {
     pub square_within_cm: f32,
     /// Farther than this from the enemy, foot and horse march in column.
     pub column_beyond_cm: f32,
+    /// At `Normal`, a cautious side's (a < `bold_from`) `column_beyond_cm`:
+    /// it waits for the enemy deployed, out of the guns' reach of a column.
+    pub cautious_column_beyond_cm: f32,
     /// How near each arm goes by choice (cm between footprints); a bold side
     /// (a >= `bold_from`) comes `bold_closer_cm` nearer with foot and guns.
     pub infantry_standoff_cm: f32,
@@ -326,6 +329,7 @@ impl Default for FsAiRules {
         Self {
             square_within_cm: 35.0,
             column_beyond_cm: 50.0,
+            cautious_column_beyond_cm: 80.0,
             infantry_standoff_cm: 6.0,
             cavalry_standoff_cm: 25.0,
             artillery_standoff_cm: 30.0,

@@ -91,8 +91,9 @@ fn a_seed_replays_to_the_same_log() {
 
 /// The 1815 tables played to their end by the free-space AI on both sides:
 /// each side wins some of seeds 1 to 40 (`normal` on both sides as of
-/// 2026-12-05, a bold side storming objectives: Ligny: Prussians 31,
-/// French 7, 2 drawn; Plancenoit: French 18, Prussians 21, 1 drawn), and fire and
+/// 2026-12-05, its volleys silencing the enemy's guns first and a
+/// cautious side deploying farther out: Ligny: Prussians 30, French 10;
+/// Plancenoit: French 23, Prussians 15, 2 drawn), and fire and
 /// melee, not only the scripted shocks, make units flee, each flight running
 /// from the unit whose volley or melee broke it.
 #[test]

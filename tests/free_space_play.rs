@@ -674,7 +674,11 @@ fn a_cautious_side_deploys_into_line_before_a_bold_one() {
         (AiLevel::Easy, 0.3, ""),
         (AiLevel::Normal, 0.3, "cautious_column_beyond_cm: 50.0"),
     ] {
-        assert_eq!(formation(level, aggression, ai), Formation::Column, "{level:?} at {aggression}, {ai}: keeps its column");
+        assert_eq!(
+            formation(level, aggression, ai),
+            Formation::Column,
+            "{level:?} at {aggression}, {ai}: keeps its column"
+        );
     }
 }
 

@@ -474,7 +474,10 @@ impl BelleAllianceRules {
         }
         let deploy = self.ai.cautious_column_beyond_cm;
         if !(deploy.is_finite() && (0.0..=1000.0).contains(&deploy)) {
-            out.push(("rules.belle_alliance.ai.cautious_column_beyond_cm".into(), format!("{deploy} must be 0..=1000")));
+            out.push((
+                "rules.belle_alliance.ai.cautious_column_beyond_cm".into(),
+                format!("{deploy} must be 0..=1000"),
+            ));
         }
         let guns = self.ai.volley_guns_factor;
         if !(guns.is_finite() && (0.0..=100.0).contains(&guns)) {

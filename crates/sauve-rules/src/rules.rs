@@ -464,24 +464,16 @@ impl BelleAllianceRules {
         if !(1..=10).contains(&self.ai.route_legs) {
             out.push(("rules.belle_alliance.ai.route_legs".into(), format!("{} must be 1..=10", self.ai.route_legs)));
         }
-        let bold = self.ai.bold_from;
-        if !(bold.is_finite() && (0.0..=1.0).contains(&bold)) {
-            out.push(("rules.belle_alliance.ai.bold_from".into(), format!("{bold} must be 0..=1")));
-        }
-        let storm = self.ai.storm_within_cm;
-        if !(storm.is_finite() && (0.0..=1000.0).contains(&storm)) {
-            out.push(("rules.belle_alliance.ai.storm_within_cm".into(), format!("{storm} must be 0..=1000")));
-        }
-        let deploy = self.ai.cautious_column_beyond_cm;
-        if !(deploy.is_finite() && (0.0..=1000.0).contains(&deploy)) {
-            out.push((
-                "rules.belle_alliance.ai.cautious_column_beyond_cm".into(),
-                format!("{deploy} must be 0..=1000"),
-            ));
-        }
-        let guns = self.ai.volley_guns_factor;
-        if !(guns.is_finite() && (0.0..=100.0).contains(&guns)) {
-            out.push(("rules.belle_alliance.ai.volley_guns_factor".into(), format!("{guns} must be 0..=100")));
+        let ai = &self.ai;
+        for (field, v, lo, hi) in [
+            ("bold_from", ai.bold_from, 0.0, 1.0),
+            ("storm_within_cm", ai.storm_within_cm, 0.0, 1000.0),
+            ("cautious_column_beyond_cm", ai.cautious_column_beyond_cm, 0.0, 1000.0),
+            ("volley_guns_factor", ai.volley_guns_factor, 0.0, 100.0),
+        ] {
+            if !(v.is_finite() && (lo..=hi).contains(&v)) {
+                out.push((format!("rules.belle_alliance.ai.{field}"), format!("{v} must be {lo}..={hi}")));
+            }
         }
         out.extend(belle_play::problems(
             &self.march_cm,
@@ -499,59 +491,53 @@ impl BelleAllianceRules {
 mod tests {
     use super::*;
 
+    /// Whether `problems` names `rules.belle_alliance.ai.FIELD` for each
+    /// value, as `bad` says it should.
+    fn refuses_only_the_bad(field: &str, values: &[(&str, bool)]) {
+        for &(v, bad) in values {
+            let r: Rules = crate::scenario::ron_options()
+                .from_str(&format!("(belle_alliance: (ai: ({field}: {v})))"))
+                .expect("parses");
+            let named = r.problems().iter().any(|p| p.0 == format!("rules.belle_alliance.ai.{field}"));
+            assert_eq!(named, bad, "{field} {v}");
+        }
+    }
+
     #[test]
     fn a_route_of_no_legs_or_too_many_is_refused() {
-        for (legs, bad) in [(0, true), (1, false), (3, false), (10, false), (11, true)] {
-            let r: Rules = crate::scenario::ron_options()
-                .from_str(&format!("(belle_alliance: (ai: (route_legs: {legs})))"))
-                .expect("parses");
-            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.route_legs");
-            assert_eq!(named, bad, "route_legs {legs}");
-        }
+        refuses_only_the_bad("route_legs", &[("0", true), ("1", false), ("3", false), ("10", false), ("11", true)]);
     }
 
     #[test]
     fn a_bold_temper_outside_the_aggression_scale_is_refused() {
-        for (a, bad) in [("-0.1", true), ("0.0", false), ("0.5", false), ("1.0", false), ("1.1", true)] {
-            let r: Rules = crate::scenario::ron_options()
-                .from_str(&format!("(belle_alliance: (ai: (bold_from: {a})))"))
-                .expect("parses");
-            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.bold_from");
-            assert_eq!(named, bad, "bold_from {a}");
-        }
+        refuses_only_the_bad(
+            "bold_from",
+            &[("-0.1", true), ("0.0", false), ("0.5", false), ("1.0", false), ("1.1", true)],
+        );
     }
 
     #[test]
     fn a_storm_reach_below_nothing_or_past_the_table_is_refused() {
-        for (cm, bad) in [("-1.0", true), ("0.0", false), ("80.0", false), ("1000.0", false), ("1001.0", true)] {
-            let r: Rules = crate::scenario::ron_options()
-                .from_str(&format!("(belle_alliance: (ai: (storm_within_cm: {cm})))"))
-                .expect("parses");
-            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.storm_within_cm");
-            assert_eq!(named, bad, "storm_within_cm {cm}");
-        }
+        refuses_only_the_bad(
+            "storm_within_cm",
+            &[("-1.0", true), ("0.0", false), ("80.0", false), ("1000.0", false), ("1001.0", true)],
+        );
     }
 
     #[test]
     fn a_cautious_deployment_distance_below_nothing_or_past_the_table_is_refused() {
-        for (cm, bad) in [("-1.0", true), ("0.0", false), ("80.0", false), ("1000.0", false), ("1001.0", true)] {
-            let r: Rules = crate::scenario::ron_options()
-                .from_str(&format!("(belle_alliance: (ai: (cautious_column_beyond_cm: {cm})))"))
-                .expect("parses");
-            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.cautious_column_beyond_cm");
-            assert_eq!(named, bad, "cautious_column_beyond_cm {cm}");
-        }
+        refuses_only_the_bad(
+            "cautious_column_beyond_cm",
+            &[("-1.0", true), ("0.0", false), ("80.0", false), ("1000.0", false), ("1001.0", true)],
+        );
     }
 
     #[test]
     fn a_weight_on_volleys_at_guns_below_nothing_or_past_a_hundred_is_refused() {
-        for (w, bad) in [("-0.5", true), ("0.0", false), ("4.0", false), ("100.0", false), ("100.5", true)] {
-            let r: Rules = crate::scenario::ron_options()
-                .from_str(&format!("(belle_alliance: (ai: (volley_guns_factor: {w})))"))
-                .expect("parses");
-            let named = r.problems().iter().any(|p| p.0 == "rules.belle_alliance.ai.volley_guns_factor");
-            assert_eq!(named, bad, "volley_guns_factor {w}");
-        }
+        refuses_only_the_bad(
+            "volley_guns_factor",
+            &[("-0.5", true), ("0.0", false), ("4.0", false), ("100.0", false), ("100.5", true)],
+        );
     }
 
     #[test]

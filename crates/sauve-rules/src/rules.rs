@@ -471,9 +471,7 @@ impl BelleAllianceRules {
             ("cautious_column_beyond_cm", ai.cautious_column_beyond_cm, 0.0, 1000.0),
             ("volley_guns_factor", ai.volley_guns_factor, 0.0, 100.0),
         ] {
-            if !(v.is_finite() && (lo..=hi).contains(&v)) {
-                out.push((format!("rules.belle_alliance.ai.{field}"), format!("{v} must be {lo}..={hi}")));
-            }
+            belle_play::range(&mut out, &format!("ai.{field}"), v, lo, hi);
         }
         out.extend(belle_play::problems(
             &self.march_cm,

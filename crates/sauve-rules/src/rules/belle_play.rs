@@ -360,6 +360,14 @@ fn bad_rows(rows: &[ResultRow]) -> bool {
     rows.windows(2).any(|w| w[0].from >= w[1].from)
 }
 
+/// Adds a problem to `out` unless `v` is a number in `lo..=hi`; `name` is
+/// the field's path below `rules.belle_alliance`.
+pub(crate) fn range(out: &mut Vec<(String, String)>, name: &str, v: f32, lo: f32, hi: f32) {
+    if !(v.is_finite() && (lo..=hi).contains(&v)) {
+        out.push((format!("rules.belle_alliance.{name}"), format!("{v} must be {lo}..={hi}")));
+    }
+}
+
 /// Problems with the free-space game's numbers: `(field, why)`.
 pub(crate) fn problems(
     march: &MarchLengths,
@@ -370,11 +378,6 @@ pub(crate) fn problems(
     victory: &FsVictory,
 ) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    fn range(out: &mut Vec<(String, String)>, name: &str, v: f32, lo: f32, hi: f32) {
-        if !(v.is_finite() && (lo..=hi).contains(&v)) {
-            out.push((format!("rules.belle_alliance.{name}"), format!("{v} must be {lo}..={hi}")));
-        }
-    }
     for (name, v) in [
         ("infantry_line", march.infantry_line),
         ("infantry_column", march.infantry_column),

@@ -207,6 +207,14 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let ai = b.ctx.ba().ai;
     let enemies = enemies_of(b.table, at.side);
     let held_back = reserve(b.table, at.side, &enemies, b.ctx, goals.aggression);
+    // At `Normal` a cautious side, which waits for the enemy, deploys
+    // farther out: a column within the enemy guns' reach is their densest
+    // target (2.8).
+    let column_beyond = if goals.level.mended() && goals.aggression < ai.bold_from {
+        ai.cautious_column_beyond_cm
+    } else {
+        ai.column_beyond_cm
+    };
     let horse: Vec<usize> =
         enemies.iter().copied().filter(|&j| b.table.units[j].arm == Arm::Cavalry && able(&b.table.units[j])).collect();
     for (u, &reserved) in held_back.iter().enumerate() {
@@ -272,14 +280,6 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                     && go_round
                     && route::waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
             });
-        // At `Normal` a cautious side, which waits for the enemy, deploys
-        // farther out: a column within the enemy guns' reach is their
-        // densest target (2.8).
-        let column_beyond = if goals.level.mended() && goals.aggression < ai.bold_from {
-            ai.cautious_column_beyond_cm
-        } else {
-            ai.column_beyond_cm
-        };
         let want = match unit.arm {
             Arm::Infantry | Arm::Cavalry if winding => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry if foe_dist > column_beyond => Some(Formation::Column),

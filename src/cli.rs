@@ -143,6 +143,19 @@ pub enum Command {
     /// One AI-against-AI battle per seed, one CSV row each (shards for a
     /// cluster scheduler); `batch merge` sums shards up.
     Batch(batch::BatchArgs),
+    /// A battle the AI was never tuned on: a hex scenario made from a seed
+    /// (a map with woods, marsh and often a bridged brook, three villages
+    /// to fight for, two armies of two or three corps), the same file for
+    /// the same seed. For measuring a change of the AI beyond the bundled
+    /// battles (docs/whatif.md, "Measuring a change of the AI").
+    Generate {
+        /// Which battle.
+        #[arg(long)]
+        seed: u64,
+        /// Write the scenario here (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// The scenario editor: FILE to change, or a new map to be saved there
     /// (default: new-scenario.ron here).
     Edit {
@@ -223,6 +236,7 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
         Some(Command::Fork(args)) => fork::run(&args),
         Some(Command::Odds(args)) => odds::run(&args),
         Some(Command::Batch(args)) => batch::run(&args),
+        Some(Command::Generate { seed, out }) => generate(seed, out.as_deref()),
         Some(Command::Why(args)) => match why::why(&args) {
             Ok(answer) => {
                 for note in &answer.notes {
@@ -288,6 +302,21 @@ fn sides_of(file: &Path) -> Option<Vec<scenario::Side>> {
 /// `sauve check`: each file validated; problems are errors (non-zero exit),
 /// and a valid file's warnings (legal, almost surely not meant) are printed
 /// after its `ok` line without changing the exit status.
+/// `sauve generate`: generated battle `seed`, to `out` or standard output.
+fn generate(seed: u64, out: Option<&Path>) -> ExitCode {
+    let text = crate::generate::battle::battle_text(seed);
+    let written = match out {
+        Some(path) => crate::save::write_atomically(path, &text),
+        None => std::io::stdout().lock().write_all(text.as_bytes()),
+    };
+    match (written, out) {
+        (Ok(()), _) => ExitCode::SUCCESS,
+        (Err(e), Some(path)) => exit::fail(vec![format!("{}: error: cannot write the scenario: {e}", path.display())]),
+        // A reader that stops early (`| head`) is no error.
+        (Err(_), None) => ExitCode::SUCCESS,
+    }
+}
+
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut bad = false;
     for f in files {

@@ -1,6 +1,8 @@
 //! Generated battles for benchmarks, fuzzing and stress tests: large maps
 //! with terrain variety and two armies facing each other, from a seed.
 
+pub mod battle;
+
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 

@@ -145,13 +145,18 @@ pub enum Command {
     Batch(batch::BatchArgs),
     /// A battle the AI was never tuned on: a hex scenario made from a seed
     /// (a map with woods, marsh and often a bridged brook, three villages
-    /// to fight for, two armies of two or three corps), the same file for
-    /// the same seed. For measuring a change of the AI beyond the bundled
-    /// battles (docs/whatif.md, "Measuring a change of the AI").
+    /// to fight for, two armies of two or three corps), or with
+    /// --free-space a table (a 360 x 180 cm table, woods, often a brook
+    /// with two bridges, three villages, two armies in two lines); the same
+    /// file for the same seed. For measuring a change of the AI beyond the
+    /// bundled battles (docs/whatif.md, "Measuring a change of the AI").
     Generate {
         /// Which battle.
         #[arg(long)]
         seed: u64,
+        /// A free-space table (Belle Alliance), not hexes.
+        #[arg(long)]
+        free_space: bool,
         /// Write the scenario here (default: standard output).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -236,7 +241,7 @@ pub fn run(cli: Cli, window: impl FnOnce(WindowRequest) -> ExitCode) -> ExitCode
         Some(Command::Fork(args)) => fork::run(&args),
         Some(Command::Odds(args)) => odds::run(&args),
         Some(Command::Batch(args)) => batch::run(&args),
-        Some(Command::Generate { seed, out }) => generate(seed, out.as_deref()),
+        Some(Command::Generate { seed, free_space, out }) => generate(seed, free_space, out.as_deref()),
         Some(Command::Why(args)) => match why::why(&args) {
             Ok(answer) => {
                 for note in &answer.notes {
@@ -302,9 +307,11 @@ fn sides_of(file: &Path) -> Option<Vec<scenario::Side>> {
 /// `sauve check`: each file validated; problems are errors (non-zero exit),
 /// and a valid file's warnings (legal, almost surely not meant) are printed
 /// after its `ok` line without changing the exit status.
-/// `sauve generate`: generated battle `seed`, to `out` or standard output.
-fn generate(seed: u64, out: Option<&Path>) -> ExitCode {
-    let text = crate::generate::battle::battle_text(seed);
+/// `sauve generate`: generated battle (or table) `seed`, to `out` or
+/// standard output.
+fn generate(seed: u64, free_space: bool, out: Option<&Path>) -> ExitCode {
+    let text =
+        if free_space { crate::generate::table::table_text(seed) } else { crate::generate::battle::battle_text(seed) };
     let written = match out {
         Some(path) => crate::save::write_atomically(path, &text),
         None => std::io::stdout().lock().write_all(text.as_bytes()),

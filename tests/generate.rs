@@ -1,5 +1,6 @@
-//! `sauve generate` through the built binary: a battle made from a seed
-//! is a valid scenario that `check` accepts and the AI plays to its end,
+//! `sauve generate` through the built binary: a battle (hexes, or a table
+//! with `--free-space`) made from a seed is a valid scenario that `check`
+//! accepts and the AI plays to its end,
 //! the same file on standard output as in `--out`, another for another
 //! seed; a file it cannot write is an error naming it, with status 1.
 
@@ -38,6 +39,24 @@ fn a_generated_battle_is_checked_and_played_and_the_same_for_its_seed() {
     assert!(summary.contains("10 turns"), "a battle of ten turns: {summary}");
 
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_generated_table_is_a_free_space_battle_the_ai_plays() {
+    let printed = sauve(&["generate", "--free-space", "--seed", "4"]);
+    assert!(printed.status.success());
+    let text = String::from_utf8_lossy(&printed.stdout).into_owned();
+    assert!(text.contains("mode: FreeSpace") && text.contains("cell_cm"), "{text}");
+    let file = std::env::temp_dir().join(format!("sauve-generate-table-{}.ron", std::process::id()));
+    std::fs::write(&file, &text).expect("written");
+    let file_s = file.to_str().expect("a UTF-8 path");
+    let check = sauve(&["check", file_s]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let played = sauve(&["simulate", file_s, "--ai", "normal", "--seed", "2"]);
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let summary = String::from_utf8_lossy(&played.stdout);
+    assert!(summary.contains("FreeSpace mode") && summary.contains("Score:"), "{summary}");
+    let _ = std::fs::remove_file(&file);
 }
 
 #[test]

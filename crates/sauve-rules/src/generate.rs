@@ -2,6 +2,7 @@
 //! with terrain variety and two armies facing each other, from a seed.
 
 pub mod battle;
+pub mod table;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};

@@ -14,7 +14,7 @@ use crate::rules::Rules;
 use crate::terrain::{Arm, Terrain};
 
 /// The sides' ids and names, side 0 first.
-const SIDES: [(&str, &str); 2] = [("bl", "Blue"), ("rd", "Red")];
+pub(super) const SIDES: [(&str, &str); 2] = [("bl", "Blue"), ("rd", "Red")];
 
 /// The scenario file (RON) of battle `seed`: the same seed always gives
 /// the same file.

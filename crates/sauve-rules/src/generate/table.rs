@@ -40,7 +40,7 @@ pub fn table_text(seed: u64) -> String {
         for c in 0..W {
             let bridge = bridges.iter().any(|&b| c == b || c == b + 1);
             map.set(Offset::new(c, r), if bridge { Terrain::Bridge } else { Terrain::River });
-            if !bridges.iter().any(|&b| c + 1 == b || c == b) && rng.random_range(0..4) == 0 {
+            if !bridges.iter().any(|&b| c == b || c == b + 1) && rng.random_range(0..4) == 0 {
                 let next = (r + if rng.random_range(0..2) == 0 { -1 } else { 1 }).clamp(H / 2 - 2, H / 2 + 1);
                 if next != r {
                     map.set(Offset::new(c, next), Terrain::River);
@@ -175,5 +175,32 @@ mod tests {
             }
         }
         assert_ne!(table_text(1), table_text(2), "another seed, another table");
+    }
+
+    /// A bridge is a way over: each of its cells has dry ground on both
+    /// banks, so a column 16 cm wide crosses its 20 cm (no bend of the
+    /// brook closes one end of it).
+    #[test]
+    fn generated_bridges_lead_from_bank_to_bank() {
+        let mut bridges = 0;
+        for seed in 1..60 {
+            let s = parse(&table_text(seed), "table.ron").expect("valid");
+            for r in 0..H {
+                for c in 0..W {
+                    if s.map.terrain(Offset::new(c, r)) != Some(Terrain::Bridge) {
+                        continue;
+                    }
+                    bridges += 1;
+                    for bank in [r - 1, r + 1] {
+                        let t = s.map.terrain(Offset::new(c, bank));
+                        assert!(
+                            !matches!(t, Some(Terrain::River | Terrain::Bridge)),
+                            "seed {seed}: the bridge at ({c}, {r}) ends in {t:?} at row {bank}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(bridges > 100, "most tables have a brook and its bridges: {bridges} bridge cells");
     }
 }

@@ -93,8 +93,10 @@ pub fn battle_text(seed: u64) -> String {
     );
     for (side, (id, name)) in SIDES.iter().enumerate() {
         s += &format!(
-            "        (id: \"{id}\", name: \"{name}\", rear: {}, control: Ai, aggression: {:.2}),\n",
-            rears[side], aggression[side]
+            "        (id: \"{id}\", name: \"{name}\", rear: {}, control: {}, aggression: {:.2}),\n",
+            rears[side],
+            if side == 0 { "Player" } else { "Ai" },
+            aggression[side]
         );
     }
     s += "    ],\n    map: (\n        rows: [\n";

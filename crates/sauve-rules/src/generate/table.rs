@@ -126,7 +126,8 @@ pub fn table_text(seed: u64) -> String {
     for (side, (id, name)) in SIDES.iter().enumerate() {
         let rear = if side == 0 { "North" } else { "South" };
         s += &format!(
-            "        (id: \"{id}\", name: \"{name}\", rear: {rear}, control: Ai, aggression: {:.2}),\n",
+            "        (id: \"{id}\", name: \"{name}\", rear: {rear}, control: {}, aggression: {:.2}),\n",
+            if side == 0 { "Player" } else { "Ai" },
             aggression[side]
         );
     }

@@ -1,7 +1,8 @@
 //! A whole hex battle from a seed, for measuring the AI on ground it was
 //! never tuned on (docs/whatif.md, "Measuring a change of the AI"): a
 //! map with woods and marsh and, more often than not, a brook crossed at
-//! three bridges; three villages to fight for; two armies of two or three
+//! three bridges (and, where it wanders, at a ford or two: two of its
+//! hexes a row apart need not touch); three villages to fight for; two armies of two or three
 //! corps each, deployed near opposite edges, each side with an aggression
 //! of its own.
 
@@ -117,7 +118,8 @@ pub fn battle_text(seed: u64) -> String {
 
 /// A brook across the middle, between the armies, wandering a hex at a
 /// time, with bridges at a quarter, the middle and three quarters of its
-/// length.
+/// length. Where it steps sideways its hexes may meet only at a corner,
+/// and the two dry hexes between them are a ford.
 fn brook(map: &mut TerrainMap, rng: &mut ChaCha8Rng, across: bool) {
     let (len, span) = if across { (map.height, map.width) } else { (map.width, map.height) };
     let mut x = span / 2 + rng.random_range(-3..=3);

@@ -304,9 +304,6 @@ fn sides_of(file: &Path) -> Option<Vec<scenario::Side>> {
     Some(scenario.sides)
 }
 
-/// `sauve check`: each file validated; problems are errors (non-zero exit),
-/// and a valid file's warnings (legal, almost surely not meant) are printed
-/// after its `ok` line without changing the exit status.
 /// `sauve generate`: generated battle (or table) `seed`, to `out` or
 /// standard output.
 fn generate(seed: u64, free_space: bool, out: Option<&Path>) -> ExitCode {
@@ -324,6 +321,9 @@ fn generate(seed: u64, free_space: bool, out: Option<&Path>) -> ExitCode {
     }
 }
 
+/// `sauve check`: each file validated; problems are errors (non-zero exit),
+/// and a valid file's warnings (legal, almost surely not meant) are printed
+/// after its `ok` line without changing the exit status.
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut bad = false;
     for f in files {

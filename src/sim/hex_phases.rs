@@ -159,11 +159,12 @@ fn ai_goals(world: &World, acting: usize) -> AiGoals {
     let scenario = world.resource::<Battle>().scenario.clone();
     let v = world.resource::<Victory>();
     let level = world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(acting));
-    let mut goals = AiGoals::for_side(&scenario, &v.holders, &v.broken, acting, level);
+    let turn = world.resource::<Clock>().turn;
+    let mut goals = AiGoals::for_side(&scenario, &v.holders, &v.broken, acting, level, turn);
     if level == AiLevel::Hard {
         goals.foresight = Some(Arc::new(Foresight {
             seed: world.resource::<Origin>().seed,
-            turn: world.resource::<Clock>().turn,
+            turn,
             holders: v.holders.clone(),
             exited: v.exited.clone(),
             corps_broken: v.broken.clone(),

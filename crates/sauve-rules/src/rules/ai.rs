@@ -156,6 +156,14 @@ pub struct AiRules {
     /// counts as a goal as near as an objective to take, so the attack
     /// goes for whichever is nearer).
     pub normal_bias_share: f32,
+    /// At `Normal`: a side more cautious than this (aggression below it)
+    /// keeps its whole objective bias while the battle is within
+    /// `normal_bias_until` of its turns: it secures its objectives
+    /// first, then goes for the nearer goal as a bolder side does.
+    pub normal_bias_below: f32,
+    /// The share of the battle's turns (the turn played over the turns)
+    /// up to which a cautious side keeps its whole objective bias.
+    pub normal_bias_until: f32,
     /// The planning AI's budget and weights (`hard`).
     pub hard: super::hard::HardRules,
 }
@@ -203,6 +211,8 @@ impl Default for AiRules {
             charge_loss_weight: 1.0,
             charge_contagion_weight: 3.0,
             normal_bias_share: 0.0,
+            normal_bias_below: 0.4,
+            normal_bias_until: 0.3,
             hard: super::hard::HardRules::default(),
         }
     }
@@ -227,6 +237,8 @@ impl AiRules {
             ("standoff.artillery.bold_from", self.standoff.artillery.bold_from),
             ("shaken_share", self.shaken_share),
             ("normal_bias_share", self.normal_bias_share),
+            ("normal_bias_below", self.normal_bias_below),
+            ("normal_bias_until", self.normal_bias_until),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
                 add(name, format!("{v} must be 0..=1"));
@@ -349,6 +361,17 @@ mod tests {
         let mut p: Vec<String> = r.problems().into_iter().map(|p| p.0).collect();
         p.sort();
         assert_eq!(p, ["rules.ai.fall_back_candidates", "rules.ai.normal_bias_share", "rules.ai.shaken_share"]);
+
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(ai: (normal_bias_below: 1.2, normal_bias_until: -0.1))")
+            .expect("parses");
+        let mut p: Vec<String> = r.problems().into_iter().map(|p| p.0).collect();
+        p.sort();
+        assert_eq!(p, ["rules.ai.normal_bias_below", "rules.ai.normal_bias_until"]);
+        let r: Rules = crate::scenario::ron_options()
+            .from_str("(ai: (normal_bias_below: 0.0, normal_bias_until: 1.0))")
+            .expect("parses");
+        assert!(r.problems().is_empty(), "the ends of the range are allowed");
 
         let e = crate::scenario::ron_options().from_str::<Rules>("(ai: (treat_radius: 6))");
         assert!(e.is_err_and(|e| e.to_string().contains("treat_radius")));

@@ -31,6 +31,10 @@ pub struct AiGoals {
     /// The battle to look ahead in, for `Hard` (without it `Hard` plays as
     /// `Normal`).
     pub foresight: Option<Arc<Foresight>>,
+    /// How far the battle has gone: the turn being played over the
+    /// battle's turns (0 where unknown). A cautious side at `Normal`
+    /// keeps its objective bias early on ([`Tuning::at_level`]).
+    pub progress: f32,
 }
 
 impl Default for AiGoals {
@@ -43,20 +47,23 @@ impl Default for AiGoals {
             level: AiLevel::default(),
             scripts: Vec::new(),
             foresight: None,
+            progress: 0.0,
         }
     }
 }
 
 impl AiGoals {
-    /// What side `side` plays for at `level`: the scenario's objectives
-    /// with their `holders`, its aggression, the units of the corps broken
-    /// so far (`corps_broken`, by corps) and its exits.
+    /// What side `side` plays for at `level` in turn `turn`: the
+    /// scenario's objectives with their `holders`, its aggression, the
+    /// units of the corps broken so far (`corps_broken`, by corps), its
+    /// exits and how far the battle has gone.
     pub fn for_side(
         scenario: &Scenario,
         holders: &[Option<usize>],
         corps_broken: &[bool],
         side: usize,
         level: AiLevel,
+        turn: u32,
     ) -> Self {
         AiGoals {
             objectives: scenario.objectives.iter().zip(holders).map(|(o, h)| (o.at, o.points, *h)).collect(),
@@ -68,6 +75,7 @@ impl AiGoals {
             level,
             scripts: Vec::new(),
             foresight: None,
+            progress: turn as f32 / scenario.turns.max(1) as f32,
         }
     }
 
@@ -129,11 +137,15 @@ pub struct Tuning {
 }
 
 impl Tuning {
-    /// The thresholds for a side of this aggression playing at `level`:
-    /// at `Normal`, only `normal_bias_share` of the objective bias is kept.
-    pub fn at_level(aggression: f32, r: &AiRules, level: AiLevel) -> Self {
+    /// The thresholds for a side of this aggression playing at `level`,
+    /// `progress` into the battle (the turn over the turns): at `Normal`,
+    /// only `normal_bias_share` of the objective bias is kept, except by
+    /// a side more cautious than `normal_bias_below` while `progress` is
+    /// within `normal_bias_until`, which keeps it all.
+    pub fn at_level(aggression: f32, r: &AiRules, level: AiLevel, progress: f32) -> Self {
         let mut t = Self::new(aggression, r);
-        if level.mended() {
+        let securing = aggression < r.normal_bias_below && progress <= r.normal_bias_until;
+        if level.mended() && !securing {
             t.objective_bias = (t.objective_bias as f32 * r.normal_bias_share).round() as u32;
         }
         t

@@ -147,6 +147,7 @@ mod tests {
     use crate::labataille::rout_preview::{RoutEnd, RoutPreview, preview_rout};
     use crate::map::TerrainMap;
     use crate::rules::Rules;
+    use crate::rules::ai::AiRules;
     use crate::terrain::Arm;
     use crate::vocab::Formation;
     use crate::vocab::{AiLevel, State};
@@ -433,6 +434,48 @@ mod tests {
     }
 
     #[test]
+    fn a_cautious_side_secures_its_objective_first_then_goes_for_the_nearer_enemy() {
+        // As above, but the side is cautious (a = 0.3, below
+        // `normal_bias_below`): in the opening `normal_bias_until` (three
+        // tenths) of the battle the mended AI keeps the whole objective
+        // bias, as `easy` does, and marches on the objective; later it
+        // goes for the nearer enemy. A side of a = 0.5 goes for the enemy
+        // from the first turn.
+        let rows = ["............"; 20];
+        let run = |aggression, progress| {
+            let mut b =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (6, 12)), unit("ru", 1, Arm::Infantry, (6, 16))] };
+            let goals = AiGoals {
+                objectives: vec![(Offset::new(6, 0), 10, None)],
+                level: AiLevel::Normal,
+                aggression,
+                progress,
+                ..AiGoals::default()
+            };
+            play(&rows, &mut b, &[(Phase::Movement, 0)], &goals);
+            at(&b, "fr").r
+        };
+        assert!(run(0.3, 0.1) < 12, "early on the cautious side makes for the objective: {}", run(0.3, 0.1));
+        assert!(run(0.3, 0.3) < 12, "up to three tenths of the battle: {}", run(0.3, 0.3));
+        assert!(run(0.3, 0.4) > 12, "later it makes for the enemy: {}", run(0.3, 0.4));
+        assert!(run(0.5, 0.1) > 12, "a bolder side makes for the enemy at once: {}", run(0.5, 0.1));
+    }
+
+    #[test]
+    fn the_objective_bias_kept_follows_the_level_the_temper_and_the_turn() {
+        let r = AiRules::default();
+        let full = Tuning::new(0.3, &r).objective_bias;
+        assert!(full > 0, "a cautious side has a bias to keep");
+        assert_eq!(Tuning::at_level(0.3, &r, AiLevel::Normal, 0.2).objective_bias, full);
+        assert_eq!(Tuning::at_level(0.3, &r, AiLevel::Normal, 0.5).objective_bias, 0);
+        assert_eq!(Tuning::at_level(0.4, &r, AiLevel::Normal, 0.2).objective_bias, 0, "0.4 is not below 0.4");
+        assert_eq!(Tuning::at_level(0.3, &r, AiLevel::Easy, 0.9).objective_bias, full, "easy keeps it all");
+        assert_eq!(Tuning::at_level(0.3, &r, AiLevel::Hard, 0.2).objective_bias, full, "hard plays normal's way");
+        let never = AiRules { normal_bias_below: 0.0, ..AiRules::default() };
+        assert_eq!(Tuning::at_level(0.3, &never, AiLevel::Normal, 0.0).objective_bias, 0);
+    }
+
+    #[test]
     fn ai_keeps_a_reserve() {
         let units = || Board {
             units: vec![
@@ -548,6 +591,7 @@ mod tests {
         level: AiLevel::Easy,
         scripts: Vec::new(),
         foresight: None,
+        progress: 0.0,
     };
 
     #[test]

@@ -60,7 +60,7 @@ pub(super) fn play(
         phase,
         side,
         goals,
-        tuning: Tuning::at_level(goals.aggression, &bf.ctx.rules.ai, goals.level),
+        tuning: Tuning::at_level(goals.aggression, &bf.ctx.rules.ai, goals.level, goals.progress),
         done: Vec::new(),
         spread: Vec::new(),
     };

@@ -133,7 +133,7 @@ impl Rollout<'_, '_> {
             (phase, Some(phasing)) if phase.takes_orders() => {
                 line.activity.phase_begins(&line.board, phase, phasing);
                 let acting = phase.acting_side(phasing);
-                let goals = AiGoals::for_side(s, &line.holders, &line.corps_broken, acting, AiLevel::Normal);
+                let goals = AiGoals::for_side(s, &line.holders, &line.corps_broken, acting, AiLevel::Normal, at.turn);
                 self.order_phase(line, at, &goals);
             }
             _ => {}

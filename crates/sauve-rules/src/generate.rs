@@ -25,14 +25,7 @@ pub fn terrain(w: i32, h: i32, seed: u64) -> TerrainMap {
             [Terrain::Woods, Terrain::Woods, Terrain::Marsh, Terrain::Garden, Terrain::Village][rng.random_range(0..5)];
         let centre = Offset::new(rng.random_range(0..w), rng.random_range(0..h));
         let radius = if t == Terrain::Village { 0 } else { rng.random_range(1..3) };
-        for r in centre.r - radius..=centre.r + radius {
-            for c in centre.c - radius..=centre.c + radius {
-                let o = Offset::new(c, r);
-                if o.distance(centre) as i32 <= radius {
-                    map.set(o, t);
-                }
-            }
-        }
+        patch(&mut map, centre, radius, t);
     }
     // A river meandering across the map at about two thirds down, bridged
     // every 12 columns; a road down every 25th column.
@@ -50,6 +43,33 @@ pub fn terrain(w: i32, h: i32, seed: u64) -> TerrainMap {
         }
     }
     map
+}
+
+/// Terrain `t` on every hex within `radius` of `centre` (on the map).
+fn patch(map: &mut TerrainMap, centre: Offset, radius: i32, t: Terrain) {
+    for r in centre.r - radius..=centre.r + radius {
+        for c in centre.c - radius..=centre.c + radius {
+            let o = Offset::new(c, r);
+            if o.distance(centre) as i32 <= radius {
+                map.set(o, t);
+            }
+        }
+    }
+}
+
+/// Whether `o` is off the map or in the water (a brook or its bridge): no
+/// place for a village.
+fn wet(map: &TerrainMap, o: Offset) -> bool {
+    matches!(map.terrain(o), Some(Terrain::River | Terrain::Bridge) | None)
+}
+
+/// The scenario's `objectives` block: each village's hex and points.
+fn objectives_block(objectives: &[(Offset, u32)]) -> String {
+    let mut s = String::from("    objectives: [\n");
+    for (k, (at, points)) in objectives.iter().enumerate() {
+        s += &format!("        (at: ({}, {}), points: {points}, name: \"Village {}\"),\n", at.c, at.r, k + 1);
+    }
+    s + "    ],\n"
 }
 
 /// The rows of a map as scenario strings (default legend).

@@ -14,6 +14,8 @@ use crate::map::TerrainMap;
 use crate::rules::Rules;
 use crate::terrain::{Arm, Terrain};
 
+use super::wet;
+
 /// The sides' ids and names, side 0 first.
 pub(super) const SIDES: [(&str, &str); 2] = [("bl", "Blue"), ("rd", "Red")];
 
@@ -29,14 +31,7 @@ pub fn battle_text(seed: u64) -> String {
         for _ in 0..n {
             let centre = Offset::new(rng.random_range(0..w), rng.random_range(0..h));
             let radius = rng.random_range(1..=r);
-            for row in centre.r - radius..=centre.r + radius {
-                for col in centre.c - radius..=centre.c + radius {
-                    let o = Offset::new(col, row);
-                    if (o.distance(centre) as i32) <= radius {
-                        map.set(o, t);
-                    }
-                }
-            }
+            super::patch(&mut map, centre, radius, t);
         }
     }
     if rng.random_range(0..10) < 7 {
@@ -106,11 +101,9 @@ pub fn battle_text(seed: u64) -> String {
     }
     s += "        ],\n    ),\n    units: [\n";
     s += &units.join("\n");
-    s += "\n    ],\n    objectives: [\n";
-    for (k, (at, points)) in objectives.iter().enumerate() {
-        s += &format!("        (at: ({}, {}), points: {points}, name: \"Village {}\"),\n", at.c, at.r, k + 1);
-    }
-    s += "    ],\n    corps: [\n";
+    s += "\n    ],\n";
+    s += &super::objectives_block(&objectives);
+    s += "    corps: [\n";
     s += &corps.join("\n");
     s += "\n    ],\n)\n";
     s
@@ -136,7 +129,6 @@ fn brook(map: &mut TerrainMap, rng: &mut ChaCha8Rng, across: bool) {
 /// brook, each of a few hexes, with their points.
 fn villages(map: &mut TerrainMap, rng: &mut ChaCha8Rng, across: bool) -> Vec<(Offset, u32)> {
     let (w, h) = (map.width, map.height);
-    let wet = |map: &TerrainMap, o: Offset| matches!(map.terrain(o), Some(Terrain::River | Terrain::Bridge) | None);
     let mut out: Vec<(Offset, u32)> = Vec::new();
     for _ in 0..3 {
         let mut at = Offset::new(w / 2, h / 2);

@@ -13,6 +13,7 @@ use crate::map::TerrainMap;
 use crate::terrain::{Arm, Terrain};
 
 use super::battle::SIDES;
+use super::wet;
 
 /// Cells across and down, and their size in cm.
 const W: i32 = 36;
@@ -50,7 +51,6 @@ pub fn table_text(seed: u64) -> String {
         }
     }
     // Three villages between the lines, off the brook.
-    let wet = |map: &TerrainMap, o: Offset| matches!(map.terrain(o), Some(Terrain::River | Terrain::Bridge) | None);
     let mut objectives: Vec<(Offset, u32)> = Vec::new();
     for k in 0..3 {
         let mut at = Offset::new(6 + 12 * k, H / 2);
@@ -137,11 +137,9 @@ pub fn table_text(seed: u64) -> String {
     }
     s += &format!("        ],\n        cell_cm: {CELL_CM:.1},\n    ),\n    units: [\n");
     s += &units.join("\n");
-    s += "\n    ],\n    objectives: [\n";
-    for (k, (at, points)) in objectives.iter().enumerate() {
-        s += &format!("        (at: ({}, {}), points: {points}, name: \"Village {}\"),\n", at.c, at.r, k + 1);
-    }
-    s += "    ],\n)\n";
+    s += "\n    ],\n";
+    s += &super::objectives_block(&objectives);
+    s += ")\n";
     s
 }
 

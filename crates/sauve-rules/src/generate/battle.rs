@@ -87,14 +87,7 @@ pub fn battle_text(seed: u64) -> String {
     let mut s = format!(
         "// Generated battle {seed} (`sauve generate --seed {seed}`): ground the AI was never tuned on.\nScenario(\n    format: 1,\n    name: \"Generated battle {seed}\",\n    turns: 10,\n    seed: {seed},\n    sides: [\n"
     );
-    for (side, (id, name)) in SIDES.iter().enumerate() {
-        s += &format!(
-            "        (id: \"{id}\", name: \"{name}\", rear: {}, control: {}, aggression: {:.2}),\n",
-            rears[side],
-            if side == 0 { "Player" } else { "Ai" },
-            aggression[side]
-        );
-    }
+    s += &sides_block(rears, &aggression);
     s += "    ],\n    map: (\n        rows: [\n";
     for row in super::map_rows(&map) {
         s += &format!("            \"{row}\",\n");
@@ -106,6 +99,21 @@ pub fn battle_text(seed: u64) -> String {
     s += "    corps: [\n";
     s += &corps.join("\n");
     s += "\n    ],\n)\n";
+    s
+}
+
+/// The sides, one line each: Blue the player's, Red the AI's, each with
+/// its rear edge and aggression.
+pub(super) fn sides_block(rears: [&str; 2], aggression: &[f32]) -> String {
+    let mut s = String::new();
+    for (side, (id, name)) in SIDES.iter().enumerate() {
+        s += &format!(
+            "        (id: \"{id}\", name: \"{name}\", rear: {}, control: {}, aggression: {:.2}),\n",
+            rears[side],
+            if side == 0 { "Player" } else { "Ai" },
+            aggression[side]
+        );
+    }
     s
 }
 

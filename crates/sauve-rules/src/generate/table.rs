@@ -123,14 +123,7 @@ pub fn table_text(seed: u64) -> String {
     let mut s = format!(
         "// Generated table {seed} (`sauve generate --free-space --seed {seed}`): ground the AI was never tuned on.\nScenario(\n    format: 1,\n    name: \"Generated table {seed}\",\n    mode: FreeSpace,\n    turns: 10,\n    seed: {seed},\n    sides: [\n"
     );
-    for (side, (id, name)) in SIDES.iter().enumerate() {
-        let rear = if side == 0 { "North" } else { "South" };
-        s += &format!(
-            "        (id: \"{id}\", name: \"{name}\", rear: {rear}, control: {}, aggression: {:.2}),\n",
-            if side == 0 { "Player" } else { "Ai" },
-            aggression[side]
-        );
-    }
+    s += &super::battle::sides_block(["North", "South"], &aggression);
     s += "    ],\n    map: (\n        rows: [\n";
     for row in super::map_rows(&map) {
         s += &format!("            \"{row}\",\n");

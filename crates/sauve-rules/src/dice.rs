@@ -1,7 +1,7 @@
 //! Dice: one seeded, named generator (ChaCha8) for the whole game, with
 //! scripted results (`--dice`) consumed first, in order.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -105,6 +105,21 @@ pub struct Dice {
     likelier_but: Option<Vec<usize>>,
     /// How many checks went their likelier way so.
     likelier: u64,
+    /// For the planning AI's continuations ([`Dice::by_unit`]): how many
+    /// rolls each unit's own stream has given, by what they were for.
+    by_unit: Option<HashMap<(usize, Roll), u32>>,
+}
+
+/// What a roll tied to a unit is for ([`Dice::d66_for`]): each has a
+/// stream of its own per unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Roll {
+    /// The unit's morale check.
+    Check,
+    /// A volley at the unit.
+    FireAt,
+    /// A melee on the unit's hex.
+    MeleeAt,
 }
 
 impl Dice {
@@ -116,7 +131,20 @@ impl Dice {
             rolled: 0,
             likelier_but: None,
             likelier: 0,
+            by_unit: None,
         }
+    }
+
+    /// Dice whose rolls tied to a unit ([`Dice::d66_for`], the morale
+    /// checks) come from that unit's own stream: its n-th check is the
+    /// same roll whatever else was rolled before it. Two continuations
+    /// from one seed that differ in one unit's orders then share the luck
+    /// of everything that unit's orders did not touch, so the planning
+    /// AI compares choices, not dice (docs/rules.md "Hard"). Each roll is
+    /// still a fair, independent d66.
+    pub fn by_unit(mut self) -> Self {
+        self.by_unit = Some(HashMap::new());
+        self
     }
 
     /// Dice for the odds: the script gives the checks of `scripted_units`
@@ -147,7 +175,37 @@ impl Dice {
             let passes = pass_chance(morale, modifier, natural_extremes) >= 0.5;
             return first_roll(morale, modifier, natural_extremes, passes).unwrap_or(D66 { tens: 1, units: 1 });
         }
-        self.d66()
+        self.d66_for(unit, Roll::Check)
+    }
+
+    /// A d66 roll tied to unit `unit` for `what`: from the unit's own
+    /// stream for dice [`Dice::by_unit`], else [`Dice::d66`].
+    pub fn d66_for(&mut self, unit: usize, what: Roll) -> D66 {
+        match self.unit_stream(unit, what) {
+            // 2^64 is so much more than 36 that the bias is nil.
+            Some(h) => D66 { tens: (h % 6) as u8 + 1, units: ((h / 6) % 6) as u8 + 1 },
+            None => self.d66(),
+        }
+    }
+
+    /// A 3d6 total tied to unit `unit` for `what`: from the unit's own
+    /// stream for dice [`Dice::by_unit`], else [`Dice::three_d6`].
+    pub fn three_d6_for(&mut self, unit: usize, what: Roll) -> u32 {
+        match self.unit_stream(unit, what) {
+            Some(h) => (h % 6) as u32 + ((h / 6) % 6) as u32 + ((h / 36) % 6) as u32 + 3,
+            None => self.three_d6(),
+        }
+    }
+
+    /// The next value of unit `unit`'s stream for `what`, for dice
+    /// [`Dice::by_unit`] with no script left; `None` otherwise.
+    fn unit_stream(&mut self, unit: usize, what: Roll) -> Option<u64> {
+        let counts = self.by_unit.as_mut().filter(|_| self.scripted.is_empty())?;
+        self.rolled += 1;
+        let n = counts.entry((unit, what)).or_insert(0);
+        let key = ((unit as u64) << 34) ^ ((what as u64) << 32) ^ u64::from(*n);
+        *n += 1;
+        Some(splitmix(self.seed ^ splitmix(key)))
     }
 
     /// How many rolls have been made so far.
@@ -204,8 +262,17 @@ impl Clone for Dice {
             rolled: self.rolled,
             likelier_but: self.likelier_but.clone(),
             likelier: self.likelier,
+            by_unit: self.by_unit.clone(),
         }
     }
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit value from any other.
+fn splitmix(z: u64) -> u64 {
+    let z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Reads a `--dice` list ("11,36,66"); `d66` selects which values are legal.
@@ -256,6 +323,48 @@ mod tests {
         for _ in 0..20 {
             assert_eq!(a.check_d66(3, 40, 0, true), b.d66());
         }
+    }
+
+    #[test]
+    fn dice_by_unit_give_each_unit_its_own_rolls_whatever_else_was_rolled() {
+        // Unit 4's checks and the volleys at it come out the same whether
+        // or not other units rolled first, and in any order between them.
+        let mut a = Dice::new(11, vec![]).by_unit();
+        let mut b = Dice::new(11, vec![]).by_unit();
+        let first: Vec<D66> = (0..5).map(|_| a.d66_for(4, Roll::Check)).collect();
+        for _ in 0..7 {
+            b.d66_for(2, Roll::Check);
+            b.d66_for(4, Roll::FireAt);
+            b.three_d6_for(9, Roll::MeleeAt);
+        }
+        let then: Vec<D66> = (0..5).map(|_| b.check_d66(4, 40, 0, true)).collect();
+        assert_eq!(first, then, "unit 4's own checks, untouched by the rolls of others");
+        assert_ne!(
+            a.d66_for(4, Roll::FireAt),
+            a.d66_for(4, Roll::FireAt),
+            "a stream moves on (these two differ for this seed)"
+        );
+        // Another seed, other rolls; each roll fair: every d66 result and
+        // every 3d6 total turns up about as often as it should.
+        let mut c = Dice::new(12, vec![]).by_unit();
+        assert_ne!((0..5).map(|_| c.d66_for(4, Roll::Check)).collect::<Vec<_>>(), first);
+        let mut seen = HashMap::new();
+        for u in 0..360 {
+            for _ in 0..100 {
+                *seen.entry(c.d66_for(u, Roll::Check).value()).or_insert(0u32) += 1;
+            }
+        }
+        assert_eq!(seen.len(), 36);
+        assert!(
+            seen.values().all(|&n| (900..1100).contains(&n)),
+            "each of 36 results about 1,000 times in 36,000: {seen:?}"
+        );
+        let mean = (0..36_000).map(|i| c.three_d6_for(i % 50, Roll::FireAt)).sum::<u32>() as f64 / 36_000.0;
+        assert!((mean - 10.5).abs() < 0.05, "3d6 averages 10.5: {mean}");
+        // Dice not by unit roll from the one stream, as before.
+        let (mut d, mut e) = (Dice::new(9, vec![]), Dice::new(9, vec![]));
+        assert_eq!(d.d66_for(4, Roll::Check), e.d66());
+        assert_eq!(d.three_d6_for(4, Roll::MeleeAt), e.three_d6());
     }
 
     /// The smallest natural roll that passes, found by trying all 36.

@@ -92,7 +92,7 @@ impl Continuation<'_> {
         let mut line = Line {
             table: p.table.clone(),
             play: p.play.clone(),
-            dice: Dice::new(foresight_seed(p.seed, p.turn, p.side, k), Vec::new()),
+            dice: Dice::new(foresight_seed(p.seed, p.turn, p.side, k), Vec::new()).by_unit(),
             log: EventLog::default(),
             holders: p.holders.clone(),
             broken: p.broken.clone(),

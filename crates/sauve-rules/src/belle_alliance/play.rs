@@ -10,7 +10,7 @@ use crate::belle_alliance::geometry::{OrientedRect, bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, allowance, may_march, turn_between};
 use crate::belle_alliance::tables::severity;
 use crate::belle_alliance::{FsCtx, Table};
-use crate::dice::Dice;
+use crate::dice::{Dice, Roll};
 use crate::events::{Cause, EventKind, EventLog, FireRoll, Heading, Lost, MeleeRolls, MoveReason, Seq};
 use crate::labataille::orders::{Order, OrderError, allows};
 use crate::terrain::Arm;
@@ -346,7 +346,7 @@ impl Bound<'_, '_> {
             return None;
         }
         let need = self.ctx.ba().melee.square_test;
-        let roll = self.dice.three_d6() as i32;
+        let roll = self.dice.three_d6_for(t, Roll::Check) as i32;
         let total = roll + target.valour;
         let passed = total >= need;
         let check = self.log.push_because(
@@ -398,7 +398,7 @@ impl Bound<'_, '_> {
         let t = enemy(self.table, target, at.side)?;
         let v = volley(self.ctx, self.engine, self.table, &firers, t)
             .map_err(|w| illegal(ids.first().map_or("", String::as_str), w))?;
-        let roll = self.dice.three_d6() as i32;
+        let roll = self.dice.three_d6_for(t, Roll::FireAt) as i32;
         let total = roll + v.modifier;
         let row = read(&self.ctx.ba().fire.results, total);
         let (figures, state) = row.map_or((0, State::Order), |r| (r.figures, r.state));
@@ -436,7 +436,8 @@ impl Bound<'_, '_> {
     fn clash(&mut self, attackers: &[usize], t: usize, charged: bool, by: &[Seq]) -> Result<(), String> {
         let f = fight(self.ctx, self.engine, self.table, attackers, t, charged)?;
         let m = &self.ctx.ba().melee;
-        let (ar, dr) = (self.dice.three_d6() as i32, self.dice.three_d6() as i32);
+        let (ar, dr) =
+            (self.dice.three_d6_for(t, Roll::MeleeAt) as i32, self.dice.three_d6_for(t, Roll::MeleeAt) as i32);
         let (at_total, de_total) = (ar + f.attack, dr + f.defence);
         let diff = at_total - de_total;
         let lead = attackers[0];
@@ -524,7 +525,7 @@ impl Bound<'_, '_> {
             if self.table.units[u].state == State::FU {
                 break;
             }
-            let roll = self.dice.three_d6() as i32;
+            let roll = self.dice.three_d6_for(u, Roll::Check) as i32;
             let total = roll + valour;
             let max = ctx.ba().valour_loss.flight_max;
             let passed = total > max;

@@ -6,7 +6,7 @@ use crate::belle_alliance::engine::{EPS, FsEngine, Job, STEP_CM, clamp_u8, cm, o
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::tables::{CarryResult, carry_along, carry_ratio_modifier, severity};
 use crate::belle_alliance::{FsCtx, Table};
-use crate::dice::Dice;
+use crate::dice::{Dice, Roll};
 use crate::events::{Cause, EventKind, EventLog, MoveReason, Seq};
 use crate::vocab::Formation;
 use crate::vocab::State;
@@ -310,7 +310,7 @@ impl FsEngine {
         let figures: u32 = mass.iter().map(|&m| table.units[m].figures).sum();
         let unit = &table.units[f];
         let modifier = carry_ratio_modifier(unit.figures, figures, ba);
-        let roll = dice.three_d6();
+        let roll = dice.three_d6_for(f, Roll::Check);
         let total = roll as i32 + unit.valour + modifier;
         let result = carry_along(total, ba);
         let after = match result {

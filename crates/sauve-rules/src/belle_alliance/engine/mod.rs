@@ -22,7 +22,7 @@ use crate::belle_alliance::broad::{BroadPhase, BroadPhaseKind};
 use crate::belle_alliance::geometry::OrientedRect;
 use crate::belle_alliance::tables::{reorganisation, severity};
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
-use crate::dice::Dice;
+use crate::dice::{Dice, Roll};
 use crate::events::{Cause, EventKind, EventLog, Pos, Seq};
 use crate::scenario::Shock;
 use crate::terrain::Arm;
@@ -284,7 +284,7 @@ impl FsEngine {
                 staff_used[i] = true;
             }
             let bonus = if staff.is_some() { ba.reorg_staff_bonus } else { 0 };
-            let roll = dice.three_d6();
+            let roll = dice.three_d6_for(u, Roll::Check);
             let total = roll as i32 + unit.valour + bonus;
             let before = unit.state;
             let reached = reorganisation(total, ba);

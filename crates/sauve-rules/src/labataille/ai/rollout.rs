@@ -73,7 +73,7 @@ impl Rollout<'_, '_> {
             board: self.board.clone(),
             activity: self.activity.clone(),
             search: MoveSearch::default(),
-            dice: Dice::new(foresight_seed(f.seed, f.turn, self.side, k), Vec::new()),
+            dice: Dice::new(foresight_seed(f.seed, f.turn, self.side, k), Vec::new()).by_unit(),
             log: EventLog::default(),
             seen: 0,
             holders: f.holders.clone(),

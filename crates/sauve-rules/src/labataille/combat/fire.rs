@@ -1,7 +1,7 @@
 //! Fire (docs/rules.md 1.9): the odds of a volley, what stands in the line of
 //! sight, and the volley itself.
 
-use crate::dice::{Dice, pass_chance};
+use crate::dice::{Dice, Roll, pass_chance};
 use crate::events::{Cause, EventKind, EventLog, FireRoll};
 use crate::hex::Offset;
 use crate::labataille::Board;
@@ -163,7 +163,7 @@ pub fn resolve_fire(
     target: usize,
 ) -> Result<(), CombatError> {
     let odds = fire_odds(bf, board, engine, firers, target)?;
-    let d = dice.d66();
+    let d = dice.d66_for(target, Roll::FireAt);
     let total = d.tens + d.units;
     let result =
         bf.tables.fire.get(total as usize - 2).and_then(|row| row.get(odds.column)).copied().unwrap_or_default();

@@ -1,7 +1,7 @@
 //! Melee (docs/rules.md 1.9): the odds of an attack, the attack itself, the
 //! defenders who surrender, and the advance after combat.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Roll};
 use crate::events::{Cause, EventKind, EventLog, MeleeRolls, MoveReason, Seq};
 use crate::hex::Offset;
 use crate::labataille::Board;
@@ -337,7 +337,7 @@ fn roll_melee(
     {
         let target = still[0];
         let odds = melee_odds(bf, board, engine, &attackers, target, charging)?;
-        let d = dice.d66();
+        let d = dice.d66_for(target, Roll::MeleeAt);
         let roll = (d.tens + d.units) as i32;
         let total = (roll + odds.modifier).clamp(2, 12);
         let result = bf

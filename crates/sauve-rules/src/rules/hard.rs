@@ -45,7 +45,7 @@ impl Default for HardRules {
             screen: 32,
             turns: 1,
             passes: 1,
-            group_size: 6,
+            group_size: 3,
             corps_weight: 4.0,
             army_weight: 30.0,
             shaken_weight: 0.5,

@@ -1,5 +1,7 @@
 //! Dice: one seeded, named generator (ChaCha8) for the whole game, with
-//! scripted results (`--dice`) consumed first, in order.
+//! scripted results (`--dice`) consumed first, in order. The planning AI's
+//! continuations roll instead from a stream per unit and purpose
+//! ([`Dice::by_unit`]).
 
 use std::collections::{HashMap, VecDeque};
 

@@ -8,6 +8,8 @@ use std::collections::{HashMap, VecDeque};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
+use crate::whatif::seeds::run_seed;
+
 /// A d66 result: two six-sided dice read as tens and units (docs/rules.md 1.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct D66 {
@@ -207,7 +209,8 @@ impl Dice {
         let n = counts.entry((unit, what)).or_insert(0);
         let key = ((unit as u64) << 34) ^ ((what as u64) << 32) ^ u64::from(*n);
         *n += 1;
-        Some(splitmix(self.seed ^ splitmix(key)))
+        // SplitMix64 twice, the forecasts' mixing (`run_seed` of index 0).
+        Some(run_seed(self.seed ^ run_seed(key, 0), 0))
     }
 
     /// How many rolls have been made so far.
@@ -267,14 +270,6 @@ impl Clone for Dice {
             by_unit: self.by_unit.clone(),
         }
     }
-}
-
-/// SplitMix64's finaliser: a well-mixed 64-bit value from any other.
-fn splitmix(z: u64) -> u64 {
-    let z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    let z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// Reads a `--dice` list ("11,36,66"); `d66` selects which values are legal.

@@ -153,9 +153,17 @@ fn a_large_corps_is_cut_into_nearly_equal_groups_along_its_front() {
         let right = pair[1].units.iter().map(|&u| col(u)).min().unwrap_or(0);
         assert!(left <= right, "{} lies west of {}", pair[0].name, pair[1].name);
     }
-    // A broken corps is given no script.
-    let none = foresight::groups(&s, &board, 0, &vec![true; s.corps.len()], 6);
-    assert!(none.is_empty());
+    assert!(groups.iter().all(|g| !g.broken && g.choices().len() == 5), "every script for a whole corps");
+    // A broken corps' units come in groups of their own, which may only
+    // fall back as `normal` does (`advance`) or hold.
+    let broken = foresight::groups(&s, &board, 0, &vec![true; s.corps.len()], 6);
+    let mut again: Vec<usize> = broken.iter().flat_map(|g| g.units.clone()).collect();
+    again.sort_unstable();
+    assert_eq!(again, standing);
+    for g in &broken {
+        assert!(g.broken, "{}", g.name);
+        assert_eq!(g.choices(), [Script::Advance, Script::Hold]);
+    }
 }
 
 /// The window's way: each `hard` movement phase asks its question and

@@ -36,6 +36,18 @@ pub struct Group {
     pub name: String,
     /// Unit indices.
     pub units: Vec<usize>,
+    /// Units of a corps that has broken: they fall back as `normal`'s do
+    /// (`advance`) unless held where they stand (`hold`), the one other
+    /// script weighed for them.
+    pub broken: bool,
+}
+
+impl Group {
+    /// The scripts weighed for the group.
+    pub fn choices(&self) -> &'static [Script] {
+        const BROKEN: [Script; 2] = [Script::Advance, Script::Hold];
+        if self.broken { &BROKEN } else { &Script::ALL }
+    }
 }
 
 /// One choice weighed: a group's script, the others as they stood.
@@ -99,9 +111,10 @@ impl Deliberation {
                 })
                 .collect();
             out.push(format!(
-                "  {} ({} units): {}; tried {}",
+                "  {} ({} units{}): {}; tried {}",
                 group.name,
                 group.units.len(),
+                if group.broken { ", broken" } else { "" },
                 self.chosen[g].word(),
                 if tried.is_empty() { "nothing else".to_owned() } else { tried.join(", ") }
             ));
@@ -157,18 +170,25 @@ fn unit_scripts(groups: &[Group], chosen: &[Script], units: usize) -> Vec<Script
 }
 
 /// The groups of side `side`'s units that a script can move: its units in
-/// good order on the map, of corps not broken, by corps, a corps of more
-/// than `group_size` cut into nearly equal parts along the map's columns.
+/// good order on the map by corps, a corps of more than `group_size` cut
+/// into nearly equal parts along the map's columns; the corps not broken
+/// first, then those broken (whose groups may only fall back or hold).
 pub fn groups(scenario: &Scenario, board: &Board, side: usize, corps_broken: &[bool], group_size: u32) -> Vec<Group> {
-    let movable = board.units.iter().enumerate().filter_map(|(i, u)| {
-        let at = u.at.filter(|_| u.side == side && u.state == State::GoodOrder)?;
-        let corps = scenario.corps_of_unit(i);
-        if corps.is_some_and(|c| corps_broken.get(c) == Some(&true)) {
-            return None;
-        }
-        Some((i, corps, (at.c as f32, at.r as f32)))
-    });
-    split_groups(scenario, movable, group_size)
+    let of = |broken: bool| {
+        board.units.iter().enumerate().filter_map(move |(i, u)| {
+            let at = u.at.filter(|_| u.side == side && u.state == State::GoodOrder)?;
+            let corps = scenario.corps_of_unit(i);
+            let is_broken = corps.is_some_and(|c| corps_broken.get(c) == Some(&true));
+            (is_broken == broken).then_some((i, corps, (at.c as f32, at.r as f32)))
+        })
+    };
+    let mut out = split_groups(scenario, of(false), group_size);
+    let mut broken = split_groups(scenario, of(true), group_size);
+    for g in &mut broken {
+        g.broken = true;
+    }
+    out.append(&mut broken);
+    out
 }
 
 /// Units `(index, corps, place)` grouped by corps (units of no corps
@@ -203,7 +223,7 @@ pub(crate) fn split_groups(
             let (part, tail) = rest.split_at(base + usize::from(p < extra));
             rest = tail;
             let name = if parts > 1 { format!("{name} ({}/{parts})", p + 1) } else { name.clone() };
-            out.push(Group { name, units: part.to_vec() });
+            out.push(Group { name, units: part.to_vec(), broken: false });
         }
     }
     out
@@ -280,9 +300,9 @@ pub(crate) fn search(
     };
     let mean = |w: &[f32]| w.iter().sum::<f32>() / w.len().max(1) as f32;
     let screen = hard.screen.clamp(1, k);
-    let alternatives = Script::ALL.len().saturating_sub(1) as u32;
-    let per_group = alternatives * screen + (k - screen);
-    progress.planned.store(k + hard.passes * groups.len() as u32 * per_group, Ordering::Relaxed);
+    let per_group: u32 =
+        groups.iter().map(|g| g.choices().len().saturating_sub(1) as u32 * screen + (k - screen)).sum();
+    progress.planned.store(k + hard.passes * per_group, Ordering::Relaxed);
     let mut hurried = false;
     let mut current = weigh(&[scripts_of(&chosen)], 0..k).remove(0);
     let baseline = mean(&current);
@@ -296,7 +316,7 @@ pub(crate) fn search(
                 hurried = true;
                 break 'passes;
             }
-            let others: Vec<Script> = Script::ALL.into_iter().filter(|&s| s != chosen[g]).collect();
+            let others: Vec<Script> = groups[g].choices().iter().copied().filter(|&s| s != chosen[g]).collect();
             let choices: Vec<Vec<Script>> = others
                 .iter()
                 .map(|&s| {

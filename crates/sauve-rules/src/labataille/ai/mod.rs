@@ -550,6 +550,22 @@ mod tests {
             Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
         play(&OPEN, &mut board, &[(Phase::Movement, 0)], &AiGoals { broken: vec![true, false], ..AiGoals::default() });
         assert!(at(&board, "fr").distance(Offset::new(5, 2)) > 4);
+
+        // Unless the planning AI holds it where it stands; a disordered
+        // unit of the same corps falls back whatever its script.
+        for (state, stays) in [(State::GoodOrder, true), (State::Disordered, false)] {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Infantry, (5, 2))] };
+            board.units[0].state = state;
+            let held = AiGoals {
+                broken: vec![true, false],
+                level: AiLevel::Hard,
+                scripts: vec![Script::Hold, Script::Advance],
+                ..AiGoals::default()
+            };
+            play(&OPEN, &mut board, &[(Phase::Movement, 0)], &held);
+            assert_eq!(at(&board, "fr") == Offset::new(5, 6), stays, "{state:?}: {}", at(&board, "fr"));
+        }
     }
 
     #[test]

@@ -149,6 +149,9 @@ impl Ai<'_, '_, '_> {
                 return;
             }
             State::GoodOrder if !self.goals.broken(i) => {}
+            // The planning AI may hold a unit of a broken corps where it
+            // stands (and fires) rather than fall back.
+            State::GoodOrder if self.goals.scripts.get(i) == Some(&Script::Hold) => return,
             // The mended AI keeps a good-order garrison on its objective
             // when its corps breaks: leaving gives the points away.
             State::GoodOrder if self.goals.mended() && plan.objectives.binary_search(&grid.idx(at)).is_ok() => {

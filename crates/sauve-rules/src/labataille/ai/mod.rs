@@ -566,6 +566,15 @@ mod tests {
             play(&OPEN, &mut board, &[(Phase::Movement, 0)], &held);
             assert_eq!(at(&board, "fr") == Offset::new(5, 6), stays, "{state:?}: {}", at(&board, "fr"));
         }
+        // Held, it stands as any held unit does: in square with enemy
+        // horse near.
+        let mut board =
+            Board { units: vec![unit("fr", 0, Arm::Infantry, (5, 6)), unit("ru", 1, Arm::Cavalry, (5, 4))] };
+        let held =
+            AiGoals { broken: vec![true, false], scripts: vec![Script::Hold, Script::Advance], ..AiGoals::default() };
+        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &held);
+        assert_eq!(at(&board, "fr"), Offset::new(5, 6));
+        assert_eq!(board.units[0].formation, Formation::Square);
     }
 
     #[test]

@@ -76,7 +76,16 @@ impl Ai<'_, '_, '_> {
         let mut eligible: Vec<(Reverse<u16>, usize)> = Vec::new();
         for (i, u) in self.board.units.iter().enumerate() {
             let Some(at) = u.at else { continue };
-            if u.side != side || u.state != State::GoodOrder || self.goals.broken(i) {
+            if u.side != side || u.state != State::GoodOrder {
+                continue;
+            }
+            if self.goals.broken(i) {
+                // The planning AI may hold a unit of a broken corps where
+                // it stands, as a garrison (it still forms square against
+                // horse and fires), rather than fall back.
+                if self.goals.scripts.get(i) == Some(&Script::Hold) {
+                    role[i] = Role::Garrison;
+                }
                 continue;
             }
             let cell = grid.idx(at);
@@ -148,10 +157,7 @@ impl Ai<'_, '_, '_> {
                 self.fall_back(plan, i);
                 return;
             }
-            State::GoodOrder if !self.goals.broken(i) => {}
-            // The planning AI may hold a unit of a broken corps where it
-            // stands (and fires) rather than fall back.
-            State::GoodOrder if self.goals.scripts.get(i) == Some(&Script::Hold) => return,
+            State::GoodOrder if !self.goals.broken(i) || role == Role::Garrison => {}
             // The mended AI keeps a good-order garrison on its objective
             // when its corps breaks: leaving gives the points away.
             State::GoodOrder if self.goals.mended() && plan.objectives.binary_search(&grid.idx(at)).is_ok() => {

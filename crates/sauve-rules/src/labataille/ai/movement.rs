@@ -82,7 +82,9 @@ impl Ai<'_, '_, '_> {
             if self.goals.broken(i) {
                 // The planning AI may hold a unit of a broken corps where
                 // it stands, as a garrison (it still forms square against
-                // horse and fires), rather than fall back.
+                // horse and fires), rather than fall back. Its own scripts
+                // are read, not `script`, which gives the `hold` yardstick
+                // `Hold` everywhere: that level's broken corps fall back.
                 if self.goals.scripts.get(i) == Some(&Script::Hold) {
                     role[i] = Role::Garrison;
                 }

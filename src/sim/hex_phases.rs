@@ -160,14 +160,17 @@ fn ai_goals(world: &World, acting: usize) -> AiGoals {
     let v = world.resource::<Victory>();
     let level = world.get_resource::<AiLevels>().map_or_else(Default::default, |l| l.of_side(acting));
     let turn = world.resource::<Clock>().turn;
-    let mut goals = AiGoals::for_side(&scenario, &v.holders, &v.broken, acting, level, turn);
+    // The mended levels send a corps forward again once it has mended
+    // (docs/rules.md "The AI"); `easy` counts it broken for good.
+    let broken = if level.mended() { &v.ai_broken } else { &v.broken };
+    let mut goals = AiGoals::for_side(&scenario, &v.holders, broken, acting, level, turn);
     if level == AiLevel::Hard {
         goals.foresight = Some(Arc::new(Foresight {
             seed: world.resource::<Origin>().seed,
             turn,
             holders: v.holders.clone(),
             exited: v.exited.clone(),
-            corps_broken: v.broken.clone(),
+            corps_broken: broken.clone(),
             scenario,
         }));
     }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use super::battle::{Battle, BattleLog, EngineState};
 use super::view::board_scope;
 use crate::events::EventKind;
+use crate::labataille::ai::corps_broken_for_orders;
 use crate::labataille::victory;
 use crate::scenario::{Mode, Scenario};
 
@@ -20,6 +21,10 @@ pub struct Victory {
     pub start_strength: Vec<u32>,
     pub attached: Vec<usize>,
     pub broken: Vec<bool>,
+    /// Each corps as the mended AI counts it after the last command
+    /// segment: broken, or broken and not yet mended by
+    /// `rules.ai.mend_margin` (`ai::corps_broken_for_orders`).
+    pub ai_broken: Vec<bool>,
     /// Events already tallied (exits).
     pub(super) seen: usize,
 }
@@ -32,6 +37,7 @@ impl Victory {
             start_strength: s.units.iter().map(|u| u.strength).collect(),
             attached: victory::initial_attachment(s),
             broken: vec![false; s.corps.len()],
+            ai_broken: vec![false; s.corps.len()],
             seen: 0,
         }
     }
@@ -76,7 +82,10 @@ pub(super) fn command_segment(world: &mut World) -> bool {
     }
     let scenario = world.resource::<Battle>().scenario.clone();
     board_scope(world, |world, board| {
-        for st in victory::corps_status(&scenario, board) {
+        let status = victory::corps_status(&scenario, board);
+        let ai_broken = corps_broken_for_orders(&scenario, &status, &world.resource::<Victory>().ai_broken);
+        world.resource_mut::<Victory>().ai_broken = ai_broken;
+        for st in status {
             let known = world.resource::<Victory>().broken.get(st.corps).copied().unwrap_or(true);
             if st.broken && !known {
                 world.resource_mut::<Victory>().broken[st.corps] = true;

@@ -164,6 +164,11 @@ pub struct AiRules {
     /// The share of the battle's turns (the turn played over the turns)
     /// up to which a cautious side keeps its whole objective bias.
     pub normal_bias_until: f32,
+    /// At `Normal`: a broken corps whose routed units rally fights again
+    /// once its routed and gone units are at least this many short of its
+    /// `breaks_at` (2: one rout more would not break it again); until
+    /// then its units fall back as a broken corps' do. 1 to 100.
+    pub mend_margin: u32,
     /// The planning AI's budget and weights (`hard`).
     pub hard: super::hard::HardRules,
 }
@@ -213,6 +218,7 @@ impl Default for AiRules {
             normal_bias_share: 0.0,
             normal_bias_below: 0.4,
             normal_bias_until: 0.3,
+            mend_margin: 2,
             hard: super::hard::HardRules::default(),
         }
     }
@@ -288,6 +294,9 @@ impl AiRules {
         if self.fall_back_candidates > 100 {
             add("fall_back_candidates", format!("{} must be 0..=100", self.fall_back_candidates));
         }
+        if !(1..=100).contains(&self.mend_margin) {
+            add("mend_margin", format!("{} must be 1..=100", self.mend_margin));
+        }
         if self.exit_min_points > 10_000 {
             add("exit_min_points", format!("{} must be 0..=10000", self.exit_min_points));
         }
@@ -349,6 +358,9 @@ mod tests {
 
         let r: Rules = crate::scenario::ron_options().from_str("(ai: (charge_screen_guns: 200000))").expect("parses");
         assert_eq!(r.problems()[0].0, "rules.ai.charge_screen_guns");
+
+        let r: Rules = crate::scenario::ron_options().from_str("(ai: (mend_margin: 0))").expect("parses");
+        assert_eq!(r.problems()[0].0, "rules.ai.mend_margin");
 
         let r: Rules =
             crate::scenario::ron_options().from_str("(ai: (exit_share: 2.0, exit_min_points: 20000))").expect("parses");

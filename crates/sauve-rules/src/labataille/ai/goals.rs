@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::hex::{Edge, Offset};
+use crate::labataille::victory::CorpsStatus;
 use crate::rules::ai::{AiRules, Standoff};
 use crate::scenario::Scenario;
 use crate::terrain::Arm;
@@ -99,6 +100,26 @@ impl AiGoals {
     }
 }
 
+/// Which corps the mended AI (`Normal`, `Hard`, `Hold`) counts as broken
+/// after a command segment (docs/rules.md "The AI"), by
+/// [`Scenario::corps`]: each corps broken now, and each it counted broken
+/// before (`before`) that has not yet mended by `rules.ai.mend_margin`
+/// units, its routed units rallied. The rules let a corps mend as soon as
+/// its routed and gone units are fewer than its `breaks_at` (1.6); the
+/// AI waits until one rout more would not break it again before it sends
+/// its units forward. (`Easy` counts a corps broken for good once it
+/// breaks.)
+pub fn corps_broken_for_orders(scenario: &Scenario, status: &[CorpsStatus], before: &[bool]) -> Vec<bool> {
+    let margin = scenario.rules.ai.mend_margin;
+    let mut out = vec![false; scenario.corps.len()];
+    for st in status {
+        let Some(corps) = scenario.corps.get(st.corps) else { continue };
+        let was = before.get(st.corps) == Some(&true);
+        out[st.corps] = st.broken || (was && st.gone + st.routed + margin > corps.breaks_at);
+    }
+    out
+}
+
 /// What `hard` needs to look ahead: the battle and how it stands beyond
 /// the board (who holds what, what has marched off, which corps broke).
 #[derive(Clone, Debug, PartialEq)]
@@ -112,7 +133,8 @@ pub struct Foresight {
     pub holders: Vec<Option<usize>>,
     /// Increments marched off by each exit (by [`Scenario::exits`]).
     pub exited: Vec<u32>,
-    /// The corps broken so far (by [`Scenario::corps`]).
+    /// The corps it counts broken (by [`Scenario::corps`];
+    /// [`corps_broken_for_orders`]).
     pub corps_broken: Vec<bool>,
 }
 
@@ -166,5 +188,42 @@ impl Tuning {
 
     pub(super) fn standoff(&self, arm: Arm) -> u16 {
         self.standoff[arm.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A corps counted broken stays so while one rout more would break it
+    /// again, and fights again once its rallied units leave it
+    /// `mend_margin` short; one that never broke is not counted broken.
+    #[test]
+    fn a_broken_corps_fights_again_once_it_has_mended_by_the_margin() {
+        let mut s = crate::scenario::parse(include_str!("../../../../../scenarios/grossbeeren-1813.ron"), "g.ron")
+            .expect("the bundled scenario loads");
+        let c = s.corps.iter().position(|c| c.id == "pr-centre").expect("the corps");
+        assert_eq!(s.corps[c].breaks_at, 3);
+        let at = |s: &Scenario, routed: u32, gone: u32, before: bool| {
+            let status: Vec<CorpsStatus> = (0..s.corps.len())
+                .map(|k| {
+                    let (gone, routed) = if k == c { (gone, routed) } else { (0, 0) };
+                    CorpsStatus { corps: k, gone, routed, broken: gone + routed >= s.corps[k].breaks_at }
+                })
+                .collect();
+            let mut was = vec![false; s.corps.len()];
+            was[c] = before;
+            corps_broken_for_orders(s, &status, &was)[c]
+        };
+        assert!(at(&s, 3, 0, false), "it breaks");
+        assert!(at(&s, 1, 2, false), "gone units count with the routed");
+        assert!(at(&s, 2, 0, true), "one short of breaking: still broken");
+        assert!(!at(&s, 1, 0, true), "two short: it has mended");
+        assert!(!at(&s, 2, 0, false), "a corps that never broke is not counted broken");
+        s.rules.ai.mend_margin = 1;
+        assert!(!at(&s, 2, 0, true), "with a margin of one it mends as the rules do");
+        s.rules.ai.mend_margin = 3;
+        assert!(at(&s, 1, 0, true), "a margin of three asks for every unit rallied");
+        assert!(!at(&s, 0, 0, true));
     }
 }

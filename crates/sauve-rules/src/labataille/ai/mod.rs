@@ -56,7 +56,7 @@ mod stance;
 
 pub use foresight::{Deliberation, DeliberationProgress};
 pub use goal_fields::{GoalFields, UNREACHED, goal_field};
-pub use goals::{AiGoals, Foresight, Tuning};
+pub use goals::{AiGoals, Foresight, Tuning, corps_broken_for_orders};
 pub use position::Position;
 pub use script::Script;
 

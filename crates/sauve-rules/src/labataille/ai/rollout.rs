@@ -23,7 +23,7 @@ use crate::turn::{Phase, SavePoint};
 use crate::vocab::{AiLevel, State};
 use crate::whatif::seeds::foresight_seed;
 
-use super::goals::{AiGoals, Foresight};
+use super::goals::{AiGoals, Foresight, corps_broken_for_orders};
 use super::phase::play;
 use super::script::Script;
 
@@ -111,13 +111,7 @@ impl Rollout<'_, '_> {
         match (at.phase, at.side) {
             (Phase::Shocks, _) => {
                 if at.turn >= s.rules.first_command_turn {
-                    for st in corps_status(s, &line.board) {
-                        if st.broken
-                            && let Some(b) = line.corps_broken.get_mut(st.corps)
-                        {
-                            *b = true;
-                        }
-                    }
+                    line.corps_broken = corps_broken_for_orders(s, &corps_status(s, &line.board), &line.corps_broken);
                     if (0..s.sides.len()).any(|side| crate::labataille::victory::army_broken(s, &line.board, side)) {
                         line.over = true;
                         return;

@@ -3,13 +3,13 @@
 //! (not only the scripted shocks) makes units check morale and rout.
 //!
 //! Win counts with the tuned scenarios (`sauve simulate FILE --seed N`),
-//! `normal` on both sides as of 2026-12-05 (docs/benchmarks.md, "Balance"):
+//! `normal` on both sides as of 2026-12-06 (docs/benchmarks.md, "Balance"):
 //!
 //! | scenario | seeds 1..=10 | seeds 1..=40 |
 //! |---|---|---|
-//! | grossbeeren-1813 | Prussians 9, French 1 | Prussians 31, French 9 |
-//! | hagelberg-1813 | Allies 8, French 2 | Allies 28, French 12 |
-//! | dennewitz-1813 | Allies 6, French 4 | Allies 23, French 17 |
+//! | grossbeeren-1813 | Prussians 9, French 1 | Prussians 31, French 8, 1 drawn |
+//! | hagelberg-1813 | Allies 8, French 2 | Allies 26, French 14 |
+//! | dennewitz-1813 | Allies 4, French 6 | Allies 22, French 18 |
 
 use std::path::Path;
 use std::sync::Arc;

@@ -162,8 +162,24 @@ fn both_sides_win_some_seeds_on_the_1815_tables_and_flights_run_from_their_cause
                 let d = |p: (f32, f32)| (p.0 - c.0).hypot(p.1 - c.1);
                 // Within 45 degrees of straight away, any move gains distance.
                 // A flight blocked where it stood makes no way to check: its
-                // flight square is only shifted clear of what blocked it.
-                if (t.0 - f.0).hypot(t.1 - f.1) < 3.0 {
+                // flight square is only shifted clear of what blocked it,
+                // back along its line by at most the square's side (2.2.6).
+                let spec = scenario.units.iter().find(|u| u.id == *unit).expect("a unit of the scenario");
+                let left = events[..e.seq as usize]
+                    .iter()
+                    .rev()
+                    .find_map(|x| match &x.kind {
+                        EventKind::Losses { unit: u, lost } if u == unit => Some(lost.counts().1),
+                        _ => None,
+                    })
+                    .unwrap_or(spec.strength);
+                let (side, _) = sauve::belle_alliance::footprint(
+                    spec.arm,
+                    left,
+                    sauve::vocab::Formation::Flight,
+                    &scenario.rules.belle_alliance,
+                );
+                if (t.0 - f.0).hypot(t.1 - f.1) < side.max(3.0) {
                     continue;
                 }
                 assert!(

@@ -785,3 +785,60 @@ fn each_script_moves_a_table_unit_as_it_says() {
     let (advance, assault) = (moved(Script::Advance, near), moved(Script::Assault, near));
     assert!(assault.1 < advance.1 - 1.0, "assault closes nearer: {assault:?} against {advance:?}");
 }
+
+/// Cover is worth a halt at a unit's goal only, not on its way (docs/rules.md
+/// 2.12, routes at `Normal`). On the ground of `sauve generate --free-space
+/// --seed 1` a column storming a village beyond the brook stood on the
+/// bridge (x 100-120), its rear in the woods at the bridge's north end and
+/// an enemy 30 cm off, from the fourth turn to the tenth: the woods were
+/// worth more to it than the next step. Now it marches on over.
+#[test]
+fn a_column_on_its_way_over_a_bridge_is_not_held_there_by_woods_at_its_back() {
+    let ground: Vec<String> = [
+        "....................................",
+        "....................................",
+        "....................................",
+        "....................................",
+        "...............................wwwww",
+        "..................................ww",
+        "..................................ww",
+        "ww...................~~~~.........w.",
+        "ww.~~~~..www....~~.~~~..~~~~~www~~~~",
+        "~~~~..~~~~==~~~~~~~~.......w~~==~ww.",
+        "wwwww...............................",
+        "w....................vv.............",
+        "w...vv...............vvvv...........",
+        "....vv.................vv...........",
+        "....................................",
+        "....................................",
+        "....................................",
+        "....................................",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut g = Game::on(
+        &ground,
+        &[
+            fsu("a", "a", "Infantry", 110.8, 92.8, 32, ", formation: Column, facing: 176.7"),
+            fsu("n", "b", "Infantry", 89.6, 114.0, 29, ""),
+            fsu("g", "b", "Infantry", 38.9, 121.0, 25, ""),
+        ],
+        &[],
+    );
+    // The village south-west of the bridge, held by the enemy `g`.
+    let goals = ai::FsGoals {
+        aggression: 0.9,
+        objectives: vec![((45.0, 125.0), 1, Some(1))],
+        broken: false,
+        level: sauve::vocab::AiLevel::Normal,
+        scripts: Vec::new(),
+    };
+    let mut ys = Vec::new();
+    for turn in 1..=3 {
+        g.play.new_bound(&g.table, 0);
+        g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        ys.push(g.unit("a").y);
+    }
+    let y = g.unit("a").y;
+    assert!(y > 100.0, "the column crossed the brook: it stands at y = {y} ({ys:?})");
+}

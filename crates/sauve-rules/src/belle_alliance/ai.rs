@@ -311,11 +311,15 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                             route::legs(b.ctx, b.table.units[u].moving_arm(), at_of(b, u), point, half_width(b, u));
                         let marched = match first {
                             // The last leg, to the goal itself, stops its
-                            // stand-off short of an enemy.
+                            // stand-off short of an enemy. Cover is worth a
+                            // halt there only: a unit on its way marches on
+                            // (a column on a bridge with woods at its back
+                            // had stood there to the end).
                             None if !legs.is_empty() => {
-                                legs.iter()
-                                    .any(|&p| advance(b, at, u, p, if p == point { keep } else { 0.0 }, near, out))
-                                    || straight_on(b, at, u, point, near, out)
+                                legs.iter().any(|&p| {
+                                    let last = p == point;
+                                    advance(b, at, u, p, if last { keep } else { 0.0 }, near && last, out)
+                                }) || straight_on(b, at, u, point, false, out)
                             }
                             None => advance(b, at, u, point, keep, near, out),
                             // It reaches no point of its way: straight on
@@ -325,9 +329,9 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                                 let here = at_of(b, u);
                                 let nearer =
                                     (p.0 - point.0).hypot(p.1 - point.1) < (here.0 - point.0).hypot(here.1 - point.1);
-                                (nearer && advance(b, at, u, p, 0.0, near, out))
-                                    || straight_on(b, at, u, point, near, out)
-                                    || advance(b, at, u, p, 0.0, near, out)
+                                (nearer && advance(b, at, u, p, 0.0, false, out))
+                                    || straight_on(b, at, u, point, false, out)
+                                    || advance(b, at, u, p, 0.0, false, out)
                             }
                         };
                         if !marched || b.play.march_left(b.ctx, b.table, u) <= 0.5 {

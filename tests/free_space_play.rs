@@ -842,3 +842,47 @@ fn a_column_on_its_way_over_a_bridge_is_not_held_there_by_woods_at_its_back() {
     let y = g.unit("a").y;
     assert!(y > 100.0, "the column crossed the brook: it stands at y = {y} ({ys:?})");
 }
+
+/// At `Normal` a cautious side waits for the enemy only while waiting can
+/// win (docs/rules.md 2.12): behind on the score, with the enemy standing
+/// where the scenario set it out beyond the brook, a column makes for the
+/// village the enemy holds by the bridge. It holds the brook once the enemy
+/// has come on, once it leads on the score, and with `coming_cm` 0.
+#[test]
+fn a_cautious_side_that_cannot_win_by_waiting_crosses_the_brook_for_a_village() {
+    use sauve::vocab::AiLevel;
+    // The brook on row 10 (y 100-110), bridged 20 cm wide (x 90-110).
+    let mut marks: Vec<(usize, usize, char)> = (0..20).map(|c| (c, 10, '~')).collect();
+    marks[9].2 = '=';
+    marks[10].2 = '=';
+    // Where the column stands after ten movement phases: `objectives` as
+    // the scenario writes them, with their holders by side; `came` cm the
+    // enemy stands from where it was set out; `ai` the side's rules.
+    let march = |objectives: &str, holders: &[Option<usize>], came: f32, ai: &str| {
+        let units = [
+            fsu("a", "a", "Infantry", 40.0, 160.0, 32, ", formation: Column"),
+            fsu("b", "b", "Infantry", 40.0, 75.0, 24, ""),
+        ];
+        let extra = format!(",\n objectives: [{objectives}],\n rules: (belle_alliance: (ai: ({ai})))");
+        let mut g = Game::of(&table(&rows(20, 20, &marks), &units, &[], &extra), &[]);
+        g.table.units[1].y -= came;
+        let mut goals = ai::FsGoals::for_side(&FsCtx::new(&g.s), holders, &[false, false], 0, AiLevel::Normal);
+        goals.aggression = 0.3;
+        for turn in 1..=10 {
+            g.play.new_bound(&g.table, 0);
+            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        }
+        g.unit("a").y
+    };
+    // The enemy's village north of the brook, and one of its own south of it.
+    let theirs = "(at: (15, 3), points: 1, name: \"Theirs\", held_by: \"b\")";
+    let ours = "(at: (15, 15), points: 2, name: \"Ours\", held_by: \"a\")";
+    let y = march(theirs, &[Some(1)], 0.0, "");
+    assert!(y < 100.0, "behind, the enemy standing: it crossed the brook (y = {y})");
+    let y = march(theirs, &[Some(1)], 20.0, "");
+    assert!(y > 110.0, "the enemy came on: it holds the brook (y = {y})");
+    let y = march(&format!("{theirs}, {ours}"), &[Some(1), Some(0)], 0.0, "");
+    assert!(y > 110.0, "ahead on the score: it holds the brook (y = {y})");
+    let y = march(theirs, &[Some(1)], 0.0, "coming_cm: 0.0");
+    assert!(y > 110.0, "with coming_cm 0 the enemy always counts as coming (y = {y})");
+}

@@ -468,6 +468,7 @@ impl BelleAllianceRules {
         for (field, v, lo, hi) in [
             ("bold_from", ai.bold_from, 0.0, 1.0),
             ("storm_within_cm", ai.storm_within_cm, 0.0, 1000.0),
+            ("coming_cm", ai.coming_cm, 0.0, 1000.0),
             ("cautious_column_beyond_cm", ai.cautious_column_beyond_cm, 0.0, 1000.0),
             ("volley_guns_factor", ai.volley_guns_factor, 0.0, 100.0),
         ] {
@@ -519,6 +520,14 @@ mod tests {
         refuses_only_the_bad(
             "storm_within_cm",
             &[("-1.0", true), ("0.0", false), ("80.0", false), ("1000.0", false), ("1001.0", true)],
+        );
+    }
+
+    #[test]
+    fn a_distance_for_the_enemy_to_come_below_nothing_or_past_the_table_is_refused() {
+        refuses_only_the_bad(
+            "coming_cm",
+            &[("-1.0", true), ("0.0", false), ("15.0", false), ("1000.0", false), ("1001.0", true)],
         );
     }
 

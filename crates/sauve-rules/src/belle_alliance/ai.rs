@@ -13,7 +13,9 @@
 //!   its goal (an objective it does not hold, or the nearest
 //!   enemy, to its arm's stand-off), preferring cover near the enemy (at
 //!   `Normal`, by the way round what it may not cross: [`route`]; a bold
-//!   side's foot near an objective storms the enemy standing in it);
+//!   side's foot near an objective storms the enemy standing in it, and a
+//!   cautious side that cannot win by waiting crosses a brook for an
+//!   objective);
 //! - fire: concentrated, the best volley first, each target taking only the
 //!   firers it needs to reach the table's top modifier (at `Normal`, the
 //!   enemy's guns first);
@@ -128,6 +130,38 @@ fn give(b: &mut Bound, at: At, order: Order, out: &mut Vec<Order>) -> bool {
     ok
 }
 
+/// Whether `side` leads on the score as the battle stands (2.11): more
+/// points than every other side.
+fn leads_on_points(b: &Bound, goals: &FsGoals, side: usize) -> bool {
+    let holders: Vec<Option<usize>> = goals.objectives.iter().map(|o| o.2).collect();
+    let broken = vec![false; b.ctx.sides.len()];
+    let points = crate::belle_alliance::victory::score(b.ctx, b.table, &holders, &b.play.captured, &broken).points;
+    let mine = points.get(side).copied().unwrap_or(0);
+    points.iter().enumerate().all(|(s, &p)| s == side || mine > p)
+}
+
+/// Whether the enemy of `side` has come on: one of its units stands more
+/// than `coming_cm` from where the scenario set it out (always, at 0).
+fn enemy_coming(b: &Bound, side: usize) -> bool {
+    let far = b.ctx.ba().ai.coming_cm;
+    far <= 0.0
+        || b.table.units.iter().zip(b.ctx.units).any(|(u, spec)| {
+            u.side != side
+                && match spec.place {
+                    crate::scenario::Place::Table { x, y } => (u.x - x).hypot(u.y - y) > far,
+                    crate::scenario::Place::Hex(_) => false,
+                }
+        })
+}
+
+/// Whether unit `u` stands in an objective its side holds (its centre
+/// within the area, 2.11).
+fn garrisons(b: &Bound, u: usize, goals: &FsGoals) -> bool {
+    let unit = &b.table.units[u];
+    let radius = b.ctx.ba().victory.objective_radius_cm;
+    goals.objectives.iter().any(|o| o.2 == Some(unit.side) && (unit.x - o.0.0).hypot(unit.y - o.0.1) <= radius)
+}
+
 /// Where unit `u` stands.
 fn at_of(b: &Bound, u: usize) -> (f32, f32) {
     (b.table.units[u].x, b.table.units[u].y)
@@ -215,6 +249,9 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     } else {
         ai.column_beyond_cm
     };
+    // At `Normal` a cautious side waits for the enemy only while waiting
+    // can win: while it leads on the score, or the enemy comes on.
+    let waiting_loses = goals.level.mended() && !leads_on_points(b, goals, at.side) && !enemy_coming(b, at.side);
     let horse: Vec<usize> =
         enemies.iter().copied().filter(|&j| b.table.units[j].arm == Arm::Cavalry && able(&b.table.units[j])).collect();
     for (u, &reserved) in held_back.iter().enumerate() {
@@ -273,7 +310,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             && !reserved
             && foe_dist > ai.cover_within_cm
             && abandoned_guns(b, u).is_none()
-            && goal_point(b, u, foe, goals, reserved, script).is_some_and(|(p, keep, go_round)| {
+            && goal_point(b, u, foe, goals, reserved, script, waiting_loses).is_some_and(|(p, keep, go_round)| {
                 let (line, _) =
                     crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, Formation::Line, b.ctx.ba());
                 keep == 0.0
@@ -293,7 +330,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         }
         let goal = match abandoned_guns(b, u) {
             Some((p, keep)) if !reserved => Some((p, keep, false)),
-            _ => goal_point(b, u, foe, goals, reserved, script),
+            _ => goal_point(b, u, foe, goals, reserved, script, waiting_loses),
         };
         if let Some((point, keep, go_round)) = goal {
             let near = foe_dist <= ai.cover_within_cm;
@@ -387,7 +424,10 @@ fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
 /// objective, and a bold side's to the enemy too). The
 /// planning AI's scripts: `Assault` marches as the boldest temper does,
 /// `Objective` on the nearest objective not held (all held: the nearest),
-/// whatever the enemy.
+/// whatever the enemy. When `waiting_loses` (at `Normal`, the side does
+/// not lead on the score and the enemy has not come on), a cautious side's
+/// unit with ground it may not cross between it and the enemy makes for
+/// the nearest objective not held instead, unless it garrisons one.
 fn goal_point(
     b: &Bound,
     u: usize,
@@ -395,6 +435,7 @@ fn goal_point(
     goals: &FsGoals,
     reserve: bool,
     script: Script,
+    waiting_loses: bool,
 ) -> Option<((f32, f32), f32, bool)> {
     let ai = b.ctx.ba().ai;
     let unit = &b.table.units[u];
@@ -439,7 +480,27 @@ fn goal_point(
                 Some(((g.x, g.y), keep(g), true))
             }
             Some(Storm::Area(centre)) => Some((centre, 0.0, true)),
-            None => Some(((enemy.x, enemy.y), keep(enemy), mended_bold)),
+            // A cautious side that cannot win by waiting does not stand at
+            // a brook between it and the enemy: the unit makes for an
+            // objective its side does not hold, by the way round (unless
+            // it stands in one its side holds).
+            None => match objective {
+                Some((p, _))
+                    if waiting_loses
+                        && !bold
+                        && !garrisons(b, u, goals)
+                        && route::barred(
+                            b.ctx,
+                            unit.moving_arm(),
+                            (unit.x, unit.y),
+                            (enemy.x, enemy.y),
+                            half_width(b, u),
+                        ) =>
+                {
+                    Some((p, 0.0, true))
+                }
+                _ => Some(((enemy.x, enemy.y), keep(enemy), mended_bold)),
+            },
         },
     }
 }

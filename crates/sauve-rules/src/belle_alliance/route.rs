@@ -196,6 +196,13 @@ pub fn waypoint(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32)) -> Opti
     waypoints(ctx, arm, from, to, 0.0).first().copied()
 }
 
+/// Whether a footprint `half_width` cm either side of its centre, marching
+/// straight from `from` to `to`, would cross ground `arm` may not enter (a
+/// brook between them, or a bridge narrower than its front).
+pub fn barred(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> bool {
+    !clear_for(ctx, &Cells::new(ctx, arm), from, to, half_width)
+}
+
 /// The points a footprint of `arm`, `half_width` cm either side of its
 /// centre at `from`, may march straight on along its way to `to`, best
 /// first: `to` when its whole width passes there, else the way's cells

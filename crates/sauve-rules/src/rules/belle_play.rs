@@ -303,6 +303,11 @@ pub struct FsAiRules {
     /// objective its side does not hold storms it, making for the enemy
     /// standing in it (0: none does).
     pub storm_within_cm: f32,
+    /// At `Normal`: a cautious side counts the enemy as coming once one of
+    /// its units stands more than this (cm) from where the scenario set it
+    /// out; until then, and while it does not lead on the score, waiting
+    /// cannot win it the battle (0: the enemy always counts as coming).
+    pub coming_cm: f32,
     /// Near the enemy (this many cm), ending in cover is worth `cover_bonus_cm`.
     pub cover_within_cm: f32,
     pub cover_bonus_cm: f32,
@@ -343,6 +348,7 @@ impl Default for FsAiRules {
             normal_charge_edge: 0.3,
             route_legs: 3,
             storm_within_cm: 80.0,
+            coming_cm: 15.0,
             cover_within_cm: 30.0,
             cover_bonus_cm: 6.0,
             melee_threshold: 0.1,

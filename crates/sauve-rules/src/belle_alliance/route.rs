@@ -16,6 +16,12 @@ use crate::terrain::Arm;
 /// whole numbers (and breaks ties the same way on every machine).
 const SCALE: f32 = 1000.0;
 
+/// How far inside its edge a flank is looked at, as the march's own check
+/// samples a footprint (`OrientedRect::sample_points`): a flank that runs
+/// exactly along the edge of a closed cell, as a front led onto a bridge
+/// that is just wide enough runs, stays on open ground.
+const INSET_CM: f32 = 1e-3;
+
 /// The cells of the table, with what entering each costs `arm` (`None`:
 /// it may not).
 struct Cells {
@@ -74,8 +80,9 @@ fn clear_for(ctx: &FsCtx, cells: &Cells, a: (f32, f32), b: (f32, f32), half_widt
     // The flanks, square to the line (none for a point or no width).
     let (nx, ny) = if d > 0.0 { (-(b.1 - a.1) / d, (b.0 - a.0) / d) } else { (0.0, 0.0) };
     let sides: &[f32] = if half_width > 0.0 && d > 0.0 { &[0.0, 1.0, -1.0] } else { &[0.0] };
+    let inset = (half_width - INSET_CM).max(0.0);
     sides.iter().all(|&side| {
-        let (ox, oy) = (nx * half_width * side, ny * half_width * side);
+        let (ox, oy) = (nx * inset * side, ny * inset * side);
         (0..=steps).all(|k| {
             let t = k as f32 / steps as f32;
             let (c, r) = cell_of(ctx, (a.0 + (b.0 - a.0) * t + ox, a.1 + (b.1 - a.1) * t + oy));
@@ -325,6 +332,24 @@ mod tests {
             waypoints(&ctx, Arm::Infantry, from, (15.0, 5.0), 0.0).first().copied(),
             waypoint(&ctx, Arm::Infantry, from, (15.0, 5.0))
         );
+    }
+
+    #[test]
+    fn a_front_exactly_as_wide_as_the_gap_beside_a_closed_cell_passes_along_its_edge() {
+        // A bridge two cells wide (x 20-40 cm) on row 4; a front 16 cm wide
+        // whose right flank runs exactly along the bridge's east edge (its
+        // centre at x = 32) stays on the bridge, as the march's own check
+        // has it: the way's passage points put flanks on such edges. A
+        // centimetre farther east it is over the brook.
+        let mut rows = vec!["......"; 9];
+        rows[4] = "~~==~~";
+        let s = scenario(&rows);
+        let ctx = FsCtx::new(&s);
+        let cells = Cells::new(&ctx, Arm::Infantry);
+        assert!(clear_for(&ctx, &cells, (32.0, 60.0), (32.0, 30.0), 8.0), "the flank on the edge passes");
+        assert!(!barred(&ctx, Arm::Infantry, (32.0, 60.0), (32.0, 30.0), 8.0));
+        assert!(!clear_for(&ctx, &cells, (33.0, 60.0), (33.0, 30.0), 8.0), "a centimetre over does not");
+        assert!(barred(&ctx, Arm::Infantry, (33.0, 60.0), (33.0, 30.0), 8.0));
     }
 
     #[test]

@@ -27,6 +27,7 @@ use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, allowance, turn_between};
 use crate::belle_alliance::play::{At, Bound, charge_fight, charge_odds};
 use crate::belle_alliance::route;
+use crate::belle_alliance::victory;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::labataille::ai::Script;
 use crate::labataille::orders::Order;
@@ -57,7 +58,7 @@ impl FsGoals {
     pub fn for_side(ctx: &FsCtx, holders: &[Option<usize>], broken: &[bool], side: usize, level: AiLevel) -> Self {
         FsGoals {
             aggression: ctx.sides.get(side).map_or(crate::scenario::DEFAULT_AGGRESSION, |s| s.aggression),
-            objectives: crate::belle_alliance::victory::objective_centres(ctx)
+            objectives: victory::objective_centres(ctx)
                 .into_iter()
                 .zip(ctx.objectives)
                 .zip(holders)
@@ -135,7 +136,7 @@ fn give(b: &mut Bound, at: At, order: Order, out: &mut Vec<Order>) -> bool {
 fn leads_on_points(b: &Bound, goals: &FsGoals, side: usize) -> bool {
     let holders: Vec<Option<usize>> = goals.objectives.iter().map(|o| o.2).collect();
     let broken = vec![false; b.ctx.sides.len()];
-    let points = crate::belle_alliance::victory::score(b.ctx, b.table, &holders, &b.play.captured, &broken).points;
+    let points = victory::score(b.ctx, b.table, &holders, &b.play.captured, &broken).points;
     let mine = points.get(side).copied().unwrap_or(0);
     points.iter().enumerate().all(|(s, &p)| s == side || mine > p)
 }
@@ -158,8 +159,7 @@ fn enemy_coming(b: &Bound, side: usize) -> bool {
 /// within the area, 2.11).
 fn garrisons(b: &Bound, u: usize, goals: &FsGoals) -> bool {
     let unit = &b.table.units[u];
-    let radius = b.ctx.ba().victory.objective_radius_cm;
-    goals.objectives.iter().any(|o| o.2 == Some(unit.side) && (unit.x - o.0.0).hypot(unit.y - o.0.1) <= radius)
+    goals.objectives.iter().any(|o| o.2 == Some(unit.side) && victory::in_area(b.ctx, (unit.x, unit.y), o.0))
 }
 
 /// Where unit `u` stands.
@@ -525,10 +525,9 @@ fn storm(b: &Bound, u: usize, objective: ((f32, f32), f32)) -> Option<Storm> {
     if unit.arm != Arm::Infantry || d > b.ctx.ba().ai.storm_within_cm {
         return None;
     }
-    let radius = b.ctx.ba().victory.objective_radius_cm;
     let garrison = (0..b.table.units.len())
         .filter(|&j| threat(&b.table.units[j], unit.side))
-        .filter(|&j| (b.table.units[j].x - centre.0).hypot(b.table.units[j].y - centre.1) <= radius)
+        .filter(|&j| victory::in_area(b.ctx, (b.table.units[j].x, b.table.units[j].y), centre))
         .min_by(|&x, &y| dist(unit, &b.table.units[x]).total_cmp(&dist(unit, &b.table.units[y])));
     Some(garrison.map_or(Storm::Area(centre), Storm::Garrison))
 }

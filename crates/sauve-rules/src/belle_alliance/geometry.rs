@@ -10,6 +10,12 @@ use parry2d::math::{Pose, Vector};
 use parry2d::query::{ShapeCastOptions, cast_shapes, intersection_test};
 use parry2d::shape::Cuboid;
 
+/// How far inside its edges a footprint is looked at for the ground under
+/// it (cm): a side that lies exactly on a cell border does not count the
+/// next cell ([`OrientedRect::sample_points`], and the routes' check of a
+/// front's flanks).
+pub const SAMPLE_INSET_CM: f32 = 1e-3;
+
 /// The unit vector of a bearing (degrees clockwise from north) on the table.
 pub fn bearing_vector(deg: f32) -> (f32, f32) {
     let r = deg.to_radians();
@@ -77,8 +83,7 @@ impl OrientedRect {
     pub fn sample_points(&self, spacing: f32, out: &mut Vec<(f32, f32)>) {
         out.clear();
         let (r, f) = self.axes();
-        let inset = 1e-3;
-        let (hw, hd) = ((self.width / 2.0 - inset).max(0.0), (self.depth / 2.0 - inset).max(0.0));
+        let (hw, hd) = ((self.width / 2.0 - SAMPLE_INSET_CM).max(0.0), (self.depth / 2.0 - SAMPLE_INSET_CM).max(0.0));
         let nw = ((2.0 * hw / spacing).ceil() as usize).max(1);
         let nd = ((2.0 * hd / spacing).ceil() as usize).max(1);
         for i in 0..=nw {

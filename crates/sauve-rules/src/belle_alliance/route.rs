@@ -9,18 +9,13 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::belle_alliance::FsCtx;
+use crate::belle_alliance::geometry::SAMPLE_INSET_CM;
 use crate::hex::Offset;
 use crate::terrain::Arm;
 
 /// A cell's cost in thousandths of a cell's width, so the search works in
 /// whole numbers (and breaks ties the same way on every machine).
 const SCALE: f32 = 1000.0;
-
-/// How far inside its edge a flank is looked at, as the march's own check
-/// samples a footprint (`OrientedRect::sample_points`): a flank that runs
-/// exactly along the edge of a closed cell, as a front led onto a bridge
-/// that is just wide enough runs, stays on open ground.
-const INSET_CM: f32 = 1e-3;
 
 /// The cells of the table, with what entering each costs `arm` (`None`:
 /// it may not).
@@ -35,13 +30,11 @@ impl Cells {
         let (width, height) = (ctx.map.width.max(0), ctx.map.height.max(0));
         let reduce = ctx.ba().terrain_reduction.max(0.01);
         let cost = (0..height)
-            .flat_map(|r| (0..width).map(move |c| Offset::new(c, r)))
-            .map(|at| {
-                let t = ctx.map.terrain(at)?;
-                ctx.passable(t, arm).then(|| {
-                    let slow = if ctx.ba().reducing_terrain.contains(&t) { 1.0 / reduce } else { 1.0 };
-                    (SCALE * slow).round() as u32
-                })
+            .flat_map(|r| (0..width).map(move |c| (c, r)))
+            .map(|(c, r)| {
+                let t = open_terrain(ctx, arm, c, r)?;
+                let slow = if ctx.ba().reducing_terrain.contains(&t) { 1.0 / reduce } else { 1.0 };
+                Some((SCALE * slow).round() as u32)
             })
             .collect();
         Self { width, height, cost }
@@ -54,6 +47,15 @@ impl Cells {
     fn open(&self, c: i32, r: i32) -> bool {
         self.index(c, r).is_some_and(|i| self.cost[i].is_some())
     }
+}
+
+/// The terrain of cell `(c, r)` when it is on the table and `arm` may
+/// enter it.
+fn open_terrain(ctx: &FsCtx, arm: Arm, c: i32, r: i32) -> Option<crate::terrain::Terrain> {
+    if c < 0 || r < 0 || c >= ctx.map.width || r >= ctx.map.height {
+        return None;
+    }
+    ctx.map.terrain(Offset::new(c, r)).filter(|&t| ctx.passable(t, arm))
 }
 
 /// The cell a point (cm) lies in.
@@ -75,18 +77,27 @@ fn clear(ctx: &FsCtx, cells: &Cells, a: (f32, f32), b: (f32, f32)) -> bool {
 /// straight from `a` to `b`, crosses only cells `arm` may enter: the centre
 /// line and the two lines of its flanks, every quarter cell.
 fn clear_for(ctx: &FsCtx, cells: &Cells, a: (f32, f32), b: (f32, f32), half_width: f32) -> bool {
+    clear_along(ctx, |c, r| cells.open(c, r), a, b, half_width)
+}
+
+/// [`clear_for`] over any test of whether a cell is open.
+fn clear_along(ctx: &FsCtx, open: impl Fn(i32, i32) -> bool, a: (f32, f32), b: (f32, f32), half_width: f32) -> bool {
     let d = (b.0 - a.0).hypot(b.1 - a.1);
     let steps = (d / (ctx.cell_cm / 4.0)).ceil().max(1.0) as usize;
     // The flanks, square to the line (none for a point or no width).
     let (nx, ny) = if d > 0.0 { (-(b.1 - a.1) / d, (b.0 - a.0) / d) } else { (0.0, 0.0) };
     let sides: &[f32] = if half_width > 0.0 && d > 0.0 { &[0.0, 1.0, -1.0] } else { &[0.0] };
-    let inset = (half_width - INSET_CM).max(0.0);
+    // A flank is looked at a hair inside the front, as the march's own
+    // check looks at a footprint: one that runs exactly along a closed
+    // cell's edge (a front led onto a bridge just wide enough) is on open
+    // ground.
+    let inset = (half_width - SAMPLE_INSET_CM).max(0.0);
     sides.iter().all(|&side| {
         let (ox, oy) = (nx * inset * side, ny * inset * side);
         (0..=steps).all(|k| {
             let t = k as f32 / steps as f32;
             let (c, r) = cell_of(ctx, (a.0 + (b.0 - a.0) * t + ox, a.1 + (b.1 - a.1) * t + oy));
-            cells.open(c, r)
+            open(c, r)
         })
     })
 }
@@ -207,7 +218,7 @@ pub fn waypoint(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32)) -> Opti
 /// straight from `from` to `to`, would cross ground `arm` may not enter (a
 /// brook between them, or a bridge narrower than its front).
 pub fn barred(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> bool {
-    !clear_for(ctx, &Cells::new(ctx, arm), from, to, half_width)
+    !clear_along(ctx, |c, r| open_terrain(ctx, arm, c, r).is_some(), from, to, half_width)
 }
 
 /// The points a footprint of `arm`, `half_width` cm either side of its

@@ -11,15 +11,20 @@ pub fn objective_centres(ctx: &FsCtx) -> Vec<(f32, f32)> {
     ctx.objectives.iter().map(|o| ((o.at.c as f32 + 0.5) * ctx.cell_cm, (o.at.r as f32 + 0.5) * ctx.cell_cm)).collect()
 }
 
+/// Whether a unit's centre at `at` stands in the objective area about
+/// `centre`: within `objective_radius_cm` of it (2.11).
+pub fn in_area(ctx: &FsCtx, at: (f32, f32), centre: (f32, f32)) -> bool {
+    (at.0 - centre.0).hypot(at.1 - centre.1) <= ctx.ba().victory.objective_radius_cm
+}
+
 /// Who stands in each objective's area: a side with a unit in order, LU or
 /// U whose centre is inside it and no such enemy. An empty or contested
 /// area, or one with only fleeing units, keeps its holder.
 pub fn update_holders(ctx: &FsCtx, table: &Table, holders: &mut [Option<usize>]) {
-    let r = ctx.ba().victory.objective_radius_cm;
     for (o, c) in objective_centres(ctx).into_iter().enumerate() {
         let mut there = [false; 2];
         for u in &table.units {
-            if u.state != State::FU && (u.x - c.0).hypot(u.y - c.1) <= r && u.side < 2 {
+            if u.state != State::FU && in_area(ctx, (u.x, u.y), c) && u.side < 2 {
                 there[u.side] = true;
             }
         }

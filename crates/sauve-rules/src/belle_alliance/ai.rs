@@ -254,6 +254,9 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let waiting_loses = goals.level.mended() && !leads_on_points(b, goals, at.side) && !enemy_coming(b, at.side);
     let horse: Vec<usize> =
         enemies.iter().copied().filter(|&j| b.table.units[j].arm == Arm::Cavalry && able(&b.table.units[j])).collect();
+    // The ground's cells, built once for the phase when a way round is
+    // first looked for.
+    let ways = route::Ways::default();
     for (u, &reserved) in held_back.iter().enumerate() {
         let unit = b.table.units[u].clone();
         if unit.side != at.side || !able(&unit) {
@@ -315,7 +318,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                     crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, Formation::Line, b.ctx.ba());
                 keep == 0.0
                     && go_round
-                    && route::waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
+                    && ways.waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
             });
         let want = match unit.arm {
             Arm::Infantry | Arm::Cavalry if winding => Some(Formation::Column),
@@ -345,7 +348,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                     // Leg after leg while the march lasts (`route_legs` at most).
                     for _ in 0..ai.route_legs {
                         let route::Legs { reached: legs, first } =
-                            route::legs(b.ctx, b.table.units[u].moving_arm(), at_of(b, u), point, half_width(b, u));
+                            ways.legs(b.ctx, b.table.units[u].moving_arm(), at_of(b, u), point, half_width(b, u));
                         let marched = match first {
                             // The last leg, to the goal itself, stops its
                             // stand-off short of an enemy. Cover is worth a

@@ -69,19 +69,15 @@ fn centre(ctx: &FsCtx, c: (i32, i32)) -> (f32, f32) {
 
 /// Whether the straight line from `a` to `b` (cm) crosses only cells
 /// `arm` may enter, looked at every quarter cell.
-fn clear(ctx: &FsCtx, cells: &Cells, a: (f32, f32), b: (f32, f32)) -> bool {
-    clear_for(ctx, cells, a, b, 0.0)
+fn clear(ctx: &FsCtx, arm: Arm, a: (f32, f32), b: (f32, f32)) -> bool {
+    clear_for(ctx, arm, a, b, 0.0)
 }
 
 /// Whether a footprint `half_width` cm either side of its centre, marching
 /// straight from `a` to `b`, crosses only cells `arm` may enter: the centre
-/// line and the two lines of its flanks, every quarter cell.
-fn clear_for(ctx: &FsCtx, cells: &Cells, a: (f32, f32), b: (f32, f32), half_width: f32) -> bool {
-    clear_along(ctx, |c, r| cells.open(c, r), a, b, half_width)
-}
-
-/// [`clear_for`] over any test of whether a cell is open.
-fn clear_along(ctx: &FsCtx, open: impl Fn(i32, i32) -> bool, a: (f32, f32), b: (f32, f32), half_width: f32) -> bool {
+/// line and the two lines of its flanks, every quarter cell. (It reads the
+/// map itself: most marches are straight, and need no grid of costs.)
+fn clear_for(ctx: &FsCtx, arm: Arm, a: (f32, f32), b: (f32, f32), half_width: f32) -> bool {
     let d = (b.0 - a.0).hypot(b.1 - a.1);
     let steps = (d / (ctx.cell_cm / 4.0)).ceil().max(1.0) as usize;
     // The flanks, square to the line (none for a point or no width).
@@ -97,7 +93,7 @@ fn clear_along(ctx: &FsCtx, open: impl Fn(i32, i32) -> bool, a: (f32, f32), b: (
         (0..=steps).all(|k| {
             let t = k as f32 / steps as f32;
             let (c, r) = cell_of(ctx, (a.0 + (b.0 - a.0) * t + ox, a.1 + (b.1 - a.1) * t + oy));
-            open(c, r)
+            open_terrain(ctx, arm, c, r).is_some()
         })
     })
 }
@@ -211,58 +207,86 @@ fn way(cells: &Cells, from: (i32, i32), to: (i32, i32)) -> Option<Vec<(i32, i32)
 /// reaches over open cells. `None` when no way leads there (or `from` is
 /// off the table), so the caller marches straight as before.
 pub fn waypoint(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32)) -> Option<(f32, f32)> {
-    waypoints(ctx, arm, from, to, 0.0).first().copied()
+    Ways::default().waypoints(ctx, arm, from, to, 0.0).first().copied()
 }
 
 /// Whether a footprint `half_width` cm either side of its centre, marching
 /// straight from `from` to `to`, would cross ground `arm` may not enter (a
 /// brook between them, or a bridge narrower than its front).
 pub fn barred(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> bool {
-    !clear_along(ctx, |c, r| open_terrain(ctx, arm, c, r).is_some(), from, to, half_width)
+    !clear_for(ctx, arm, from, to, half_width)
 }
 
-/// The points a footprint of `arm`, `half_width` cm either side of its
-/// centre at `from`, may march straight on along its way to `to`, best
-/// first: `to` when its whole width passes there, else the way's cells
-/// that it reaches, farthest first, each at its [`passage_point`]; the
-/// first cell of the way when it reaches none. Empty when no way leads
-/// there.
-pub fn waypoints(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> Vec<(f32, f32)> {
-    let Legs { mut reached, first } = legs(ctx, arm, from, to, half_width);
-    reached.extend(first);
-    reached
-}
-
-/// The legs of a way ([`legs`]): the points the whole width reaches, best
-/// first, and, when it reaches none, the first cell of the way at its
-/// [`passage_point`] (`None` when it reaches some, or no way leads there).
+/// The legs of a way ([`Ways::legs`]): the points the whole width
+/// reaches, best first, and, when it reaches none, the first cell of the
+/// way at its [`passage_point`] (`None` when it reaches some, or no way
+/// leads there).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Legs {
     pub reached: Vec<(f32, f32)>,
     pub first: Option<(f32, f32)>,
 }
 
-/// [`waypoints`] in two parts ([`Legs`]).
-pub fn legs(ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> Legs {
-    let cells = Cells::new(ctx, arm);
-    if clear_for(ctx, &cells, from, to, half_width) {
-        return Legs { reached: vec![to], first: None };
+/// The table's cells as each arm may cross them, built the first time a
+/// way round is looked for and kept while the ground stays the same (the
+/// AI keeps one for a movement phase): a table of 1,000 units had built
+/// the grid for every unit that marched, most of them straight.
+#[derive(Default)]
+pub struct Ways {
+    cells: [std::cell::OnceCell<Cells>; 3],
+}
+
+impl Ways {
+    fn cells(&self, ctx: &FsCtx, arm: Arm) -> &Cells {
+        let slot = match arm {
+            Arm::Infantry => 0,
+            Arm::Cavalry => 1,
+            Arm::Artillery => 2,
+        };
+        self.cells[slot].get_or_init(|| Cells::new(ctx, arm))
     }
-    let Some(path) = way(&cells, cell_of(ctx, from), cell_of(ctx, to)) else { return Legs::default() };
-    let point = |k: usize| if k + 1 == path.len() { to } else { passage_point(ctx, &cells, &path, k, half_width) };
-    let reached: Vec<(f32, f32)> = (1..path.len())
-        .rev()
-        .map(|k| (k, point(k)))
-        .filter(|&(k, p)| {
-            // The way's own cell centre must be in sight of the centre, as
-            // before; the point must be in reach of the whole width.
-            clear(ctx, &cells, from, centre(ctx, path[k]))
-                && (half_width <= 0.0 || clear_for(ctx, &cells, from, p, half_width))
-        })
-        .map(|(_, p)| p)
-        .collect();
-    let first = reached.is_empty().then(|| point(0));
-    Legs { reached, first }
+
+    /// The points a footprint of `arm`, `half_width` cm either side of its
+    /// centre at `from`, may march straight on along its way to `to`, best
+    /// first: `to` when its whole width passes there, else the way's cells
+    /// that it reaches, farthest first, each at its [`passage_point`]; the
+    /// first cell of the way when it reaches none. Empty when no way leads
+    /// there.
+    pub fn waypoints(
+        &self,
+        ctx: &FsCtx,
+        arm: Arm,
+        from: (f32, f32),
+        to: (f32, f32),
+        half_width: f32,
+    ) -> Vec<(f32, f32)> {
+        let Legs { mut reached, first } = self.legs(ctx, arm, from, to, half_width);
+        reached.extend(first);
+        reached
+    }
+
+    /// [`Ways::waypoints`] in two parts ([`Legs`]).
+    pub fn legs(&self, ctx: &FsCtx, arm: Arm, from: (f32, f32), to: (f32, f32), half_width: f32) -> Legs {
+        if clear_for(ctx, arm, from, to, half_width) {
+            return Legs { reached: vec![to], first: None };
+        }
+        let cells = self.cells(ctx, arm);
+        let Some(path) = way(cells, cell_of(ctx, from), cell_of(ctx, to)) else { return Legs::default() };
+        let point = |k: usize| if k + 1 == path.len() { to } else { passage_point(ctx, cells, &path, k, half_width) };
+        let reached: Vec<(f32, f32)> = (1..path.len())
+            .rev()
+            .map(|k| (k, point(k)))
+            .filter(|&(k, p)| {
+                // The way's own cell centre must be in sight of the centre,
+                // as before; the point must be in reach of the whole width.
+                clear(ctx, arm, from, centre(ctx, path[k]))
+                    && (half_width <= 0.0 || clear_for(ctx, arm, from, p, half_width))
+            })
+            .map(|(_, p)| p)
+            .collect();
+        let first = reached.is_empty().then(|| point(0));
+        Legs { reached, first }
+    }
 }
 
 #[cfg(test)]
@@ -285,6 +309,27 @@ mod tests {
     }
 
     #[test]
+    fn one_ways_builds_each_arms_cells_once_and_none_for_a_straight_march() {
+        // A belt of woods with a gap at its right end: foot marches
+        // straight through it, guns (which may not enter woods) go round.
+        let rows = ["......", "......", "......", "......", "wwwww.", "......", "......", "......", "......"];
+        let s = scenario(&rows);
+        let ctx = FsCtx::new(&s);
+        let (from, to) = ((15.0, 85.0), (15.0, 5.0));
+        let ways = Ways::default();
+        assert_eq!(ways.legs(&ctx, Arm::Infantry, from, to, 0.0), Legs { reached: vec![to], first: None });
+        assert!(ways.cells.iter().all(|c| c.get().is_none()), "a straight march builds no grid");
+        let guns = ways.legs(&ctx, Arm::Artillery, from, to, 0.0);
+        assert!(guns.reached.first().is_some_and(|p| p.0 > 50.0), "the guns make for the gap: {guns:?}");
+        assert!(ways.cells[2].get().is_some() && ways.cells[0].get().is_none(), "the guns' grid only");
+        // The kept grid gives what a fresh one gives, and the foot's own
+        // grid is its own (woods open to it).
+        assert_eq!(ways.legs(&ctx, Arm::Artillery, from, to, 0.0), guns);
+        assert_eq!(Ways::default().legs(&ctx, Arm::Artillery, from, to, 0.0), guns);
+        assert!(ways.cells(&ctx, Arm::Infantry).open(0, 4) && !ways.cells(&ctx, Arm::Artillery).open(0, 4));
+    }
+
+    #[test]
     fn an_open_table_is_marched_straight_across() {
         let s = scenario(&["......"; 9]);
         let ctx = FsCtx::new(&s);
@@ -303,10 +348,8 @@ mod tests {
         // The first leg makes for the bridge's side of the table, short of
         // the brook: the straight line there crosses no river cell.
         assert!(p.0 > 30.0 && p.1 >= 40.0, "heads for the bridge: {p:?}");
-        let s2 = scenario(&rows);
-        let cells = Cells::new(&FsCtx::new(&s2), Arm::Infantry);
-        assert!(clear(&ctx, &cells, (15.0, 85.0), p), "a straight march reaches it");
-        assert!(!clear(&ctx, &cells, (15.0, 85.0), (15.0, 5.0)), "the straight line crosses the brook");
+        assert!(clear(&ctx, Arm::Infantry, (15.0, 85.0), p), "a straight march reaches it");
+        assert!(!clear(&ctx, Arm::Infantry, (15.0, 85.0), (15.0, 5.0)), "the straight line crosses the brook");
         // With no bridge, no way.
         rows[4] = "~~~~~~";
         let s = scenario(&rows);
@@ -324,10 +367,10 @@ mod tests {
         let ctx = FsCtx::new(&s);
         let cells = Cells::new(&ctx, Arm::Infantry);
         let from = (15.0, 85.0);
-        let legs = waypoints(&ctx, Arm::Infantry, from, (15.0, 5.0), 8.0);
+        let legs = Ways::default().waypoints(&ctx, Arm::Infantry, from, (15.0, 5.0), 8.0);
         assert!(!legs.is_empty(), "a way");
         for &p in &legs {
-            assert!(clear_for(&ctx, &cells, from, p, 8.0), "the whole front reaches {p:?}");
+            assert!(clear_for(&ctx, Arm::Infantry, from, p, 8.0), "the whole front reaches {p:?}");
         }
         // Every point of the way on the bridge's rows and beside it is on
         // its middle line.
@@ -340,7 +383,7 @@ mod tests {
         }
         // A point has no width: the way's cell centres, as before.
         assert_eq!(
-            waypoints(&ctx, Arm::Infantry, from, (15.0, 5.0), 0.0).first().copied(),
+            Ways::default().waypoints(&ctx, Arm::Infantry, from, (15.0, 5.0), 0.0).first().copied(),
             waypoint(&ctx, Arm::Infantry, from, (15.0, 5.0))
         );
     }
@@ -356,10 +399,9 @@ mod tests {
         rows[4] = "~~==~~";
         let s = scenario(&rows);
         let ctx = FsCtx::new(&s);
-        let cells = Cells::new(&ctx, Arm::Infantry);
-        assert!(clear_for(&ctx, &cells, (32.0, 60.0), (32.0, 30.0), 8.0), "the flank on the edge passes");
+        assert!(clear_for(&ctx, Arm::Infantry, (32.0, 60.0), (32.0, 30.0), 8.0), "the flank on the edge passes");
         assert!(!barred(&ctx, Arm::Infantry, (32.0, 60.0), (32.0, 30.0), 8.0));
-        assert!(!clear_for(&ctx, &cells, (33.0, 60.0), (33.0, 30.0), 8.0), "a centimetre over does not");
+        assert!(!clear_for(&ctx, Arm::Infantry, (33.0, 60.0), (33.0, 30.0), 8.0), "a centimetre over does not");
         assert!(barred(&ctx, Arm::Infantry, (33.0, 60.0), (33.0, 30.0), 8.0));
     }
 

@@ -843,6 +843,59 @@ fn a_column_on_its_way_over_a_bridge_is_not_held_there_by_woods_at_its_back() {
     assert!(y > 100.0, "the column crossed the brook: it stands at y = {y} ({ys:?})");
 }
 
+/// On generated table 14 (`sauve generate --free-space --seed 14`, seed 1
+/// against a side that gives no orders) a column that had crossed to the
+/// bridge's north end (x 240-260, y 80-90) stood there from the eighth
+/// turn to the last: its enemy stood up and to the left, and every march
+/// towards it, wheeled or oblique, took the column's rear over the brook.
+/// At `Normal` it now marches a cell straight on, off the bridge, and
+/// then on the enemy; at `Easy` it stands as before.
+#[test]
+fn a_column_that_may_not_wheel_off_a_bridge_marches_straight_on_off_it() {
+    use sauve::vocab::AiLevel;
+    let ground: Vec<String> = [
+        "....................................",
+        "....................................",
+        "....................................",
+        "...........................w........",
+        "...........................w........",
+        "....................................",
+        ".............................vv.....",
+        ".~~~........~~==~~~~.........vv.....",
+        "~~.~~~~~~~~~~.....w~~~~~==~~www.....",
+        "..................www.vv...~~~~~~~~~",
+        "..................www.vv............",
+        ".......vv...........................",
+        ".......vv...........................",
+        "....................................",
+    ]
+    .map(String::from)
+    .to_vec();
+    let at_turn = |level: AiLevel, turns: u32| {
+        let mut g = Game::on(
+            &ground,
+            &[
+                fsu("c", "a", "Infantry", 252.0, 88.3, 30, ", formation: Column, facing: 0.0"),
+                fsu("e", "b", "Infantry", 241.0, 59.0, 25, ", facing: 180.0"),
+            ],
+            &[],
+        );
+        let goals = ai::FsGoals { aggression: 0.47, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        for turn in 1..=turns {
+            g.play.new_bound(&g.table, 0);
+            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        }
+        let (c, e) = (g.unit("c"), g.unit("e"));
+        (c.x, c.y, (c.x - e.x).hypot(c.y - e.y))
+    };
+    let (_, y, _) = at_turn(AiLevel::Easy, 2);
+    assert!(y > 88.0, "at `Easy` the column stands on the bridge: y = {y}");
+    let (x, y, _) = at_turn(AiLevel::Normal, 1);
+    assert!(y < 85.0 && (x - 252.0).abs() < 0.1, "the column marched straight on: ({x}, {y})");
+    let (x, y, d) = at_turn(AiLevel::Normal, 3);
+    assert!(y < 75.0 && d < 20.0, "and on, off the bridge, on the enemy: ({x}, {y}), {d} cm from it");
+}
+
 /// At `Normal` a cautious side waits for the enemy only while waiting can
 /// win (docs/rules.md 2.12): behind on the score, with the enemy standing
 /// where the scenario set it out beyond the brook, a column makes for the

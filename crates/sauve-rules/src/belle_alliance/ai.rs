@@ -359,7 +359,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                                 legs.iter().any(|&p| {
                                     let last = p == point;
                                     advance(b, at, u, p, if last { keep } else { 0.0 }, near && last, out)
-                                }) || straight_on(b, at, u, point, false, out)
+                                }) || straight_on(b, at, u, point, 0.0, false, out)
                             }
                             None => advance(b, at, u, point, keep, near, out),
                             // It reaches no point of its way: straight on
@@ -370,7 +370,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                                 let nearer =
                                     (p.0 - point.0).hypot(p.1 - point.1) < (here.0 - point.0).hypot(here.1 - point.1);
                                 (nearer && advance(b, at, u, p, 0.0, false, out))
-                                    || straight_on(b, at, u, point, false, out)
+                                    || straight_on(b, at, u, point, 0.0, false, out)
                                     || advance(b, at, u, p, 0.0, false, out)
                             }
                         };
@@ -379,7 +379,16 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                         }
                     }
                 }
-                AiLevel::Hold | AiLevel::Normal | AiLevel::Hard | AiLevel::Easy => {
+                // Straight on, and when every straight march there is
+                // refused (a column on a bridge, which may not wheel off
+                // it towards an enemy to one side), a cell straight
+                // ahead if that brings it nearer, short of its stand-off.
+                AiLevel::Hold | AiLevel::Normal | AiLevel::Hard => {
+                    if !advance(b, at, u, point, keep, near, out) {
+                        straight_on(b, at, u, point, keep, near, out);
+                    }
+                }
+                AiLevel::Easy => {
                     advance(b, at, u, point, keep, near, out);
                 }
             }
@@ -389,13 +398,14 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
 
 /// A unit that can march on no point of its way (fresh off a bridge, too
 /// close to the brook to wheel) marches a cell straight on, when that
-/// brings it nearer `goal`.
-fn straight_on(b: &mut Bound, at: At, u: usize, goal: (f32, f32), near: bool, out: &mut Vec<Order>) -> bool {
+/// brings it nearer `goal` and leaves it at least `keep` from it.
+fn straight_on(b: &mut Bound, at: At, u: usize, goal: (f32, f32), keep: f32, near: bool, out: &mut Vec<Order>) -> bool {
     let unit = &b.table.units[u];
     let v = bearing_vector(unit.facing);
     let ahead = (unit.x + v.0 * b.ctx.cell_cm, unit.y + v.1 * b.ctx.cell_cm);
-    let nearer = (ahead.0 - goal.0).hypot(ahead.1 - goal.1) < (unit.x - goal.0).hypot(unit.y - goal.1);
-    nearer && advance(b, at, u, ahead, 0.0, near, out)
+    let left = (ahead.0 - goal.0).hypot(ahead.1 - goal.1);
+    let nearer = left < (unit.x - goal.0).hypot(unit.y - goal.1);
+    nearer && left >= keep && advance(b, at, u, ahead, 0.0, near, out)
 }
 
 /// Guns an enemy crew left that `u` (foot or horse) can reach within two

@@ -896,6 +896,52 @@ fn a_column_that_may_not_wheel_off_a_bridge_marches_straight_on_off_it() {
     assert!(y < 75.0 && d < 20.0, "and on, off the bridge, on the enemy: ({x}, {y}), {d} cm from it");
 }
 
+/// At `Normal` a cautious side that cannot win by waiting attacks as a bold
+/// side does once the enemy has had a bound to come on in and has not
+/// (docs/rules.md 2.12): it keeps to column until 50 cm from the enemy, not
+/// 80, and its foot closes to contact on an enemy in LU where a cautious
+/// side stands off. On the first turn, moving first, it still waits; ahead
+/// on the score it keeps its stand-off. (On generated table 14 Red, behind
+/// and cautious, stood south of the brook against a side that gives no
+/// orders and won none of 100 games.)
+#[test]
+fn a_cautious_side_behind_with_the_enemy_standing_attacks_as_a_bold_one() {
+    use sauve::vocab::AiLevel;
+    // `a` 70 cm south of `b` (in LU) on open ground; the enemy's village far
+    // off in a corner, ours (worth 2) in the other.
+    let play = |ours: bool, turns: std::ops::RangeInclusive<u32>| {
+        let units = [
+            fsu("a", "a", "Infantry", 100.0, 180.0, 24, ""),
+            fsu("b", "b", "Infantry", 100.0, 110.0, 24, ", state: LU"),
+        ];
+        let theirs = "(at: (1, 1), points: 1, name: \"Theirs\", held_by: \"b\")";
+        let objectives = if ours {
+            format!("{theirs}, (at: (18, 1), points: 2, name: \"Ours\", held_by: \"a\")")
+        } else {
+            theirs.to_string()
+        };
+        let holders: &[Option<usize>] = if ours { &[Some(1), Some(0)] } else { &[Some(1)] };
+        let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], &format!(",\n objectives: [{objectives}]")), &[]);
+        let mut goals = ai::FsGoals::for_side(&FsCtx::new(&g.s), holders, &[false, false], 0, AiLevel::Normal);
+        goals.aggression = 0.3;
+        for turn in turns {
+            g.play.new_bound(&g.table, 0);
+            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        }
+        let (a, b) = (g.unit("a"), g.unit("b"));
+        (a.formation, (a.x - b.x).hypot(a.y - b.y))
+    };
+    let (f, _) = play(false, 1..=1);
+    assert_eq!(f, Formation::Line, "the first turn, the enemy yet to move: it deploys as a cautious side, at 80 cm");
+    let (f, _) = play(false, 2..=2);
+    assert_eq!(f, Formation::Column, "the enemy stood a bound: it keeps to column, as a bold side, beyond 50 cm");
+    let (_, d) = play(false, 2..=12);
+    assert!(d < 5.0, "behind, it closes to contact on the enemy in LU: {d} cm between centres");
+    let (f, d) = play(true, 2..=12);
+    assert_eq!(f, Formation::Line);
+    assert!(d > 8.0, "ahead on the score it stands off: {d} cm between centres");
+}
+
 /// At `Normal` a cautious side waits for the enemy only while waiting can
 /// win (docs/rules.md 2.12): behind on the score, with the enemy standing
 /// where the scenario set it out beyond the brook, a column makes for the

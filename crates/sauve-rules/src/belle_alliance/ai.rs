@@ -15,7 +15,8 @@
 //!   `Normal`, by the way round what it may not cross: [`route`]; a bold
 //!   side's foot near an objective storms the enemy standing in it, and a
 //!   cautious side that cannot win by waiting crosses a brook for an
-//!   objective);
+//!   objective, and once the enemy has had a bound, attacks as a bold
+//!   one);
 //! - fire: concentrated, the best volley first, each target taking only the
 //!   firers it needs to reach the table's top modifier (at `Normal`, the
 //!   enemy's guns first);
@@ -244,14 +245,18 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     // At `Normal` a cautious side, which waits for the enemy, deploys
     // farther out: a column within the enemy guns' reach is their densest
     // target (2.8).
-    let column_beyond = if goals.level.mended() && goals.aggression < ai.bold_from {
+    // At `Normal` a cautious side waits for the enemy only while waiting
+    // can win: while it leads on the score, or the enemy comes on.
+    let waiting_loses = goals.level.mended() && !leads_on_points(b, goals, at.side) && !enemy_coming(b, at.side);
+    // Once the enemy has had a bound to come on in and has not, such a
+    // side attacks as a bold one does (a side that moves first has seen
+    // the enemy stand for no bound at all on the first turn).
+    let attacks = waiting_loses && (at.turn > 1 || at.side + 1 == b.ctx.sides.len());
+    let column_beyond = if goals.level.mended() && goals.aggression < ai.bold_from && !attacks {
         ai.cautious_column_beyond_cm
     } else {
         ai.column_beyond_cm
     };
-    // At `Normal` a cautious side waits for the enemy only while waiting
-    // can win: while it leads on the score, or the enemy comes on.
-    let waiting_loses = goals.level.mended() && !leads_on_points(b, goals, at.side) && !enemy_coming(b, at.side);
     let horse: Vec<usize> =
         enemies.iter().copied().filter(|&j| b.table.units[j].arm == Arm::Cavalry && able(&b.table.units[j])).collect();
     // The ground's cells, built once for the phase when a way round is
@@ -313,13 +318,15 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             && !reserved
             && foe_dist > ai.cover_within_cm
             && abandoned_guns(b, u).is_none()
-            && goal_point(b, u, foe, goals, reserved, script, waiting_loses).is_some_and(|(p, keep, go_round)| {
-                let (line, _) =
-                    crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, Formation::Line, b.ctx.ba());
-                keep == 0.0
-                    && go_round
-                    && ways.waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
-            });
+            && goal_point(b, u, foe, goals, reserved, script, (waiting_loses, attacks)).is_some_and(
+                |(p, keep, go_round)| {
+                    let (line, _) =
+                        crate::belle_alliance::footprint(unit.moving_arm(), unit.figures, Formation::Line, b.ctx.ba());
+                    keep == 0.0
+                        && go_round
+                        && ways.waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
+                },
+            );
         let want = match unit.arm {
             Arm::Infantry | Arm::Cavalry if winding => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry if foe_dist > column_beyond => Some(Formation::Column),
@@ -333,7 +340,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         }
         let goal = match abandoned_guns(b, u) {
             Some((p, keep)) if !reserved => Some((p, keep, false)),
-            _ => goal_point(b, u, foe, goals, reserved, script, waiting_loses),
+            _ => goal_point(b, u, foe, goals, reserved, script, (waiting_loses, attacks)),
         };
         if let Some((point, keep, go_round)) = goal {
             let near = foe_dist <= ai.cover_within_cm;
@@ -440,7 +447,9 @@ fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
 /// whatever the enemy. When `waiting_loses` (at `Normal`, the side does
 /// not lead on the score and the enemy has not come on), a cautious side's
 /// unit with ground it may not cross between it and the enemy makes for
-/// the nearest objective not held instead, unless it garrisons one.
+/// the nearest objective not held instead, unless it garrisons one; and
+/// when `attacks` too (the enemy has had a bound to come on in), it
+/// otherwise plays as a bold side: closer, storming, going round.
 fn goal_point(
     b: &Bound,
     u: usize,
@@ -448,7 +457,7 @@ fn goal_point(
     goals: &FsGoals,
     reserve: bool,
     script: Script,
-    waiting_loses: bool,
+    (waiting_loses, attacks): (bool, bool),
 ) -> Option<((f32, f32), f32, bool)> {
     let ai = b.ctx.ba().ai;
     let unit = &b.table.units[u];
@@ -469,7 +478,8 @@ fn goal_point(
         return (foe_d > ai.reserve_follow_cm).then_some(((enemy.x, enemy.y), ai.reserve_follow_cm, false));
     }
     let aggression = if script == Script::Assault { 1.0 } else { goals.aggression };
-    let bold = aggression >= ai.bold_from;
+    let cautious = aggression < ai.bold_from;
+    let bold = !cautious || attacks;
     // How far short of an enemy's centre it stops: the stand-off, kept
     // between footprints (half the two depths more between the centres).
     let keep = |enemy: &FsUnit| {
@@ -500,7 +510,7 @@ fn goal_point(
             None => match objective {
                 Some((p, _))
                     if waiting_loses
-                        && !bold
+                        && cautious
                         && !garrisons(b, u, goals)
                         && route::barred(
                             b.ctx,

@@ -242,9 +242,6 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let ai = b.ctx.ba().ai;
     let enemies = enemies_of(b.table, at.side);
     let held_back = reserve(b.table, at.side, &enemies, b.ctx, goals.aggression);
-    // At `Normal` a cautious side, which waits for the enemy, deploys
-    // farther out: a column within the enemy guns' reach is their densest
-    // target (2.8).
     // At `Normal` a cautious side waits for the enemy only while waiting
     // can win: while it leads on the score, or the enemy comes on.
     let waiting_loses = goals.level.mended() && !leads_on_points(b, goals, at.side) && !enemy_coming(b, at.side);
@@ -252,6 +249,9 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     // side attacks as a bold one does (a side that moves first has seen
     // the enemy stand for no bound at all on the first turn).
     let attacks = waiting_loses && (at.turn > 1 || at.side + 1 == b.ctx.sides.len());
+    // At `Normal` a cautious side, which waits for the enemy, deploys
+    // farther out: a column within the enemy guns' reach is their densest
+    // target (2.8).
     let column_beyond = if goals.level.mended() && goals.aggression < ai.bold_from && !attacks {
         ai.cautious_column_beyond_cm
     } else {

@@ -269,6 +269,31 @@ fn the_chances_are_the_d66_counts_and_the_stack_rule_multiplies_them() {
     assert!((p.risks[1].overall.percent() - 100.0 * 266.0 / 1296.0).abs() < 1e-9);
 }
 
+/// The friends a rout is expected to rout as well: each friend's chance to
+/// fail its contagion check, times, for foot, its chance to fail its
+/// recovery check as a disordered unit (rules 1.4 and 1.5: -3, the leader's
+/// bonus kept); a horse unit that fails routs at once. The chances are
+/// the d66 counts worked out by hand (rule 1.1).
+#[test]
+fn the_friends_expected_to_rout_are_the_contagion_failures_that_do_not_recover() {
+    let (grid, mut board) = road_board();
+    let rules = Rules::default();
+    let sides = two_sides();
+    let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+    let mut engine = Engine::new(&grid, &board);
+    engine.bonus = vec![0, 0, 3, 0, 0, 0];
+    let Some(p) = preview_rout(&ctx, &mut engine, &board, 0) else { panic!("no preview") };
+    // Disordered, morale 32 needs 36 (17 of 36 fail); morale 44 with +3
+    // and -3 needs 45 (22 fail); morale 53 needs 61 (30 fail).
+    let foot = 14.0 / 36.0 * 17.0 / 36.0 + 266.0 / 1296.0 * 22.0 / 36.0 + 27.0 / 36.0 * 30.0 / 36.0;
+    assert!((p.expected_routs(&ctx, &board) - foot).abs() < 1e-9, "{}", p.expected_routs(&ctx, &board));
+    assert!(p.expected_routs(&ctx, &board) < p.expected_failures(), "some of the shaken rally");
+    // The lone friend as horse: its failure is a rout.
+    board.units[3].arm = Arm::Cavalry;
+    let horse = 14.0 / 36.0 * 17.0 / 36.0 + 266.0 / 1296.0 * 22.0 / 36.0 + 27.0 / 36.0;
+    assert!((p.expected_routs(&ctx, &board) - horse).abs() < 1e-9, "{}", p.expected_routs(&ctx, &board));
+}
+
 /// With `EachUnit` every good-order unit of a stack checks on its own.
 #[test]
 fn each_unit_of_a_stack_checks_on_its_own_when_the_rules_say_so() {

@@ -10,6 +10,7 @@ use crate::labataille::Board;
 use crate::labataille::engine::{Ctx, Engine};
 use crate::labataille::rout::RoutPlan;
 use crate::rules::StackContagion;
+use crate::terrain::Arm;
 use crate::vocab::State;
 
 /// An exact chance: `ways` of `outcomes` equally likely d66 results (36 for
@@ -90,6 +91,29 @@ impl RoutPreview {
     /// see failed: each friend's chance to be shaken, summed (1.4).
     pub fn expected_failures(&self) -> f64 {
         self.risks.iter().map(|r| r.overall.fraction()).sum()
+    }
+
+    /// How many of the friends it would pass are expected to rout by it:
+    /// each friend's chance to fail its contagion check, times, for foot
+    /// and guns (which only disorder, 1.4), the chance it then fails its
+    /// recovery check as a disordered unit (1.5); horse that fails routs
+    /// at once.
+    pub fn expected_routs(&self, ctx: &Ctx, board: &Board) -> f64 {
+        let rules = ctx.rules;
+        self.risks
+            .iter()
+            .map(|r| {
+                let Some(friend) = board.units.get(r.unit) else { return 0.0 };
+                let routs = match friend.arm {
+                    Arm::Cavalry => 1.0,
+                    Arm::Infantry | Arm::Artillery => {
+                        let modifier = r.modifier + rules.disordered_modifier;
+                        fail_chance(friend.morale, modifier, rules.natural_extremes).fraction()
+                    }
+                };
+                r.overall.fraction() * routs
+            })
+            .sum()
     }
 
     /// The hex it would end in, if it stays on the map.

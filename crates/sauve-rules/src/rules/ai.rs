@@ -147,6 +147,12 @@ pub struct AiRules {
     /// of a table result against the charger (repulsed or driven off: a
     /// horse unit driven off routs).
     pub charge_loss_weight: f32,
+    /// At `Normal`: the chance the table goes against a charger is weighed
+    /// again by 1 + this times the friends its own rout from the hex of
+    /// contact is expected to rout as well (each friend's chance to fail
+    /// its contagion check, then, unless it is horse, which routs at once,
+    /// its recovery check as a disordered unit).
+    pub charge_rout_weight: f32,
     /// At `Normal`: among the charges that clear the threshold, each is
     /// ranked by its chance times 1 + this times the contagion failures the
     /// target's rout would bring on its friends (the rout preview's
@@ -214,6 +220,7 @@ impl Default for AiRules {
             rout_lane_penalty: 1_000,
             volley_contagion_weight: 3.0,
             charge_loss_weight: 1.0,
+            charge_rout_weight: 2.0,
             charge_contagion_weight: 3.0,
             normal_bias_share: 0.0,
             normal_bias_below: 0.4,
@@ -256,6 +263,7 @@ impl AiRules {
             ("volley_weak_factor", self.volley_weak_factor),
             ("volley_contagion_weight", self.volley_contagion_weight),
             ("charge_loss_weight", self.charge_loss_weight),
+            ("charge_rout_weight", self.charge_rout_weight),
             ("charge_contagion_weight", self.charge_contagion_weight),
         ] {
             let max = if name == "objective_bias_span" { 100_000.0 } else { 10.0 };

@@ -182,8 +182,21 @@ impl Ai<'_, '_, '_> {
         }
         // The mended AI weighs what the charge may cost its own side, as
         // for a melee: each failure of a check it brings on them, and the
-        // table going against the charger (driven off, a horse unit routs).
-        let loss = self.bf.ctx.rules.ai.charge_loss_weight * odds.lose_chance();
+        // table going against the charger (driven off, a horse unit routs),
+        // with the friends its rout from the hex of contact would rout too.
+        let ai = &self.bf.ctx.rules.ai;
+        let lose = odds.lose_chance();
+        let routs = if lose > 0.0 && ai.charge_rout_weight > 0.0 { self.routs_from(probe, unit, stop) } else { 0.0 };
+        let loss = ai.charge_loss_weight * lose * (1.0 + ai.charge_rout_weight * routs);
         win - odds.expected_failures(self.board, self.side) - loss
+    }
+
+    /// How many friends a rout of `unit` from `hex` is expected to rout as
+    /// well (its rout preview there, played on the probe's copy).
+    fn routs_from(&self, probe: &mut Probe, unit: usize, hex: Offset) -> f32 {
+        let ctx = self.bf.ctx;
+        let (engine, board) = probe.fresh();
+        engine.relocate(ctx, board, unit, Some(hex));
+        preview_rout(ctx, engine, board, unit).map_or(0.0, |p| p.expected_routs(ctx, board) as f32)
     }
 }

@@ -221,6 +221,18 @@ mod tests {
         preview_rout(&ctx, &mut engine, board, unit).expect("on the map")
     }
 
+    /// How many friends a rout of `unit` of `board` is expected to rout as
+    /// well, on a map drawn as rows under the default rules.
+    fn expected_routs_on(rows: &[&str], board: &Board, unit: usize) -> f64 {
+        let map = TerrainMap::from_rows(rows);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let sides = crate::generate::sides();
+        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
+        let mut engine = Engine::new(&grid, board);
+        preview_rout(&ctx, &mut engine, board, unit).expect("on the map").expected_routs(&ctx, board)
+    }
+
     /// The odds of a charge of `unit` at `target` riding `path`, on a map
     /// drawn as rows under the default rules.
     fn charge_odds_on_map(
@@ -363,6 +375,62 @@ mod tests {
         assert_eq!(charged(AiLevel::Easy, 1.0), charge);
         assert_eq!(charged(AiLevel::Normal, 0.0), charge);
         assert_eq!(charged(AiLevel::Normal, Rules::default().ai.charge_loss_weight), Vec::<Order>::new());
+    }
+
+    #[test]
+    fn the_mended_ai_counts_the_friends_its_own_rout_would_rout() {
+        // The charge of the test above at a steadier battalion (morale 40),
+        // which clears the threshold with the table's losses counted. A
+        // line of shaky battalions of its own side (morale 55) stands across
+        // a narrow field between the horse and the enemy, so a rout from
+        // the hex of contact, south to its rear, must pass through it:
+        // thrown back, the horse would put one to a contagion check, and if
+        // that fails (disordered) the battalion must then pass its recovery
+        // check or rout (1.4, 1.5).
+        const NARROW: [&str; 12] = ["......."; 12];
+        let board = |friends: bool| {
+            let mut b =
+                Board { units: vec![unit("fr-cav", 0, Arm::Cavalry, (3, 8)), unit("ru", 1, Arm::Infantry, (3, 4))] };
+            b.units[1].morale = 40;
+            b.units[1].strength = 6;
+            b.units[1].formation = Formation::Line;
+            if friends {
+                for c in 0..7 {
+                    let mut f = unit(&format!("fr-lw-{c}"), 0, Arm::Infantry, (c, 6));
+                    f.morale = 55;
+                    b.units.push(f);
+                }
+            }
+            b
+        };
+        let charge = vec![Order::Charge { unit: "fr-cav".into(), target: "ru".into() }];
+        let charged = |level: AiLevel, friends: bool, rout_weight: f32| {
+            let mut rules = Rules::default();
+            rules.ai.charge_rout_weight = rout_weight;
+            let goals = AiGoals { level, ..AiGoals::default() };
+            let orders = play_with(&NARROW, &mut board(friends), &[(Phase::Charge, 0)], &goals, &rules);
+            orders.into_iter().filter(|o| matches!(o, Order::Charge { .. })).collect::<Vec<_>>()
+        };
+        // The odds and the rout from the hex of contact, as the AI reads them.
+        let b = board(true);
+        let odds = charge_odds_on_map(&NARROW, &b, 0, 1, &[Offset::new(3, 8), Offset::new(3, 5)]);
+        let rules = Rules::default();
+        let threshold = rules.ai.charge_threshold - rules.ai.charge_threshold_drop * AiGoals::default().aggression;
+        let worth = odds.win_chance() - odds.expected_failures(&b, 0) - odds.lose_chance();
+        assert!(worth >= threshold, "with the table's losses the charge clears {threshold}: {worth}");
+        let mut there = b.clone();
+        there.units[0].at = Some(Offset::new(3, 5));
+        let routs = expected_routs_on(&NARROW, &there, 0);
+        assert!(routs > 0.3, "its rout would rout a friend now and then: {routs}");
+        let weighed = worth - odds.lose_chance() * rules.ai.charge_rout_weight * routs as f32;
+        assert!(weighed < threshold, "with the friends it would rout it does not: {weighed}");
+        // So `normal` charges with no friends on the way, or blind to them,
+        // and `easy` charges; `normal` as it plays does not.
+        let weight = Rules::default().ai.charge_rout_weight;
+        assert_eq!(charged(AiLevel::Normal, false, weight), charge);
+        assert_eq!(charged(AiLevel::Normal, true, 0.0), charge);
+        assert_eq!(charged(AiLevel::Easy, true, weight), charge);
+        assert_eq!(charged(AiLevel::Normal, true, weight), Vec::<Order>::new());
     }
 
     #[test]

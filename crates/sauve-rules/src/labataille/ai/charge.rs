@@ -90,6 +90,11 @@ impl Ai<'_, '_, '_> {
             // The candidates whose chance clears the threshold, with their
             // scores; one copy of the board for all their odds.
             let mut cleared: Vec<(f32, usize)> = Vec::new();
+            // The side's fields brought up to date first: each way played
+            // on the copy starts from them, and the rout previews of the
+            // chargers ask them, so the copy does not build them anew for
+            // every one.
+            self.engine.ensure_fields(ctx, self.board, side);
             let mut probe = Probe::new(self.engine, self.board);
             for (_, t, stop) in screened {
                 let win = self.charge_win(&mut probe, i, stop, t);
@@ -186,15 +191,33 @@ impl Ai<'_, '_, '_> {
         // with the friends its rout from the hex of contact would rout too.
         let ai = &self.bf.ctx.rules.ai;
         let lose = odds.lose_chance();
-        let routs = if lose > 0.0 && ai.charge_rout_weight > 0.0 { self.routs_from(probe, unit, stop) } else { 0.0 };
-        let loss = ai.charge_loss_weight * lose * (1.0 + ai.charge_rout_weight * routs);
-        win - odds.expected_failures(self.board, self.side) - loss
+        let failures = odds.expected_failures(self.board, self.side);
+        let worth = win - failures - ai.charge_loss_weight * lose;
+        // Only a charge that clears the threshold without the friends can
+        // be turned down for them, so no other asks for the preview.
+        if worth < self.tuning.charge_threshold || lose <= 0.0 || ai.charge_rout_weight <= 0.0 {
+            return worth;
+        }
+        let routs = self.routs_from(probe, unit, stop);
+        win - failures - ai.charge_loss_weight * lose * (1.0 + ai.charge_rout_weight * routs)
     }
 
     /// How many friends a rout of `unit` from `hex` is expected to rout as
-    /// well (its rout preview there, played on the probe's copy).
+    /// well (its rout preview there, played on the probe's copy): none
+    /// when no friend in good order stands within a rout move of `hex`,
+    /// for only those could check.
     fn routs_from(&self, probe: &mut Probe, unit: usize, hex: Offset) -> f32 {
         let ctx = self.bf.ctx;
+        let reach = ctx.rules.rout_hexes;
+        let near = |(i, u): (usize, &crate::labataille::HexUnit)| {
+            i != unit
+                && u.side == self.side
+                && u.state == State::GoodOrder
+                && u.at.is_some_and(|at| at.distance(hex) <= reach)
+        };
+        if !self.board.units.iter().enumerate().any(near) {
+            return 0.0;
+        }
         let (engine, board) = probe.fresh();
         engine.relocate(ctx, board, unit, Some(hex));
         preview_rout(ctx, engine, board, unit).map_or(0.0, |p| p.expected_routs(ctx, board) as f32)

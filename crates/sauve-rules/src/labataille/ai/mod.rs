@@ -212,25 +212,25 @@ mod tests {
     /// Where unit `unit` of `board` would rout now, on a map drawn as rows
     /// under the default rules (the rout preview).
     fn rout_preview_on(rows: &[&str], board: &Board, unit: usize) -> RoutPreview {
-        let map = TerrainMap::from_rows(rows);
-        let rules = Rules::default();
-        let grid = Grid::new(&map, &rules);
-        let sides = crate::generate::sides();
-        let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
-        let mut engine = Engine::new(&grid, board);
-        preview_rout(&ctx, &mut engine, board, unit).expect("on the map")
+        read_rout_preview(rows, board, unit, |_, p| p)
     }
 
     /// How many friends a rout of `unit` of `board` is expected to rout as
     /// well, on a map drawn as rows under the default rules.
     fn expected_routs_on(rows: &[&str], board: &Board, unit: usize) -> f64 {
+        read_rout_preview(rows, board, unit, |ctx, p| p.expected_routs(ctx, board))
+    }
+
+    /// `read` of the rout preview of `unit` of `board`, on a map drawn as
+    /// rows under the default rules.
+    fn read_rout_preview<T>(rows: &[&str], board: &Board, unit: usize, read: impl FnOnce(&Ctx, RoutPreview) -> T) -> T {
         let map = TerrainMap::from_rows(rows);
         let rules = Rules::default();
         let grid = Grid::new(&map, &rules);
         let sides = crate::generate::sides();
         let ctx = Ctx { grid: &grid, rules: &rules, sides: &sides };
         let mut engine = Engine::new(&grid, board);
-        preview_rout(&ctx, &mut engine, board, unit).expect("on the map").expected_routs(&ctx, board)
+        read(&ctx, preview_rout(&ctx, &mut engine, board, unit).expect("on the map"))
     }
 
     /// The odds of a charge of `unit` at `target` riding `path`, on a map

@@ -896,6 +896,72 @@ fn a_column_that_may_not_wheel_off_a_bridge_marches_straight_on_off_it() {
     assert!(y < 75.0 && d < 20.0, "and on, off the bridge, on the enemy: ({x}, {y}), {d} cm from it");
 }
 
+/// On generated table 7 (`sauve generate --free-space --seed 7`, against a
+/// side that gives no orders) a column north of the eastern bridge (x
+/// 310-330, y 70-80), 16 cm wide and 3 cm west of the bridge's line, stood
+/// where it was set out all battle: its way led over the bridge, but every
+/// wheel towards it swung a flank over the brook, and straight ahead its
+/// west flank stood over the water. At `Normal` a unit so wedged now steps
+/// towards its way keeping its facing, obliquely or sideways at their cost
+/// (docs/rules.md 2.12, routes), and crosses; at `Easy` it stands as before.
+#[test]
+fn a_column_that_may_not_wheel_onto_a_bridge_steps_across_keeping_its_facing() {
+    use sauve::vocab::AiLevel;
+    let ground: Vec<String> = [
+        "................................www.",
+        "................................www.",
+        "...............w.....w..........www.",
+        "...............w.....w..........www.",
+        "...............wwwwwww..........www.",
+        "..................................ww",
+        "..................................ww",
+        "....~~~~~~...........~~~~~~~~~==~~ww",
+        "~~~~~....~~~~...~~~~~~...........~~~",
+        "............~==~~..vv...............",
+        "...................vv........vv.....",
+        ".............................vv.....",
+        "......vv............................",
+        "......vv............................",
+        "....................................",
+        "....................................",
+    ]
+    .map(String::from)
+    .to_vec();
+    let after = |level: AiLevel, turns: u32| {
+        let mut g = Game::on(
+            &ground,
+            &[
+                fsu("c", "a", "Infantry", 317.3, 64.0, 30, ", formation: Column, facing: 180.0"),
+                fsu("e", "b", "Infantry", 321.0, 140.0, 24, ", facing: 0.0"),
+            ],
+            &[],
+        );
+        // The village south of the bridge, worth taking, held by the enemy.
+        let goals = ai::FsGoals {
+            aggression: 0.57,
+            objectives: vec![((295.0, 105.0), 2, Some(1))],
+            broken: false,
+            level,
+            scripts: Vec::new(),
+        };
+        for turn in 1..=turns {
+            g.play.new_bound(&g.table, 0);
+            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        }
+        let c = g.unit("c");
+        (c.x, c.y, c.facing)
+    };
+    let (_, y, _) = after(AiLevel::Easy, 4);
+    assert!(y < 66.0, "at `Easy` the column stands north of the bridge: y = {y}");
+    let (x, y, facing) = after(AiLevel::Normal, 1);
+    assert!(
+        (x - 317.3).abs() > 1.0 && y < 70.0 && facing == 180.0,
+        "the column stepped towards the bridge's line, still facing south: ({x}, {y}), facing {facing}"
+    );
+    let (x, y, _) = after(AiLevel::Normal, 5);
+    assert!(y > 90.0, "and crossed the brook: ({x}, {y})");
+}
+
 /// At `Normal` a cautious side that cannot win by waiting attacks as a bold
 /// side does once the enemy has had a bound to come on in and has not
 /// (docs/rules.md 2.12): it keeps to column until 50 cm from the enemy, not

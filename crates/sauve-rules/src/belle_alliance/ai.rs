@@ -365,20 +365,31 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                             None if !legs.is_empty() => {
                                 legs.iter().any(|&p| {
                                     let last = p == point;
-                                    advance(b, at, u, p, if last { keep } else { 0.0 }, near && last, out)
-                                }) || straight_on(b, at, u, point, 0.0, false, out)
+                                    advance(
+                                        b,
+                                        at,
+                                        u,
+                                        p,
+                                        if last { keep } else { 0.0 },
+                                        near && last,
+                                        Turning::Face,
+                                        out,
+                                    )
+                                }) || straight_on(b, at, u, point, 0.0, false, Turning::Face, out)
                             }
-                            None => advance(b, at, u, point, keep, near, out),
+                            None => advance(b, at, u, point, keep, near, Turning::Face, out),
                             // It reaches no point of its way: straight on
                             // if that is nearer, else to the first cell's
-                            // passage.
+                            // passage; wedged where it may not wheel to
+                            // face that point, it steps there keeping its
+                            // facing.
                             Some(p) => {
                                 let here = at_of(b, u);
                                 let nearer =
                                     (p.0 - point.0).hypot(p.1 - point.1) < (here.0 - point.0).hypot(here.1 - point.1);
-                                (nearer && advance(b, at, u, p, 0.0, false, out))
-                                    || straight_on(b, at, u, point, 0.0, false, out)
-                                    || advance(b, at, u, p, 0.0, false, out)
+                                (nearer && advance(b, at, u, p, 0.0, false, Turning::OrKeep, out))
+                                    || straight_on(b, at, u, point, 0.0, false, Turning::OrKeep, out)
+                                    || advance(b, at, u, p, 0.0, false, Turning::OrKeep, out)
                             }
                         };
                         if !marched || b.play.march_left(b.ctx, b.table, u) <= 0.5 {
@@ -391,12 +402,12 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 // it towards an enemy to one side), a cell straight
                 // ahead if that brings it nearer, short of its stand-off.
                 AiLevel::Hold | AiLevel::Normal | AiLevel::Hard => {
-                    if !advance(b, at, u, point, keep, near, out) {
-                        straight_on(b, at, u, point, keep, near, out);
+                    if !advance(b, at, u, point, keep, near, Turning::Face, out) {
+                        straight_on(b, at, u, point, keep, near, Turning::Face, out);
                     }
                 }
                 AiLevel::Easy => {
-                    advance(b, at, u, point, keep, near, out);
+                    advance(b, at, u, point, keep, near, Turning::Face, out);
                 }
             }
         }
@@ -406,13 +417,23 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
 /// A unit that can march on no point of its way (fresh off a bridge, too
 /// close to the brook to wheel) marches a cell straight on, when that
 /// brings it nearer `goal` and leaves it at least `keep` from it.
-fn straight_on(b: &mut Bound, at: At, u: usize, goal: (f32, f32), keep: f32, near: bool, out: &mut Vec<Order>) -> bool {
+#[allow(clippy::too_many_arguments)]
+fn straight_on(
+    b: &mut Bound,
+    at: At,
+    u: usize,
+    goal: (f32, f32),
+    keep: f32,
+    near: bool,
+    turning: Turning,
+    out: &mut Vec<Order>,
+) -> bool {
     let unit = &b.table.units[u];
     let v = bearing_vector(unit.facing);
     let ahead = (unit.x + v.0 * b.ctx.cell_cm, unit.y + v.1 * b.ctx.cell_cm);
     let left = (ahead.0 - goal.0).hypot(ahead.1 - goal.1);
     let nearer = left < (unit.x - goal.0).hypot(unit.y - goal.1);
-    nearer && left >= keep && advance(b, at, u, ahead, 0.0, near, out)
+    nearer && left >= keep && advance(b, at, u, ahead, 0.0, near, turning, out)
 }
 
 /// Guns an enemy crew left that `u` (foot or horse) can reach within two
@@ -555,10 +576,24 @@ fn storm(b: &Bound, u: usize, objective: ((f32, f32), f32)) -> Option<Storm> {
     Some(garrison.map_or(Storm::Area(centre), Storm::Garrison))
 }
 
+/// How a march of [`advance`] may face.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Turning {
+    /// It wheels to face the point it makes for (unless the wheel would
+    /// cost most of its march, when it keeps its facing).
+    Face,
+    /// As `Face`; and when no such march is legal, it keeps its facing and
+    /// steps towards the point, obliquely or sideways at their cost (2.7).
+    /// A column wedged at a bridge's end, a few cm off its line, could
+    /// not wheel onto it without swinging a flank over the brook.
+    OrKeep,
+}
+
 /// Marches `u` towards `point`, stopping `keep` cm short of it, facing it:
 /// straight first, then turned off the line or shorter; near the enemy
 /// the legal end in cover wins, and a march must gain ground. Whether it
 /// marched.
+#[allow(clippy::too_many_arguments)]
 fn advance(
     b: &mut Bound,
     at: At,
@@ -566,6 +601,7 @@ fn advance(
     point: (f32, f32),
     keep: f32,
     near_enemy: bool,
+    turning: Turning,
     out: &mut Vec<Order>,
 ) -> bool {
     let unit = b.table.units[u].clone();
@@ -583,37 +619,50 @@ fn advance(
     if budget <= 0.5 {
         return false;
     }
-    let want = (d - keep).min(budget);
+    // Each way of marching: its facing, the bearing its steps start from
+    // and how far it would go. The facing kept comes last, and only when
+    // no wheeled march is legal.
+    let mut ways = vec![(facing, facing, (d - keep).min(budget))];
+    if turning == Turning::OrKeep && facing != unit.facing {
+        ways.push((unit.facing, facing, (d - keep).min(left)));
+    }
     let mut near = Vec::new();
-    let mut best: Option<((f32, f32), f32)> = None;
+    let mut best: Option<((f32, f32), f32, f32)> = None;
     let cover_bonus = b.ctx.ba().ai.cover_bonus_cm;
-    for off in [0.0f32, 20.0, -20.0, 45.0, -45.0] {
-        for share in [1.0f32, 0.6, 0.3] {
-            let v = bearing_vector(facing + off);
-            let step = want * share;
-            let to = (unit.x + v.0 * step, unit.y + v.1 * step);
-            let Ok(plan) = march::plan(b.ctx, b.engine, b.table, u, to, facing, &mut near) else { continue };
-            if plan.cost > left + 1e-3 {
-                continue;
+    for (facing, towards, want) in ways {
+        if best.is_some() {
+            break;
+        }
+        for off in [0.0f32, 20.0, -20.0, 45.0, -45.0] {
+            for share in [1.0f32, 0.6, 0.3] {
+                let v = bearing_vector(towards + off);
+                let step = want * share;
+                let to = (unit.x + v.0 * step, unit.y + v.1 * step);
+                let Ok(plan) = march::plan(b.ctx, b.engine, b.table, u, to, facing, &mut near) else { continue };
+                if plan.cost > left + 1e-3 {
+                    continue;
+                }
+                let mut score = ((point.0 - to.0).hypot(point.1 - to.1) - keep).abs();
+                if near_enemy && in_cover(b.ctx, &plan.end) {
+                    score -= cover_bonus;
+                }
+                if best.is_none_or(|(_, s, _)| score < s - 1e-3) {
+                    best = Some((to, score, facing));
+                }
+                if !near_enemy {
+                    break;
+                }
             }
-            let mut score = ((point.0 - to.0).hypot(point.1 - to.1) - keep).abs();
-            if near_enemy && in_cover(b.ctx, &plan.end) {
-                score -= cover_bonus;
-            }
-            if best.is_none_or(|(_, s)| score < s - 1e-3) {
-                best = Some((to, score));
-            }
-            if !near_enemy {
+            if best.is_some() && !near_enemy {
                 break;
             }
-        }
-        if best.is_some() && !near_enemy {
-            break;
         }
     }
     let stay = (d - keep).abs() - if near_enemy && in_cover(b.ctx, &b.engine.rect(u)) { cover_bonus } else { 0.0 };
     match best {
-        Some((to, score)) if score < stay - 0.5 => give(b, at, Order::March { unit: unit.id.clone(), to, facing }, out),
+        Some((to, score, facing)) if score < stay - 0.5 => {
+            give(b, at, Order::March { unit: unit.id.clone(), to, facing }, out)
+        }
         _ => false,
     }
 }

@@ -962,6 +962,38 @@ fn a_column_that_may_not_wheel_onto_a_bridge_steps_across_keeping_its_facing() {
     assert!(y > 90.0, "and crossed the brook: ({x}, {y})");
 }
 
+/// At `Normal` foot keeps to column while any part of it stands on a
+/// bridge (docs/rules.md 2.12, movement): on generated table 11 a column
+/// that had wheeled on a bridge to face an enemy 30 cm off deployed into
+/// line there and stood to the end of the battle, able to march nowhere.
+/// Here a column on a bridge 80 cm wide, 45 cm from the enemy, stays in
+/// column at `Normal` and forms line at `Easy`; off the bridge, as near
+/// the enemy, `Normal` forms line too.
+#[test]
+fn the_normal_ai_keeps_a_column_on_a_bridge_in_column() {
+    use sauve::vocab::AiLevel;
+    // The brook on row 10 (y 100-110), bridged from x 60 to 140.
+    let marks: Vec<(usize, usize, char)> =
+        (0..20).map(|c| (c, 10, if (6..14).contains(&c) { '=' } else { '~' })).collect();
+    let formation = |level: AiLevel, y: f32| {
+        let mut g = Game::on(
+            &rows(20, 20, &marks),
+            &[
+                fsu("a", "a", "Infantry", 100.0, y, 24, ", formation: Column, facing: 0.0"),
+                fsu("b", "b", "Infantry", 100.0, y - 45.0, 24, ", facing: 180.0"),
+            ],
+            &[],
+        );
+        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        g.play.new_bound(&g.table, 0);
+        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        g.unit("a").formation
+    };
+    assert_eq!(formation(AiLevel::Normal, 105.0), Formation::Column, "on the bridge `Normal` keeps column");
+    assert_eq!(formation(AiLevel::Easy, 105.0), Formation::Line, "`Easy` deploys on the bridge");
+    assert_eq!(formation(AiLevel::Normal, 125.0), Formation::Line, "off the bridge `Normal` deploys");
+}
+
 /// At `Normal` a cautious side that cannot win by waiting attacks as a bold
 /// side does once the enemy has had a bound to come on in and has not
 /// (docs/rules.md 2.12): it keeps to column until 50 cm from the enemy, not

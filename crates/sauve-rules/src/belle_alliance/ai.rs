@@ -32,7 +32,7 @@ use crate::belle_alliance::victory;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::labataille::ai::Script;
 use crate::labataille::orders::Order;
-use crate::terrain::Arm;
+use crate::terrain::{Arm, Terrain};
 use crate::turn::Phase;
 use crate::vocab::{AiLevel, Formation, State};
 
@@ -327,8 +327,12 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                         && ways.waypoints(b.ctx, unit.moving_arm(), (unit.x, unit.y), p, line / 2.0).first() != Some(&p)
                 },
             );
+        // At `Normal` foot and horse keep to column while any part of
+        // them stands on a bridge: a line is wider than most bridges, and
+        // one deployed on it could march nowhere.
+        let bridged = goals.level.mended() && on_bridge(b, u);
         let want = match unit.arm {
-            Arm::Infantry | Arm::Cavalry if winding => Some(Formation::Column),
+            Arm::Infantry | Arm::Cavalry if winding || bridged => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry if foe_dist > column_beyond => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry => Some(Formation::Line),
             Arm::Artillery => None,
@@ -412,6 +416,13 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             }
         }
     }
+}
+
+/// Whether any part of unit `u`'s footprint stands on a bridge.
+fn on_bridge(b: &Bound, u: usize) -> bool {
+    let mut pts = Vec::new();
+    b.engine.rect(u).sample_points(b.ctx.cell_cm / 2.0, &mut pts);
+    pts.iter().any(|&(x, y)| b.ctx.terrain_at(x, y) == Some(Terrain::Bridge))
 }
 
 /// A unit that can march on no point of its way (fresh off a bridge, too

@@ -77,6 +77,12 @@ impl Game {
         self.bound(|b| ai::play_phase(b, At { turn: 1, phase, side }, &goals))
     }
 
+    /// Plays side 0's movement phase of `turn` with `goals` on a fresh bound.
+    fn movement(&mut self, turn: u32, goals: &ai::FsGoals) -> Vec<Order> {
+        self.play.new_bound(&self.table, 0);
+        self.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, goals))
+    }
+
     fn unit(&self, id: &str) -> &sauve::belle_alliance::FsUnit {
         &self.table.units[self.table.index_of(id).expect("unit")]
     }
@@ -575,8 +581,7 @@ fn march_over_the_brook(goals: &ai::FsGoals) -> (f32, f32) {
         &[],
     );
     for turn in 1..=12 {
-        g.play.new_bound(&g.table, 0);
-        g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, goals));
+        g.movement(turn, goals);
     }
     let a = g.unit("a");
     (a.x, a.y)
@@ -625,8 +630,7 @@ fn a_bold_side_storms_the_enemy_holding_an_objective_instead_of_a_nearer_one() {
             level,
             scripts: Vec::new(),
         };
-        g.play.new_bound(&g.table, 0);
-        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        g.movement(1, &goals);
         let (a, n, t) = (g.unit("a"), g.unit("n"), g.unit("g"));
         ((a.x - t.x).hypot(a.y - t.y), (a.x - n.x).hypot(a.y - n.y))
     };
@@ -664,8 +668,7 @@ fn a_cautious_side_deploys_into_line_before_a_bold_one() {
         let rules = format!(",\n rules: (belle_alliance: (ai: ({ai})))");
         let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], &rules), &[]);
         let goals = ai::FsGoals { aggression, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
-        g.play.new_bound(&g.table, 0);
-        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        g.movement(1, &goals);
         g.unit("a").formation
     };
     assert_eq!(formation(AiLevel::Normal, 0.3, ""), Formation::Line, "a cautious side deploys");
@@ -719,8 +722,7 @@ fn hold_on_a_table_stands_and_fires() {
         );
         let goals =
             ai::FsGoals { aggression: 0.5, objectives: objective.clone(), broken: false, level, scripts: Vec::new() };
-        g.play.new_bound(&g.table, 0);
-        let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        let orders = g.movement(1, &goals);
         (orders, (g.unit("a").x, g.unit("a").y))
     };
     let (orders, at) = marched(AiLevel::Normal);
@@ -763,8 +765,7 @@ fn each_script_moves_a_table_unit_as_it_says() {
             level: AiLevel::Normal,
             scripts: vec![script],
         };
-        g.play.new_bound(&g.table, 0);
-        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        g.movement(1, &goals);
         (g.unit("a").x, g.unit("a").y)
     };
     let start = (100.0, 120.0);
@@ -835,8 +836,7 @@ fn a_column_on_its_way_over_a_bridge_is_not_held_there_by_woods_at_its_back() {
     };
     let mut ys = Vec::new();
     for turn in 1..=3 {
-        g.play.new_bound(&g.table, 0);
-        g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+        g.movement(turn, &goals);
         ys.push(g.unit("a").y);
     }
     let y = g.unit("a").y;
@@ -882,8 +882,7 @@ fn a_column_that_may_not_wheel_off_a_bridge_marches_straight_on_off_it() {
         );
         let goals = ai::FsGoals { aggression: 0.47, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
         for turn in 1..=turns {
-            g.play.new_bound(&g.table, 0);
-            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+            g.movement(turn, &goals);
         }
         let (c, e) = (g.unit("c"), g.unit("e"));
         (c.x, c.y, (c.x - e.x).hypot(c.y - e.y))
@@ -945,8 +944,7 @@ fn a_column_that_may_not_wheel_onto_a_bridge_steps_across_keeping_its_facing() {
             scripts: Vec::new(),
         };
         for turn in 1..=turns {
-            g.play.new_bound(&g.table, 0);
-            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+            g.movement(turn, &goals);
         }
         let c = g.unit("c");
         (c.x, c.y, c.facing)
@@ -985,8 +983,7 @@ fn the_normal_ai_keeps_a_column_on_a_bridge_in_column() {
             &[],
         );
         let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
-        g.play.new_bound(&g.table, 0);
-        g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Movement, side: 0 }, &goals));
+        g.movement(1, &goals);
         g.unit("a").formation
     };
     assert_eq!(formation(AiLevel::Normal, 105.0), Formation::Column, "on the bridge `Normal` keeps column");
@@ -1023,8 +1020,7 @@ fn a_cautious_side_behind_with_the_enemy_standing_attacks_as_a_bold_one() {
         let mut goals = ai::FsGoals::for_side(&FsCtx::new(&g.s), holders, &[false, false], 0, AiLevel::Normal);
         goals.aggression = 0.3;
         for turn in turns {
-            g.play.new_bound(&g.table, 0);
-            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+            g.movement(turn, &goals);
         }
         let (a, b) = (g.unit("a"), g.unit("b"));
         (a.formation, (a.x - b.x).hypot(a.y - b.y))
@@ -1066,8 +1062,7 @@ fn a_cautious_side_that_cannot_win_by_waiting_crosses_the_brook_for_a_village() 
         let mut goals = ai::FsGoals::for_side(&FsCtx::new(&g.s), holders, &[false, false], 0, AiLevel::Normal);
         goals.aggression = 0.3;
         for turn in 1..=10 {
-            g.play.new_bound(&g.table, 0);
-            g.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, &goals));
+            g.movement(turn, &goals);
         }
         g.unit("a").y
     };

@@ -326,9 +326,9 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         // At `Normal` foot and horse keep to column while any part of
         // them stands on a bridge: a line is wider than most bridges, and
         // one deployed on it could march nowhere.
-        let bridged = goals.level.mended() && on_bridge(b, u);
+        let bridged = || goals.level.mended() && b.ctx.touches(&b.engine.rect(u), |t| t == Terrain::Bridge);
         let want = match unit.arm {
-            Arm::Infantry | Arm::Cavalry if winding || bridged => Some(Formation::Column),
+            Arm::Infantry | Arm::Cavalry if winding || bridged() => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry if foe_dist > column_beyond => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry => Some(Formation::Line),
             Arm::Artillery => None,
@@ -412,13 +412,6 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             }
         }
     }
-}
-
-/// Whether any part of unit `u`'s footprint stands on a bridge.
-fn on_bridge(b: &Bound, u: usize) -> bool {
-    let mut pts = Vec::new();
-    b.engine.rect(u).sample_points(b.ctx.cell_cm / 2.0, &mut pts);
-    pts.iter().any(|&(x, y)| b.ctx.terrain_at(x, y) == Some(Terrain::Bridge))
 }
 
 /// Guns an enemy crew left that `u` (foot or horse) can reach within two

@@ -33,11 +33,7 @@ pub fn gap(a: &OrientedRect, b: &OrientedRect) -> f32 {
 /// Whether any part of the footprint stands in cover: woods, town,
 /// village or gardens.
 pub fn in_cover(ctx: &FsCtx, r: &OrientedRect) -> bool {
-    let mut pts = Vec::new();
-    r.sample_points(ctx.cell_cm / 2.0, &mut pts);
-    pts.iter().any(|&(x, y)| {
-        matches!(ctx.terrain_at(x, y), Some(Terrain::Woods | Terrain::Town | Terrain::Village | Terrain::Garden))
-    })
+    ctx.touches(r, |t| matches!(t, Terrain::Woods | Terrain::Town | Terrain::Village | Terrain::Garden))
 }
 
 fn band_points(bands: &[Band], dist: f32) -> Option<f32> {

@@ -221,6 +221,14 @@ impl<'a> FsCtx<'a> {
     }
 
     /// Terrain under a point; `None` off the table.
+    /// Whether any part of `r` stands on ground `on` picks, its points
+    /// sampled every half cell as a march samples a footprint (2.7).
+    pub fn touches(&self, r: &OrientedRect, on: impl Fn(Terrain) -> bool) -> bool {
+        let mut pts = Vec::new();
+        r.sample_points(self.cell_cm / 2.0, &mut pts);
+        pts.iter().any(|&(x, y)| self.terrain_at(x, y).is_some_and(&on))
+    }
+
     pub fn terrain_at(&self, x: f32, y: f32) -> Option<Terrain> {
         if x < 0.0 || y < 0.0 {
             return None;

@@ -115,6 +115,7 @@ fn a_volley_that_breaks_its_target_sends_it_away_from_the_firers() {
     let b = g.unit("b");
     assert_eq!((b.state, b.figures), (State::FU, 19));
     assert!(b.y < 91.0 - 10.0, "fled north, away from the firer: {b:?}");
+    assert!(!g.play.ordered[1], "a flight is no march by order: the unit has not come on (2.12)");
     let change = g.log.events.iter().find(|e| matches!(e.kind, EventKind::StateChange { cause: Cause::Fire, .. }));
     let flight = g.log.events.iter().find(|e| matches!(e.kind, EventKind::Move { reason: MoveReason::Flight, .. }));
     let (change, flight) = (change.expect("state change"), flight.expect("flight"));
@@ -1040,7 +1041,11 @@ fn a_cautious_side_behind_with_the_enemy_standing_attacks_as_a_bold_one() {
 /// win (docs/rules.md 2.12): behind on the score, with the enemy standing
 /// where the scenario set it out beyond the brook, a column makes for the
 /// village the enemy holds by the bridge. It holds the brook once the enemy
-/// has come on, once it leads on the score, and with `coming_cm` 0.
+/// has come on, once it leads on the score, and with `coming_cm` 0. An
+/// enemy unit that stands away from where it was set out but has not
+/// marched or charged by order (it fled there, or was pushed back) has not
+/// come on. (On generated table 1, Blue, behind, had stopped its attack
+/// once its own fire had put an enemy that gave no orders to flight.)
 #[test]
 fn a_cautious_side_that_cannot_win_by_waiting_crosses_the_brook_for_a_village() {
     use sauve::vocab::AiLevel;
@@ -1050,8 +1055,9 @@ fn a_cautious_side_that_cannot_win_by_waiting_crosses_the_brook_for_a_village() 
     marks[10].2 = '=';
     // Where the column stands after ten movement phases: `objectives` as
     // the scenario writes them, with their holders by side; `came` cm the
-    // enemy stands from where it was set out; `ai` the side's rules.
-    let march = |objectives: &str, holders: &[Option<usize>], came: f32, ai: &str| {
+    // enemy stands from where it was set out, and whether it marched there
+    // by order; `ai` the side's rules.
+    let march = |objectives: &str, holders: &[Option<usize>], (came, ordered): (f32, bool), ai: &str| {
         let units = [
             fsu("a", "a", "Infantry", 40.0, 160.0, 32, ", formation: Column"),
             fsu("b", "b", "Infantry", 40.0, 75.0, 24, ""),
@@ -1059,22 +1065,26 @@ fn a_cautious_side_that_cannot_win_by_waiting_crosses_the_brook_for_a_village() 
         let extra = format!(",\n objectives: [{objectives}],\n rules: (belle_alliance: (ai: ({ai})))");
         let mut g = Game::of(&table(&rows(20, 20, &marks), &units, &[], &extra), &[]);
         g.table.units[1].y -= came;
+        g.play.ordered[1] = ordered;
         let mut goals = ai::FsGoals::for_side(&FsCtx::new(&g.s), holders, &[false, false], 0, AiLevel::Normal);
         goals.aggression = 0.3;
         for turn in 1..=10 {
             g.movement(turn, &goals);
         }
+        assert!(g.play.ordered[0] && g.play.ordered[1] == ordered, "the column's marches count as its own");
         g.unit("a").y
     };
     // The enemy's village north of the brook, and one of its own south of it.
     let theirs = "(at: (15, 3), points: 1, name: \"Theirs\", held_by: \"b\")";
     let ours = "(at: (15, 15), points: 2, name: \"Ours\", held_by: \"a\")";
-    let y = march(theirs, &[Some(1)], 0.0, "");
+    let y = march(theirs, &[Some(1)], (0.0, false), "");
     assert!(y < 100.0, "behind, the enemy standing: it crossed the brook (y = {y})");
-    let y = march(theirs, &[Some(1)], 20.0, "");
+    let y = march(theirs, &[Some(1)], (20.0, true), "");
     assert!(y > 110.0, "the enemy came on: it holds the brook (y = {y})");
-    let y = march(&format!("{theirs}, {ours}"), &[Some(1), Some(0)], 0.0, "");
+    let y = march(theirs, &[Some(1)], (20.0, false), "");
+    assert!(y < 100.0, "the enemy only fled or was pushed there: it crossed the brook (y = {y})");
+    let y = march(&format!("{theirs}, {ours}"), &[Some(1), Some(0)], (0.0, false), "");
     assert!(y > 110.0, "ahead on the score: it holds the brook (y = {y})");
-    let y = march(theirs, &[Some(1)], 0.0, "coming_cm: 0.0");
+    let y = march(theirs, &[Some(1)], (0.0, false), "coming_cm: 0.0");
     assert!(y > 110.0, "with coming_cm 0 the enemy always counts as coming (y = {y})");
 }

@@ -138,13 +138,16 @@ fn leads_on_points(b: &Bound, goals: &FsGoals, side: usize) -> bool {
     points.iter().enumerate().all(|(s, &p)| s == side || mine > p)
 }
 
-/// Whether the enemy of `side` has come on: one of its units stands more
-/// than `coming_cm` from where the scenario set it out (always, at 0).
+/// Whether the enemy of `side` has come on: one of its units that has
+/// marched or charged by order stands more than `coming_cm` from where the
+/// scenario set it out (always, at 0). A unit that only fled or was pushed
+/// back has not come on: an enemy that stands and is shot at has not.
 fn enemy_coming(b: &Bound, side: usize) -> bool {
     let far = b.ctx.ba().ai.coming_cm;
     far <= 0.0
-        || b.table.units.iter().zip(b.ctx.units).any(|(u, spec)| {
+        || b.table.units.iter().zip(b.ctx.units).zip(&b.play.ordered).any(|((u, spec), &ordered)| {
             u.side != side
+                && ordered
                 && match spec.place {
                     crate::scenario::Place::Table { x, y } => (u.x - x).hypot(u.y - y) > far,
                     crate::scenario::Place::Hex(_) => false,

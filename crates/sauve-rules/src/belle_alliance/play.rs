@@ -31,6 +31,9 @@ pub struct FsPlay {
     pub fired: Vec<bool>,
     /// Batteries whose guns the enemy took (2.2.7).
     pub captured: Vec<bool>,
+    /// Units that have marched or charged by order (not only fled or been
+    /// pushed back): whether the enemy has come on (2.12).
+    pub ordered: Vec<bool>,
     /// Forced moves waiting for the phase's end.
     pub pending: Pending,
 }
@@ -44,6 +47,7 @@ impl FsPlay {
             fought: vec![false; units],
             fired: vec![false; units],
             captured: vec![false; units],
+            ordered: vec![false; units],
             pending: Pending::default(),
         }
     }
@@ -149,6 +153,7 @@ impl Bound<'_, '_> {
             return Err(illegal(id, format!("the march costs {:.1} cm and {left:.1} cm are left", plan.cost)));
         }
         self.play.used_cm[u] += plan.cost;
+        self.play.ordered[u] = true;
         let unit = &mut self.table.units[u];
         let (from, was) = ((unit.x, unit.y), unit.facing);
         unit.facing = facing.rem_euclid(360.0);
@@ -304,6 +309,7 @@ impl Bound<'_, '_> {
         // charge rides at it, or is called off if it is now out of reach.
         let contact = self.charge_contact(u, t);
         self.play.charged[u] = true;
+        self.play.ordered[u] = true;
         self.play.used_cm[u] = f32::MAX / 4.0;
         let Ok((to, facing)) = contact else { return Ok(()) };
         let unit = &mut self.table.units[u];

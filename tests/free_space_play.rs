@@ -1088,3 +1088,62 @@ fn a_cautious_side_that_cannot_win_by_waiting_crosses_the_brook_for_a_village() 
     let y = march(theirs, &[Some(1)], (0.0, false), "coming_cm: 0.0");
     assert!(y > 110.0, "with coming_cm 0 the enemy always counts as coming (y = {y})");
 }
+
+/// On generated table 14 (`sauve generate --free-space --seed 14`, against
+/// a side that gives no orders) Red's horse, in column, charged guns north
+/// of the western bridge (x 140-160, y 70-80) and came back onto it turned
+/// 50 degrees off its run: its corners stood over the brook at either side,
+/// and no wheel or step from there that `advance` tries was legal, so it
+/// stood there while the guns its charge had left went untaken. At
+/// `Normal` a unit on a bridge more than 10 degrees off its run that finds
+/// no march squares up to the run and marches straight along it
+/// (docs/rules.md 2.12, routes); at `Easy` it stays as it was.
+#[test]
+fn a_column_wedged_askew_on_a_bridge_squares_up_and_marches_off_it() {
+    use sauve::vocab::AiLevel;
+    let ground: Vec<String> = [
+        "....................................",
+        "....................................",
+        "....................................",
+        "...........................w........",
+        "...........................w........",
+        "....................................",
+        ".............................vv.....",
+        ".~~~........~~==~~~~.........vv.....",
+        "~~.~~~~~~~~~~.....w~~~~~==~~www.....",
+        "..................www.vv...~~~~~~~~~",
+        "..................www.vv............",
+        "....................................",
+    ]
+    .map(String::from)
+    .to_vec();
+    let after = |level: AiLevel, turns: u32| {
+        let mut g = Game::on(
+            &ground,
+            &[
+                fsu("c", "a", "Cavalry", 145.65, 71.64, 12, ", formation: Column, facing: 49.64"),
+                fsu("e", "b", "Infantry", 320.0, 20.0, 24, ", facing: 180.0"),
+            ],
+            &[],
+        );
+        // A village north of the brook, held by the enemy.
+        let goals = ai::FsGoals {
+            aggression: 0.6,
+            objectives: vec![((150.0, 25.0), 2, Some(1))],
+            broken: false,
+            level,
+            scripts: Vec::new(),
+        };
+        for turn in 1..=turns {
+            g.movement(turn, &goals);
+        }
+        let c = g.unit("c");
+        (c.y, c.facing)
+    };
+    let (y, facing) = after(AiLevel::Easy, 3);
+    assert!(y > 70.0 && facing == 49.64, "at `Easy` it stays on the bridge, askew: y = {y}, facing {facing}");
+    let (y, _) = after(AiLevel::Normal, 1);
+    assert!(y < 60.0, "it squared up to the bridge's run and marched off it, north: y = {y}");
+    let (y, _) = after(AiLevel::Normal, 3);
+    assert!(y < 40.0, "and on to the village: y = {y}");
+}

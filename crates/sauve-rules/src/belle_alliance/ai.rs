@@ -410,7 +410,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                     }
                 }
                 AiLevel::Easy => {
-                    advance(b, at, u, point, keep, near, Turning::Face, out);
+                    advance(b, at, u, point, keep, near, Turning::Plain, out);
                 }
             }
         }

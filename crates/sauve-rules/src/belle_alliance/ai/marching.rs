@@ -1,14 +1,16 @@
 //! How the free-space AI marches a unit towards a point (docs/rules.md
 //! 2.12): straight, turned off the line or shorter, preferring cover near
 //! the enemy; a unit wedged where it may not wheel keeps its facing; a
-//! cell straight on when nothing else is legal. Every order goes through
-//! the rules' own checks ([`Bound::apply`]).
+//! cell straight on when nothing else is legal; a unit wedged askew on a
+//! bridge squares up to it. Every order goes through the rules' own checks
+//! ([`Bound::apply`]).
 
 use crate::belle_alliance::combat::in_cover;
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, turn_between};
 use crate::belle_alliance::play::{At, Bound};
 use crate::labataille::orders::Order;
+use crate::terrain::Terrain;
 
 /// Gives `order` through the rules' checks, and records it in `out` if it
 /// was legal. Whether it was.
@@ -31,12 +33,21 @@ pub(super) enum Turning {
     /// A column wedged at a bridge's end, a few cm off its line, could
     /// not wheel onto it without swinging a flank over the brook.
     OrKeep,
+    /// As `Face`, and a unit wedged askew on a bridge stays so (`easy`).
+    Plain,
 }
+
+/// Degrees off a bridge's run beyond which a unit on it stands askew.
+const ASKEW_DEG: f32 = 10.0;
 
 /// Marches `u` towards `point`, stopping `keep` cm short of it, facing it:
 /// straight first, then turned off the line or shorter; near the enemy
-/// the legal end in cover wins, and a march must gain ground. Whether it
-/// marched.
+/// the legal end in cover wins, and a march must gain ground. A unit on
+/// a bridge, standing more than `ASKEW_DEG` off its run, that finds no
+/// such march squares up to the run and marches straight along it
+/// (unless `Turning::Plain`): turned across the bridge so that its
+/// corners stood over the brook at either side, it could neither wheel
+/// nor step anywhere. Whether it marched.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn advance(
     b: &mut Bound,
@@ -48,27 +59,84 @@ pub(super) fn advance(
     turning: Turning,
     out: &mut Vec<Order>,
 ) -> bool {
+    march_on(b, at, u, point, keep, near_enemy, turning, None, out)
+        || (turning != Turning::Plain
+            && askew_on_bridge(b, u)
+                .is_some_and(|run| march_on(b, at, u, point, keep, near_enemy, turning, Some(run), out)))
+}
+
+/// The bearings of the bridge's run (its two ends), when `u` stands on a
+/// bridge more than `ASKEW_DEG` off it. A bridge runs between the closed
+/// cells at either side of it.
+fn askew_on_bridge(b: &Bound, u: usize) -> Option<[f32; 2]> {
+    let unit = &b.table.units[u];
+    if b.ctx.terrain_at(unit.x, unit.y) != Some(Terrain::Bridge) {
+        return None;
+    }
+    let c = b.ctx.cell_cm;
+    let closed = |x: f32, y: f32| b.ctx.terrain_at(x, y).is_none_or(|t| !b.ctx.passable(t, unit.moving_arm()));
+    let run = if closed(unit.x - c, unit.y) || closed(unit.x + c, unit.y) { [180.0, 0.0] } else { [90.0, 270.0] };
+    run.iter().all(|&r| turn_between(unit.facing, r) > ASKEW_DEG).then_some(run)
+}
+
+/// The end of a bridge's `run` that a unit facing `facing` squares up to
+/// on its way towards the bearing `towards`: the one nearer that
+/// bearing, unless that means turning about (more than a right angle),
+/// when none (it does not turn back over the bridge).
+fn run_end(run: [f32; 2], facing: f32, towards: f32) -> Option<f32> {
+    let end = if turn_between(run[0], towards) <= turn_between(run[1], towards) { run[0] } else { run[1] };
+    (turn_between(facing, end) <= 90.0).then_some(end)
+}
+
+/// [`advance`]'s march; `square`: facing one end of the bridge's run
+/// ([`run_end`]), straight along it.
+#[allow(clippy::too_many_arguments)]
+fn march_on(
+    b: &mut Bound,
+    at: At,
+    u: usize,
+    point: (f32, f32),
+    keep: f32,
+    near_enemy: bool,
+    turning: Turning,
+    square: Option<[f32; 2]>,
+    out: &mut Vec<Order>,
+) -> bool {
     let unit = b.table.units[u].clone();
     let (dx, dy) = (point.0 - unit.x, point.1 - unit.y);
     let d = dx.hypot(dy);
     if d <= keep + 0.5 {
         return false;
     }
-    let facing = bearing_of(dx, dy);
+    // Squared up: the end of the run nearer the point's bearing, and only
+    // as far along it as the point lies.
+    let towards = bearing_of(dx, dy);
+    let (facing, along) = match square {
+        Some(run) => {
+            let Some(end) = run_end(run, unit.facing, towards) else { return false };
+            let v = bearing_vector(end);
+            (end, (dx * v.0 + dy * v.1).max(0.0))
+        }
+        None => (towards, f32::INFINITY),
+    };
     let left = b.play.march_left(b.ctx, b.table, u);
     let wheel = march::wheel_cost(&unit, turn_between(unit.facing, facing), b.ctx);
     // A unit that cannot both wheel and step keeps its facing and steps
     // obliquely if that is nearer than the full wheel.
-    let (facing, budget) = if wheel < left * 0.6 { (facing, left - wheel) } else { (unit.facing, left) };
+    let (facing, budget) = if wheel < left * 0.6 || (square.is_some() && wheel < left) {
+        (facing, left - wheel)
+    } else {
+        (unit.facing, left)
+    };
     if budget <= 0.5 {
         return false;
     }
     // Each way of marching: its facing, the bearing its steps start from
     // and how far it would go. The facing kept comes last, and only when
     // no wheeled march is legal.
-    let mut ways = vec![(facing, facing, (d - keep).min(budget))];
+    let mut ways = vec![(facing, facing, (d - keep).min(budget).min(along))];
     if turning == Turning::OrKeep && facing != unit.facing {
-        ways.push((unit.facing, facing, (d - keep).min(left)));
+        ways.push((unit.facing, towards, (d - keep).min(left)));
     }
     let mut near = Vec::new();
     let mut best: Option<((f32, f32), f32, f32)> = None;

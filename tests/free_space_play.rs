@@ -83,6 +83,30 @@ impl Game {
         self.bound(|b| ai::play_phase(b, At { turn, phase: Phase::Movement, side: 0 }, goals))
     }
 
+    /// Plays `turns` movement phases of side 0 at `level` and `aggression`,
+    /// making for one objective worth 2 that the enemy holds; where unit
+    /// `c` then stands, and its facing.
+    fn march_c(
+        &mut self,
+        level: sauve::vocab::AiLevel,
+        aggression: f32,
+        objective: (f32, f32),
+        turns: u32,
+    ) -> (f32, f32, f32) {
+        let goals = ai::FsGoals {
+            aggression,
+            objectives: vec![(objective, 2, Some(1))],
+            broken: false,
+            level,
+            scripts: Vec::new(),
+        };
+        for turn in 1..=turns {
+            self.movement(turn, &goals);
+        }
+        let c = self.unit("c");
+        (c.x, c.y, c.facing)
+    }
+
     fn unit(&self, id: &str) -> &sauve::belle_alliance::FsUnit {
         &self.table.units[self.table.index_of(id).expect("unit")]
     }
@@ -937,18 +961,7 @@ fn a_column_that_may_not_wheel_onto_a_bridge_steps_across_keeping_its_facing() {
             &[],
         );
         // The village south of the bridge, worth taking, held by the enemy.
-        let goals = ai::FsGoals {
-            aggression: 0.57,
-            objectives: vec![((295.0, 105.0), 2, Some(1))],
-            broken: false,
-            level,
-            scripts: Vec::new(),
-        };
-        for turn in 1..=turns {
-            g.movement(turn, &goals);
-        }
-        let c = g.unit("c");
-        (c.x, c.y, c.facing)
+        g.march_c(level, 0.57, (295.0, 105.0), turns)
     };
     let (_, y, _) = after(AiLevel::Easy, 4);
     assert!(y < 66.0, "at `Easy` the column stands north of the bridge: y = {y}");
@@ -1127,18 +1140,8 @@ fn a_column_wedged_askew_on_a_bridge_squares_up_and_marches_off_it() {
             &[],
         );
         // A village north of the brook, held by the enemy.
-        let goals = ai::FsGoals {
-            aggression: 0.6,
-            objectives: vec![((150.0, 25.0), 2, Some(1))],
-            broken: false,
-            level,
-            scripts: Vec::new(),
-        };
-        for turn in 1..=turns {
-            g.movement(turn, &goals);
-        }
-        let c = g.unit("c");
-        (c.y, c.facing)
+        let (_, y, facing) = g.march_c(level, 0.6, (150.0, 25.0), turns);
+        (y, facing)
     };
     let (y, facing) = after(AiLevel::Easy, 3);
     assert!(y > 70.0 && facing == 49.64, "at `Easy` it stays on the bridge, askew: y = {y}, facing {facing}");

@@ -1141,3 +1141,33 @@ fn a_column_wedged_askew_on_a_bridge_squares_up_and_marches_off_it() {
     let (y, _) = after(AiLevel::Normal, 3);
     assert!(y < 40.0, "and on to the village: y = {y}");
 }
+
+/// The same horse on the same ground turned a quarter about (the table's
+/// rows made its columns): the bridge now runs across the table, and the
+/// horse squares up to that run and marches off it, west.
+#[test]
+fn a_column_wedged_askew_on_a_bridge_that_runs_across_the_table_squares_up_to_it() {
+    use sauve::vocab::AiLevel;
+    let rows = table_14();
+    let ground: Vec<String> =
+        (0..rows[0].len()).map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect()).collect();
+    let after = |level: AiLevel, turns: u32| {
+        let mut g = Game::on(
+            &ground,
+            &[
+                fsu("c", "a", "Cavalry", 71.64, 145.65, 12, ", formation: Column, facing: 220.36"),
+                fsu("e", "b", "Infantry", 20.0, 320.0, 24, ", facing: 90.0"),
+            ],
+            &[],
+        );
+        // A village west of the brook, held by the enemy.
+        let (x, _, facing) = g.march_c(level, 0.6, (25.0, 150.0), turns);
+        (x, facing)
+    };
+    let (x, facing) = after(AiLevel::Easy, 3);
+    assert!(x > 70.0 && facing == 220.36, "at `Easy` it stays on the bridge, askew: x = {x}, facing {facing}");
+    let (x, _) = after(AiLevel::Normal, 1);
+    assert!(x < 60.0, "it squared up to the bridge's run and marched off it, west: x = {x}");
+    let (x, _) = after(AiLevel::Normal, 3);
+    assert!(x < 40.0, "and on to the village: x = {x}");
+}

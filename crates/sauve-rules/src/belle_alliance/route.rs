@@ -139,7 +139,14 @@ fn across(path: &[(i32, i32)], k: usize) -> Option<bool> {
 /// The open run (cm) through `cell` along its row (`along_row`) or column,
 /// at most eight cells either way.
 fn span(ctx: &FsCtx, cells: &Cells, (c, r): (i32, i32), along_row: bool) -> (f32, f32) {
-    let open = |i: i32| if along_row { cells.open(i, r) } else { cells.open(c, i) };
+    let (lo, hi) = open_run((c, r), along_row, |c, r| cells.open(c, r));
+    (lo as f32 * ctx.cell_cm, (hi + 1) as f32 * ctx.cell_cm)
+}
+
+/// The first and last cells of the open run through `(c, r)` along its
+/// row (`along_row`) or column, at most eight cells either way.
+fn open_run((c, r): (i32, i32), along_row: bool, open: impl Fn(i32, i32) -> bool) -> (i32, i32) {
+    let open = |i: i32| if along_row { open(i, r) } else { open(c, i) };
     let at = if along_row { c } else { r };
     let (mut lo, mut hi) = (at, at);
     while open(lo - 1) && at - lo < 8 {
@@ -148,7 +155,20 @@ fn span(ctx: &FsCtx, cells: &Cells, (c, r): (i32, i32), along_row: bool) -> (f32
     while open(hi + 1) && hi - at < 8 {
         hi += 1;
     }
-    (lo as f32 * ctx.cell_cm, (hi + 1) as f32 * ctx.cell_cm)
+    (lo, hi)
+}
+
+/// Whether the ground `arm` may enter runs farther up and down the table
+/// than across it through the cell at `p` (cm): which way a bridge there
+/// runs, between the closed cells at either side of it.
+pub fn runs_up_and_down(ctx: &FsCtx, arm: Arm, p: (f32, f32)) -> bool {
+    let cell = cell_of(ctx, p);
+    let open = |c, r| open_terrain(ctx, arm, c, r).is_some();
+    let length = |along_row| {
+        let (lo, hi) = open_run(cell, along_row, open);
+        hi - lo
+    };
+    length(false) >= length(true)
 }
 
 /// The cheapest way of cells from `from` to `to` for `arm` (8 neighbours,

@@ -9,6 +9,7 @@ use crate::belle_alliance::combat::in_cover;
 use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, turn_between};
 use crate::belle_alliance::play::{At, Bound};
+use crate::belle_alliance::route;
 use crate::labataille::orders::Order;
 use crate::terrain::Terrain;
 
@@ -66,27 +67,14 @@ pub(super) fn advance(
 }
 
 /// The bearings of the bridge's run (its two ends), when `u` stands on a
-/// bridge more than `ASKEW_DEG` off it. A bridge runs between the closed
-/// cells at either side of it: across the table when those stand nearer
-/// along the column than along the row, else up and down it.
+/// bridge more than `ASKEW_DEG` off it ([`route::runs_up_and_down`]).
 fn askew_on_bridge(b: &Bound, u: usize) -> Option<[f32; 2]> {
     let unit = &b.table.units[u];
     if b.ctx.terrain_at(unit.x, unit.y) != Some(Terrain::Bridge) {
         return None;
     }
-    let c = b.ctx.cell_cm;
-    let closed = |x: f32, y: f32| b.ctx.terrain_at(x, y).is_none_or(|t| !b.ctx.passable(t, unit.moving_arm()));
-    // Cells (at most `REACH`) to the nearest closed one either way.
-    const REACH: u8 = 8;
-    let nearest = |dx: f32, dy: f32| {
-        (1..=REACH)
-            .find(|&k| {
-                let k = f32::from(k) * c;
-                closed(unit.x + dx * k, unit.y + dy * k) || closed(unit.x - dx * k, unit.y - dy * k)
-            })
-            .unwrap_or(REACH + 1)
-    };
-    let run = if nearest(0.0, 1.0) < nearest(1.0, 0.0) { [90.0, 270.0] } else { [180.0, 0.0] };
+    let run =
+        if route::runs_up_and_down(b.ctx, unit.moving_arm(), (unit.x, unit.y)) { [180.0, 0.0] } else { [90.0, 270.0] };
     run.iter().all(|&r| turn_between(unit.facing, r) > ASKEW_DEG).then_some(run)
 }
 

@@ -469,6 +469,7 @@ impl BelleAllianceRules {
             ("bold_from", ai.bold_from, 0.0, 1.0),
             ("storm_within_cm", ai.storm_within_cm, 0.0, 1000.0),
             ("coming_cm", ai.coming_cm, 0.0, 1000.0),
+            ("askew_degrees", ai.askew_degrees, 0.0, 90.0),
             ("cautious_column_beyond_cm", ai.cautious_column_beyond_cm, 0.0, 1000.0),
             ("volley_guns_factor", ai.volley_guns_factor, 0.0, 100.0),
         ] {
@@ -528,6 +529,14 @@ mod tests {
         refuses_only_the_bad(
             "coming_cm",
             &[("-1.0", true), ("0.0", false), ("15.0", false), ("1000.0", false), ("1001.0", true)],
+        );
+    }
+
+    #[test]
+    fn a_bridge_askew_past_a_right_angle_or_below_nothing_is_refused() {
+        refuses_only_the_bad(
+            "askew_degrees",
+            &[("-1.0", true), ("0.0", false), ("10.0", false), ("90.0", false), ("91.0", true)],
         );
     }
 

@@ -308,6 +308,9 @@ pub struct FsAiRules {
     /// out; until then, and while it does not lead on the score, waiting
     /// cannot win it the battle (0: the enemy always counts as coming).
     pub coming_cm: f32,
+    /// At `Normal`: a unit on a bridge more than this many degrees off the
+    /// bridge's run, whose march is refused, squares up to the run.
+    pub askew_degrees: f32,
     /// Near the enemy (this many cm), ending in cover is worth `cover_bonus_cm`.
     pub cover_within_cm: f32,
     pub cover_bonus_cm: f32,
@@ -349,6 +352,7 @@ impl Default for FsAiRules {
             route_legs: 3,
             storm_within_cm: 80.0,
             coming_cm: 15.0,
+            askew_degrees: 10.0,
             cover_within_cm: 30.0,
             cover_bonus_cm: 6.0,
             melee_threshold: 0.1,

@@ -38,17 +38,14 @@ pub(super) enum Turning {
     Plain,
 }
 
-/// Degrees off a bridge's run beyond which a unit on it stands askew.
-const ASKEW_DEG: f32 = 10.0;
-
 /// Marches `u` towards `point`, stopping `keep` cm short of it, facing it:
 /// straight first, then turned off the line or shorter; near the enemy
 /// the legal end in cover wins, and a march must gain ground. A unit on
-/// a bridge, standing more than `ASKEW_DEG` off its run, that finds no
-/// such march squares up to the run and marches straight along it
-/// (unless `Turning::Plain`): turned across the bridge so that its
-/// corners stood over the brook at either side, it could neither wheel
-/// nor step anywhere. Whether it marched.
+/// a bridge, standing more than `rules.belle_alliance.ai.askew_degrees`
+/// off its run, that finds no such march squares up to the run and
+/// marches straight along it (unless `Turning::Plain`): turned across the
+/// bridge so that its corners stood over the brook at either side, it
+/// could neither wheel nor step anywhere. Whether it marched.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn advance(
     b: &mut Bound,
@@ -67,7 +64,7 @@ pub(super) fn advance(
 }
 
 /// The bearings of the bridge's run (its two ends), when `u` stands on a
-/// bridge more than `ASKEW_DEG` off it ([`route::runs_up_and_down`]).
+/// bridge more than `askew_degrees` off it ([`route::runs_up_and_down`]).
 fn askew_on_bridge(b: &Bound, u: usize) -> Option<[f32; 2]> {
     let unit = &b.table.units[u];
     if b.ctx.terrain_at(unit.x, unit.y) != Some(Terrain::Bridge) {
@@ -75,7 +72,8 @@ fn askew_on_bridge(b: &Bound, u: usize) -> Option<[f32; 2]> {
     }
     let run =
         if route::runs_up_and_down(b.ctx, unit.moving_arm(), (unit.x, unit.y)) { [180.0, 0.0] } else { [90.0, 270.0] };
-    run.iter().all(|&r| turn_between(unit.facing, r) > ASKEW_DEG).then_some(run)
+    let askew = b.ctx.ba().ai.askew_degrees;
+    run.iter().all(|&r| turn_between(unit.facing, r) > askew).then_some(run)
 }
 
 /// The end of a bridge's `run` that a unit facing `facing` squares up to

@@ -276,6 +276,28 @@ mod tests {
         assert_ne!(board.units[0].formation, Formation::Square);
     }
 
+    /// At `Normal` a battalion forms square only against horse whose
+    /// charge at it, the square test counted, would clear the horse's
+    /// side's threshold: a steady one stands in line before a weak
+    /// squadron (`Easy` still squares), a shaky one squares before strong
+    /// horse.
+    #[test]
+    fn a_battalion_squares_only_against_a_charge_that_would_pay() {
+        let before = |morale: u8, horse: u32, level: AiLevel| {
+            let mut board =
+                Board { units: vec![unit("fr", 0, Arm::Infantry, (4, 8)), unit("ru-cav", 1, Arm::Cavalry, (4, 5))] };
+            board.units[0].formation = Formation::Line;
+            board.units[0].morale = morale;
+            board.units[1].strength = horse;
+            let goals = AiGoals { level, ..AiGoals::default() };
+            play(&OPEN, &mut board, &[(Phase::Movement, 0)], &goals);
+            board.units[0].formation
+        };
+        assert_ne!(before(22, 2, AiLevel::Normal), Formation::Square, "steady foot, weak horse: no square");
+        assert_eq!(before(22, 2, AiLevel::Easy), Formation::Square, "`Easy` squares before any horse");
+        assert_eq!(before(61, 8, AiLevel::Normal), Formation::Square, "shaky foot, strong horse: square");
+    }
+
     #[test]
     fn ai_concentrates_fire_on_one_target() {
         // Three battalions in range and sight of two enemies; the

@@ -197,7 +197,12 @@ impl Ai<'_, '_, '_> {
         match arm {
             Arm::Infantry => {
                 let close = grid.close[cell];
-                if !close && self.enemy_cavalry_near(&plan.sight, at) {
+                let unformed = match formation {
+                    Formation::Square if d <= column_beyond => Formation::Line,
+                    Formation::Square => Formation::Column,
+                    f => f,
+                };
+                if !close && self.enemy_cavalry_near(&plan.sight, i, at, unformed) {
                     self.formation(i, Formation::Square);
                     return;
                 }

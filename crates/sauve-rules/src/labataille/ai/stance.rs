@@ -2,12 +2,16 @@
 //! guns limbered or not, and fronts turned to the nearest enemy.
 
 use crate::hex::Offset;
+use crate::labataille::combat::charge_odds_on;
 use crate::labataille::fields::{FAR, SideFields, front_sides};
+use crate::labataille::grid::BLOCKED;
 use crate::labataille::orders::{Order, change_cost, face_cost};
+use crate::labataille::probe::Probe;
 use crate::terrain::Arm;
 use crate::vocab::State;
 use crate::vocab::{Formation, Readiness};
 
+use super::goals::Tuning;
 use super::phase::Ai;
 use super::plan::Plan;
 
@@ -47,24 +51,66 @@ impl Ai<'_, '_, '_> {
         self.give(order)
     }
 
-    /// Some enemy cavalry able to charge stands within `rules.ai.square_radius`.
-    pub(super) fn enemy_cavalry_near(&self, sight: &SideFields, at: Offset) -> bool {
+    /// Some enemy cavalry able to charge stands within
+    /// `rules.ai.square_radius` of unit `i` at `at`. At `Normal` it must
+    /// also have a charge at the unit, as the unit would stand out of
+    /// square (`unformed`), that clears the charging side's threshold at
+    /// its aggression, every die counted (the square test first): a horse
+    /// unit that would not charge keeps no battalion in square.
+    pub(super) fn enemy_cavalry_near(&self, sight: &SideFields, i: usize, at: Offset, unformed: Formation) -> bool {
         let grid = self.bf.ctx.grid;
         let radius = self.bf.ctx.rules.ai.square_radius;
         if sight.dist[grid.idx(at)] as u32 > radius {
             return false;
         }
-        let mut near = false;
+        let mut horse: Vec<usize> = Vec::new();
         sight.enemies_within(at, radius, |e| {
-            near |= self.engine.occupancy.at(grid.idx(e)).iter().any(|&v| {
-                let v = &self.board.units[v as usize];
-                v.side != self.side
-                    && v.arm == Arm::Cavalry
-                    && v.state == State::GoodOrder
-                    && v.readiness != Readiness::Exhausted
-            })
+            for &v in self.engine.occupancy.at(grid.idx(e)) {
+                let u = &self.board.units[v as usize];
+                if u.side != self.side
+                    && u.arm == Arm::Cavalry
+                    && u.state == State::GoodOrder
+                    && u.readiness != Readiness::Exhausted
+                {
+                    horse.push(v as usize);
+                }
+            }
         });
-        near
+        horse.sort_unstable();
+        horse.dedup();
+        if horse.is_empty() || !self.goals.mended() {
+            return !horse.is_empty();
+        }
+        horse.into_iter().any(|v| self.charge_would_pay(v, i, at, unformed))
+    }
+
+    /// Whether enemy horse `v` has a charge at unit `i` at `at`, standing
+    /// in `unformed`, from a hex next to it that clears the horse's side's
+    /// charge threshold (raw chance: at `Normal` that side weighs its
+    /// losses too, so it charges no more often than this).
+    fn charge_would_pay(&self, v: usize, i: usize, at: Offset, unformed: Formation) -> bool {
+        let ctx = self.bf.ctx;
+        let grid = ctx.grid;
+        let Some(from) = self.board.units[v].at else { return false };
+        let theirs = self.board.units[v].side;
+        let aggression = ctx.sides.get(theirs).map_or(crate::scenario::DEFAULT_AGGRESSION, |s| s.aggression);
+        let threshold = Tuning::new(aggression, &ctx.rules.ai).charge_threshold;
+        let mut board = self.board.clone();
+        board.units[i].formation = unformed;
+        let mut probe = Probe::new(self.engine, &board);
+        at.neighbours().into_iter().any(|n| {
+            if !grid.in_padded(n) || !grid.on_map[grid.idx(n)] {
+                return false;
+            }
+            let Some(dir) = n.direction_to(at) else { return false };
+            if grid.step_cost(Arm::Cavalry, grid.idx(n), dir) == BLOCKED
+                || (n != from && self.engine.occupancy.count(grid.idx(n), self.side) > 0)
+            {
+                return false;
+            }
+            let path = if n == from { vec![from] } else { vec![from, n] };
+            charge_odds_on(self.bf, &mut probe, v, i, &path).is_ok_and(|o| o.win_chance() >= threshold)
+        })
     }
 
     /// Changes formation if the rules allow it now (checked first, so that

@@ -139,6 +139,29 @@ fn table_14() -> Vec<String> {
     .to_vec()
 }
 
+/// The ground of generated table 1 (`sauve generate --free-space --seed
+/// 1`), its northern half: the brook with its two bridges.
+fn table_1() -> Vec<String> {
+    [
+        "....................................",
+        "....................................",
+        "....................................",
+        "....................................",
+        "...............................wwwww",
+        "..................................ww",
+        "..................................ww",
+        "ww...................~~~~.........w.",
+        "ww.~~~~..www....~~.~~~..~~~~~www~~~~",
+        "~~~~..~~~~==~~~~~~~~.......w~~==~ww.",
+        "wwwww...............................",
+        "w....................vv.............",
+        "w...vv...............vvvv...........",
+        "....vv.................vv...........",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 fn fire(units: &[&str], target: &str) -> Order {
     Order::Fire { units: units.iter().map(|u| u.to_string()).collect(), target: target.into() }
 }
@@ -1170,4 +1193,40 @@ fn a_column_wedged_askew_on_a_bridge_that_runs_across_the_table_squares_up_to_it
     assert!(x < 60.0, "it squared up to the bridge's run and marched off it, west: x = {x}");
     let (x, _) = after(AiLevel::Normal, 3);
     assert!(x < 40.0, "and on to the village: x = {x}");
+}
+
+/// On generated table 1 (seed 6) Blue's horse came out of a melee shaken
+/// (LU) just south of the western bridge, nearer the enemy than its
+/// stand-off, and stood there; the foot column behind it on the bridge,
+/// on its way round to a village, could march nowhere, and stood on the
+/// bridge to the end. At `Normal` a unit standing idle at the front of a
+/// friend held on a bridge on its way round steps aside (docs/rules.md
+/// 2.12, routes).
+#[test]
+fn a_horse_idle_at_the_mouth_of_a_bridge_makes_way_for_the_column_behind_it() {
+    use sauve::vocab::AiLevel;
+    let ground = table_1();
+    let after = |level: AiLevel, turns: u32| {
+        let mut g = Game::on(
+            &ground,
+            &[
+                fsu("h", "a", "Cavalry", 105.0, 104.0, 10, ", formation: Column, facing: 180.0, state: LU"),
+                fsu("c", "a", "Infantry", 111.66, 91.24, 32, ", formation: Column, facing: 178.0"),
+                fsu("e", "b", "Infantry", 89.6, 114.0, 29, ", facing: 0.0"),
+            ],
+            &[],
+        );
+        // A village south-west of the bridge, held by the enemy.
+        let (_, y, _) = g.march_c(level, 0.37, (45.0, 125.0), turns);
+        let h = g.unit("h");
+        (y, (h.x, h.y))
+    };
+    // The bridge's cells end at y = 100; the column is 8 cm deep.
+    let (y, horse) = after(AiLevel::Easy, 8);
+    assert!(y < 100.0 && horse == (105.0, 104.0), "at `Easy` both stand: y = {y}, the horse at {horse:?}");
+    let (y, horse) = after(AiLevel::Normal, 1);
+    assert_ne!(horse, (105.0, 104.0), "at `Normal` the horse makes way");
+    assert!(y < 100.0, "while the column, held, is still on the bridge: y = {y}");
+    let (y, _) = after(AiLevel::Normal, 8);
+    assert!(y > 104.0, "the column, the horse stepping aside as it comes, is off the bridge: y = {y}");
 }

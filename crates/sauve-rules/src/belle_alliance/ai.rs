@@ -261,6 +261,9 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     // The ground's cells, built once for the phase when a way round is
     // first looked for.
     let ways = route::Ways::default();
+    // Units on a bridge on their way round that could not march this
+    // phase (at `Normal`): a friend standing idle in their way makes way.
+    let mut jammed: Vec<usize> = Vec::new();
     for (u, &reserved) in held_back.iter().enumerate() {
         let unit = b.table.units[u].clone();
         if unit.side != at.side || !able(&unit) {
@@ -355,6 +358,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                 // side goes round: to a cautious one a brook between them
                 // is ground to hold.)
                 AiLevel::Hold | AiLevel::Normal | AiLevel::Hard if go_round => {
+                    let before = out.len();
                     // Leg after leg while the march lasts (`route_legs` at most).
                     for _ in 0..ai.route_legs {
                         let route::Legs { reached: legs, first } =
@@ -399,6 +403,9 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                             break;
                         }
                     }
+                    if !marched_since(out, before, &id) && b.ctx.touches(&b.engine.rect(u), |t| t == Terrain::Bridge) {
+                        jammed.push(u);
+                    }
                 }
                 // Straight on, and when every straight march there is
                 // refused (a column on a bridge, which may not wheel off
@@ -413,6 +420,78 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                     advance(b, at, u, point, keep, near, Turning::Plain, out);
                 }
             }
+        }
+    }
+    for g in jammed {
+        make_way(b, at, g, goals, out);
+    }
+}
+
+/// Whether unit `id` was given a march in `out` since `from`.
+fn marched_since(out: &[Order], from: usize, id: &str) -> bool {
+    out[from..].iter().any(|o| matches!(o, Order::March { unit, .. } if unit == id))
+}
+
+/// A friend in order or LU, foot or horse, that stands idle this phase
+/// (no march given it) just before the front of `g`, a unit held on a
+/// bridge on its way round (its centre ahead of `g` within their two
+/// half-fronts of `g`'s line, its rectangle within a cell of `g`'s), steps
+/// aside until the two fronts no longer overlap: square to `g`'s front or
+/// slanting on, to the side it stands on first (docs/rules.md 2.12,
+/// routes). A horse unit that had stopped within its stand-off at the
+/// mouth of a bridge held the foot behind it on the bridge to the end of
+/// the battle. Not a garrison: an objective held is worth more than the
+/// way.
+fn make_way(b: &mut Bound, at: At, g: usize, goals: &FsGoals, out: &mut Vec<Order>) {
+    let unit = b.table.units[g].clone();
+    let v = bearing_vector(unit.facing);
+    let side = (-v.1, v.0);
+    let reach = b.ctx.cell_cm;
+    let front = half_width(b, g);
+    let rect = b.engine.rect(g);
+    let blocker = (0..b.table.units.len()).find(|&f| {
+        let fu = &b.table.units[f];
+        let (dx, dy) = (fu.x - unit.x, fu.y - unit.y);
+        f != g
+            && fu.side == unit.side
+            && able(fu)
+            && matches!(fu.arm, Arm::Infantry | Arm::Cavalry)
+            && dx * v.0 + dy * v.1 > 0.0
+            && (dx * side.0 + dy * side.1).abs() < front + half_width(b, f)
+            && gap(&rect, &b.engine.rect(f)) <= reach
+            && !marched_since(out, 0, &fu.id)
+            && !garrisons(b, f, goals)
+    });
+    let Some(f) = blocker else { return };
+    let fu = b.table.units[f].clone();
+    let off = (fu.x - unit.x) * side.0 + (fu.y - unit.y) * side.1;
+    let sign = if off >= 0.0 { 1.0 } else { -1.0 };
+    let clear = front + half_width(b, f) + 1.0;
+    // Off `g`'s front for good: to the side it stands on first, square
+    // to that front or slanting on, wheeled to its way or keeping its
+    // facing (a wheel about the head swings the body, and the enemy may
+    // be at hand); the first legal march.
+    for (lateral, need) in [(sign, clear - off.abs()), (-sign, clear + off.abs())] {
+        for angle in [90.0f32, 60.0, 45.0, 30.0] {
+            let bearing = unit.facing + lateral * angle;
+            let dir = bearing_vector(bearing);
+            let step = need / angle.to_radians().sin();
+            let to = (fu.x + dir.0 * step, fu.y + dir.1 * step);
+            for facing in [bearing.rem_euclid(360.0), fu.facing] {
+                if give(b, at, Order::March { unit: fu.id.clone(), to, facing }, out) {
+                    return;
+                }
+            }
+        }
+    }
+    // Hemmed in (the brook at its back, the enemy at hand): the first
+    // march [`advance`] finds towards one of those sides or straight on
+    // along `g`'s way, to clear it over the bounds to come.
+    let (aside, slant) = ((side.0 * sign, side.1 * sign), bearing_vector(unit.facing + sign * 45.0));
+    for (dir, step) in [(aside, clear - off.abs()), (slant, clear), (v, clear), ((-aside.0, -aside.1), clear + off.abs())] {
+        let to = (fu.x + dir.0 * step, fu.y + dir.1 * step);
+        if advance(b, at, f, to, 0.0, false, Turning::OrKeep, out) {
+            return;
         }
     }
 }

@@ -3,13 +3,13 @@
 //! (not only the scripted shocks) makes units check morale and rout.
 //!
 //! Win counts with the tuned scenarios (`sauve simulate FILE --seed N`),
-//! `normal` on both sides as of 2026-12-06 (docs/benchmarks.md, "Balance"):
+//! `normal` on both sides as of 2026-12-07 (docs/benchmarks.md, "Balance"):
 //!
 //! | scenario | seeds 1..=10 | seeds 1..=40 |
 //! |---|---|---|
-//! | grossbeeren-1813 | Prussians 9, French 1 | Prussians 31, French 8, 1 drawn |
-//! | hagelberg-1813 | Allies 8, French 2 | Allies 26, French 14 |
-//! | dennewitz-1813 | Allies 4, French 6 | Allies 22, French 18 |
+//! | grossbeeren-1813 | Prussians 8, French 2 | Prussians 32, French 8 |
+//! | hagelberg-1813 | Allies 8, French 2 | Allies 25, French 15 |
+//! | dennewitz-1813 | Allies 6, French 4 | Allies 20, French 20 |
 
 use std::path::Path;
 use std::sync::Arc;

@@ -488,7 +488,9 @@ fn make_way(b: &mut Bound, at: At, g: usize, goals: &FsGoals, out: &mut Vec<Orde
     // march [`advance`] finds towards one of those sides or straight on
     // along `g`'s way, to clear it over the bounds to come.
     let (aside, slant) = ((side.0 * sign, side.1 * sign), bearing_vector(unit.facing + sign * 45.0));
-    for (dir, step) in [(aside, clear - off.abs()), (slant, clear), (v, clear), ((-aside.0, -aside.1), clear + off.abs())] {
+    for (dir, step) in
+        [(aside, clear - off.abs()), (slant, clear), (v, clear), ((-aside.0, -aside.1), clear + off.abs())]
+    {
         let to = (fu.x + dir.0 * step, fu.y + dir.1 * step);
         if advance(b, at, f, to, 0.0, false, Turning::OrKeep, out) {
             return;

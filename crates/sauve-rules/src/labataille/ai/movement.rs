@@ -66,7 +66,8 @@ impl Ai<'_, '_, '_> {
         let objective = wants_objective.then(|| kept.field(grid, Arm::Infantry, &objective_sources));
         let exits = self.exit_routes();
         let lanes = self.rout_lanes(&sight);
-        let plan = Plan { sight, attack, defend, objective, objectives, exits, lanes };
+        let mut plan = Plan { sight, attack, defend, objective, objectives, exits, lanes, squares: Vec::new() };
+        plan.squares = self.squares_needed(&plan.sight);
 
         // Roles: the first good-order unit on an objective holds it; the
         // rearmost share of the rest is the reserve.
@@ -197,12 +198,12 @@ impl Ai<'_, '_, '_> {
         match arm {
             Arm::Infantry => {
                 let close = grid.close[cell];
-                let unformed = match formation {
-                    Formation::Square if d <= column_beyond => Formation::Line,
-                    Formation::Square => Formation::Column,
-                    f => f,
+                let threatened = if self.goals.mended() {
+                    plan.squares.get(i) == Some(&true)
+                } else {
+                    !self.horse_near(&plan.sight, at).is_empty()
                 };
-                if !close && self.enemy_cavalry_near(&plan.sight, i, at, unformed) {
+                if !close && threatened {
                     self.formation(i, Formation::Square);
                     return;
                 }

@@ -53,6 +53,10 @@ pub(super) struct Plan {
     /// a friend's would check for contagion when it routs (at `Normal`;
     /// empty at `Easy`).
     pub(super) lanes: Vec<Lane>,
+    /// At `Normal`, by unit: a battalion in the open that enemy horse near
+    /// it would charge to good effect, worked out once for the phase
+    /// ([`Ai::squares_needed`](super::phase::Ai)); empty at `Easy`.
+    pub(super) squares: Vec<bool>,
 }
 
 /// The units whose rout would pass a hex: none, one, or several.

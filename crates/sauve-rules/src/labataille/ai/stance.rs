@@ -51,19 +51,15 @@ impl Ai<'_, '_, '_> {
         self.give(order)
     }
 
-    /// Some enemy cavalry able to charge stands within
-    /// `rules.ai.square_radius` of unit `i` at `at`. At `Normal` it must
-    /// also have a charge at the unit, as the unit would stand out of
-    /// square (`unformed`), that clears the charging side's threshold at
-    /// its aggression, every die counted (the square test first): a horse
-    /// unit that would not charge keeps no battalion in square.
-    pub(super) fn enemy_cavalry_near(&self, sight: &SideFields, i: usize, at: Offset, unformed: Formation) -> bool {
+    /// The enemy horse able to charge (in good order, not exhausted) within
+    /// `rules.ai.square_radius` of `at`, each once, by index.
+    pub(super) fn horse_near(&self, sight: &SideFields, at: Offset) -> Vec<usize> {
         let grid = self.bf.ctx.grid;
         let radius = self.bf.ctx.rules.ai.square_radius;
-        if sight.dist[grid.idx(at)] as u32 > radius {
-            return false;
-        }
         let mut horse: Vec<usize> = Vec::new();
+        if sight.dist[grid.idx(at)] as u32 > radius {
+            return horse;
+        }
         sight.enemies_within(at, radius, |e| {
             for &v in self.engine.occupancy.at(grid.idx(e)) {
                 let u = &self.board.units[v as usize];
@@ -78,39 +74,86 @@ impl Ai<'_, '_, '_> {
         });
         horse.sort_unstable();
         horse.dedup();
-        if horse.is_empty() || !self.goals.mended() {
-            return !horse.is_empty();
-        }
-        horse.into_iter().any(|v| self.charge_would_pay(v, i, at, unformed))
+        horse
     }
 
-    /// Whether enemy horse `v` has a charge at unit `i` at `at`, standing
-    /// in `unformed`, from a hex next to it that clears the horse's side's
-    /// charge threshold (raw chance: at `Normal` that side weighs its
-    /// losses too, so it charges no more often than this).
-    fn charge_would_pay(&self, v: usize, i: usize, at: Offset, unformed: Formation) -> bool {
+    /// At `Normal`, by unit, for the phase: whether a battalion of the
+    /// side in good order in the open, with enemy horse near it
+    /// ([`Self::horse_near`]), should form square. Only when one of those
+    /// horse units has a charge at it that would pay: from a hex next to
+    /// it, as it would stand out of square (line within `column_beyond`
+    /// of the enemy, column farther off), the charge's chance to end in
+    /// the horse's favour, every die counted (the square test first),
+    /// reaches the charging side's threshold at its aggression. Worked out
+    /// on one copy of the board before any unit moves (each battalion
+    /// decides from where it stands then): a copy for every battalion cost
+    /// the 2,000-unit turn a tenth of its time. Empty at `Easy`, which
+    /// squares before any horse near.
+    pub(super) fn squares_needed(&self, sight: &SideFields) -> Vec<bool> {
+        let ctx = self.bf.ctx;
+        let grid = ctx.grid;
+        let n = self.board.units.len();
+        if !self.goals.mended() {
+            return Vec::new();
+        }
+        let mut threats: Vec<(usize, Offset, Vec<usize>)> = Vec::new();
+        for i in 0..n {
+            let u = &self.board.units[i];
+            let Some(at) = u.at else { continue };
+            if u.side != self.side || u.arm != Arm::Infantry || u.state != State::GoodOrder || grid.close[grid.idx(at)]
+            {
+                continue;
+            }
+            let horse = self.horse_near(sight, at);
+            if !horse.is_empty() {
+                threats.push((i, at, horse));
+            }
+        }
+        let mut out = vec![false; n];
+        if threats.is_empty() {
+            return out;
+        }
+        // Battalions in square are weighed as they would stand out of it.
+        let mut board = self.board.clone();
+        for &(i, at, _) in &threats {
+            if board.units[i].formation == Formation::Square {
+                let near = sight.dist[grid.idx(at)] <= ctx.rules.ai.column_beyond;
+                board.units[i].formation = if near { Formation::Line } else { Formation::Column };
+            }
+        }
+        let mut probe = Probe::new(self.engine, &board);
+        for (i, at, horse) in threats {
+            out[i] = horse.into_iter().any(|v| self.charge_would_pay(&mut probe, v, i, at));
+        }
+        out
+    }
+
+    /// Whether enemy horse `v` has a charge at unit `i` at `at` (as the
+    /// probe's board has it) that clears the horse's side's charge
+    /// threshold (raw chance: at `Normal` that side weighs its losses too,
+    /// so it charges no more often than this), from the hex next to `at`
+    /// nearest the horse that it may charge from (as its charge path
+    /// would end: the nearest, then the lowest cell).
+    fn charge_would_pay(&self, probe: &mut Probe, v: usize, i: usize, at: Offset) -> bool {
         let ctx = self.bf.ctx;
         let grid = ctx.grid;
         let Some(from) = self.board.units[v].at else { return false };
         let theirs = self.board.units[v].side;
         let aggression = ctx.sides.get(theirs).map_or(crate::scenario::DEFAULT_AGGRESSION, |s| s.aggression);
         let threshold = Tuning::new(aggression, &ctx.rules.ai).charge_threshold;
-        let mut board = self.board.clone();
-        board.units[i].formation = unformed;
-        let mut probe = Probe::new(self.engine, &board);
-        at.neighbours().into_iter().any(|n| {
-            if !grid.in_padded(n) || !grid.on_map[grid.idx(n)] {
-                return false;
-            }
-            let Some(dir) = n.direction_to(at) else { return false };
-            if grid.step_cost(Arm::Cavalry, grid.idx(n), dir) == BLOCKED
-                || (n != from && self.engine.occupancy.count(grid.idx(n), self.side) > 0)
-            {
-                return false;
-            }
-            let path = if n == from { vec![from] } else { vec![from, n] };
-            charge_odds_on(self.bf, &mut probe, v, i, &path).is_ok_and(|o| o.win_chance() >= threshold)
-        })
+        let stop = at
+            .neighbours()
+            .into_iter()
+            .filter(|&n| {
+                grid.in_padded(n)
+                    && grid.on_map[grid.idx(n)]
+                    && n.direction_to(at).is_some_and(|d| grid.step_cost(Arm::Cavalry, grid.idx(n), d) != BLOCKED)
+                    && (n == from || self.engine.occupancy.count(grid.idx(n), self.side) == 0)
+            })
+            .min_by_key(|&n| (from.distance(n), grid.idx(n)));
+        let Some(stop) = stop else { return false };
+        let path = if stop == from { vec![from] } else { vec![from, stop] };
+        charge_odds_on(self.bf, probe, v, i, &path).is_ok_and(|o| o.win_chance() >= threshold)
     }
 
     /// Changes formation if the rules allow it now (checked first, so that

@@ -7,7 +7,7 @@
 //!
 //! | scenario | seeds 1..=10 | seeds 1..=40 |
 //! |---|---|---|
-//! | grossbeeren-1813 | Prussians 8, French 2 | Prussians 32, French 8 |
+//! | grossbeeren-1813 | Prussians 8, French 2 | Prussians 31, French 9 |
 //! | hagelberg-1813 | Allies 8, French 2 | Allies 25, French 15 |
 //! | dennewitz-1813 | Allies 6, French 4 | Allies 20, French 20 |
 

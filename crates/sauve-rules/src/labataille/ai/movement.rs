@@ -66,8 +66,8 @@ impl Ai<'_, '_, '_> {
         let objective = wants_objective.then(|| kept.field(grid, Arm::Infantry, &objective_sources));
         let exits = self.exit_routes();
         let lanes = self.rout_lanes(&sight);
-        let mut plan = Plan { sight, attack, defend, objective, objectives, exits, lanes, squares: Vec::new() };
-        plan.squares = self.squares_needed(&plan.sight);
+        let squares = self.squares_needed(&sight);
+        let plan = Plan { sight, attack, defend, objective, objectives, exits, lanes, squares };
 
         // Roles: the first good-order unit on an objective holds it; the
         // rearmost share of the rest is the reserve.

@@ -55,7 +55,7 @@ pub(super) struct Plan {
     pub(super) lanes: Vec<Lane>,
     /// At `Normal`, by unit: a battalion in the open that enemy horse near
     /// it would charge to good effect, worked out once for the phase
-    /// ([`Ai::squares_needed`](super::phase::Ai)); empty at `Easy`.
+    /// (`Ai::squares_needed`, in `stance.rs`); empty at `Easy`.
     pub(super) squares: Vec<bool>,
 }
 

@@ -22,7 +22,10 @@ const FIELD: &str = r#"Scenario(format: 1, name: "odds", turns: 2, seed: 7,
  ])"#;
 
 fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sauve-odds-{}", std::process::id()));
+    // The build's own scratch folder: one folder, shared by every test
+    // here and written over by the next run, rather than one more in /tmp
+    // each run.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sauve-odds");
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let path = dir.join(name);
     std::fs::write(&path, text).expect("written");

@@ -20,7 +20,10 @@ fn root() -> PathBuf {
 }
 
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sauve-why-{}", std::process::id()));
+    // The build's own scratch folder: one folder, shared by every test
+    // here and written over by the next run, rather than one more in /tmp
+    // each run.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sauve-why");
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
 }

@@ -14,7 +14,13 @@ SEEDS="${3:-0..40}"
 work="$(mktemp -d /tmp/sauve-slurm-check.XXXXXX)"
 export SLURM_HOME="$work/slurm"
 
-cleanup() { "$here/single-node.sh" stop; }
+passed=0
+# Slurm stopped either way; the work folder kept only when the check fails,
+# for a look at what went wrong.
+cleanup() {
+    "$here/single-node.sh" stop
+    if [ "$passed" = 1 ]; then rm -rf "$work"; fi
+}
 trap cleanup EXIT
 "$here/single-node.sh" start
 export SLURM_CONF="$SLURM_HOME/slurm.conf"
@@ -32,4 +38,5 @@ if ! cmp -s "$work/merged.csv" "$work/whole.csv" || ! cmp -s "$work/merged.json"
     exit 1
 fi
 rows=$(($(wc -l <"$work/whole.csv") - 1))
-echo "slurm check: 4 array tasks, $rows games, merged shards equal the unsharded run ($work)"
+echo "slurm check: 4 array tasks, $rows games, merged shards equal the unsharded run"
+passed=1

@@ -71,8 +71,16 @@ CONF
 }
 
 stop() {
+    local pids=()
     for pid in "$SLURM_HOME/run/slurmd.pid" "$SLURM_HOME/run/slurmctld.pid"; do
-        [ -s "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
+        [ -s "$pid" ] && pids+=("$(cat "$pid")")
+    done
+    [ ${#pids[@]} -gt 0 ] || return 0
+    kill "${pids[@]}" 2>/dev/null || true
+    # Wait (up to 5 s) until they are gone, so their folder can be removed.
+    for _ in $(seq 50); do
+        kill -0 "${pids[@]}" 2>/dev/null || return 0
+        sleep 0.1
     done
 }
 

@@ -174,5 +174,7 @@ mod tests {
         // A folder is no file to write: an error, and nothing replaced.
         assert!(write_atomically(&dir, "x").is_err());
         assert!(dir.is_dir());
+        // The scratch folder goes, so repeated runs leave nothing in /tmp.
+        std::fs::remove_dir_all(&dir).expect("the scratch folder removed");
     }
 }

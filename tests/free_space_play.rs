@@ -1213,3 +1213,33 @@ fn a_horse_idle_at_the_mouth_of_a_bridge_makes_way_for_the_column_behind_it() {
     let (y, _) = after(AiLevel::Normal, 8);
     assert!(y > 104.0, "the column, the horse stepping aside as it comes, is off the bridge: y = {y}");
 }
+
+/// How a friend makes way is the scenario's to say
+/// (`rules.belle_alliance.ai`, docs/rules.md 2.12). The horse stands at
+/// the mouth of the bridge a little east of the column's line: with no
+/// reach it is not in the way and stands; each cm more of clearance takes
+/// it a cm farther aside; a flatter angle takes it farther on along the
+/// column's way; and with no angle to march at it still makes the first
+/// march it can.
+#[test]
+fn how_a_friend_makes_way_is_the_scenarios_to_say() {
+    use sauve::vocab::AiLevel;
+    let horse_after = |ai: &str| {
+        let units = [
+            fsu("h", "a", "Cavalry", 116.0, 104.0, 10, ", formation: Column, facing: 180.0, state: LU"),
+            fsu("c", "a", "Infantry", 111.66, 91.24, 32, ", formation: Column, facing: 178.0"),
+            fsu("e", "b", "Infantry", 89.6, 114.0, 29, ", facing: 0.0"),
+        ];
+        let extra = format!(",\n rules: (belle_alliance: (ai: ({ai})))");
+        let mut g = Game::of(&table(&table_1(), &units, &[], &extra), &[]);
+        g.march_c(AiLevel::Normal, 0.37, (45.0, 125.0), 1);
+        let h = g.unit("h");
+        (h.x, h.y)
+    };
+    assert_eq!(horse_after("make_way_reach_cells: 0.0"), (116.0, 104.0), "out of reach: it stands");
+    let (near, far) = (horse_after("make_way_clearance_cm: 1.0"), horse_after("make_way_clearance_cm: 3.0"));
+    assert!(near.0 > 120.0 && far.0 > near.0 + 1.5, "2 cm more clearance, farther aside: {near:?} then {far:?}");
+    let (steep, flat) = (horse_after("make_way_degrees: [60.0]"), horse_after("make_way_degrees: [30.0]"));
+    assert!(flat.1 > steep.1 + 5.0, "slanting on at 30 degrees, farther on than at 60: {steep:?}, {flat:?}");
+    assert_ne!(horse_after("make_way_degrees: []"), (116.0, 104.0), "no angle given: it still makes way");
+}

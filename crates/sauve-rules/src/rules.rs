@@ -472,8 +472,20 @@ impl BelleAllianceRules {
             ("askew_degrees", ai.askew_degrees, 0.0, 90.0),
             ("cautious_column_beyond_cm", ai.cautious_column_beyond_cm, 0.0, 1000.0),
             ("volley_guns_factor", ai.volley_guns_factor, 0.0, 100.0),
+            ("make_way_reach_cells", ai.make_way_reach_cells, 0.0, 10.0),
+            ("make_way_clearance_cm", ai.make_way_clearance_cm, 0.0, 50.0),
         ] {
             belle_play::range(&mut out, &format!("ai.{field}"), v, lo, hi);
+        }
+        // Each angle off the held unit's front: above nothing (a march
+        // along the front clears nothing), at most square to it; a few.
+        if ai.make_way_degrees.len() > 8
+            || ai.make_way_degrees.iter().any(|d| !(d.is_finite() && *d > 0.0 && *d <= 90.0))
+        {
+            out.push((
+                "rules.belle_alliance.ai.make_way_degrees".into(),
+                "at most 8 angles, each above 0 and at most 90".into(),
+            ));
         }
         out.extend(belle_play::problems(
             &self.march_cm,
@@ -553,6 +565,30 @@ mod tests {
         refuses_only_the_bad(
             "volley_guns_factor",
             &[("-0.5", true), ("0.0", false), ("4.0", false), ("100.0", false), ("100.5", true)],
+        );
+    }
+
+    #[test]
+    fn a_way_made_beyond_ten_cells_or_fifty_cm_or_at_a_bad_angle_is_refused() {
+        refuses_only_the_bad(
+            "make_way_reach_cells",
+            &[("-0.5", true), ("0.0", false), ("1.0", false), ("10.0", false), ("10.5", true)],
+        );
+        refuses_only_the_bad(
+            "make_way_clearance_cm",
+            &[("-1.0", true), ("0.0", false), ("1.0", false), ("50.0", false), ("51.0", true)],
+        );
+        refuses_only_the_bad(
+            "make_way_degrees",
+            &[
+                ("[]", false),
+                ("[90.0, 60.0, 45.0, 30.0]", false),
+                ("[15.0]", false),
+                ("[0.0]", true),
+                ("[90.0, 91.0]", true),
+                ("[-30.0]", true),
+                ("[90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 20.0, 10.0]", true),
+            ],
         );
     }
 

@@ -180,7 +180,8 @@ fn enemies_of(table: &Table, side: usize) -> Vec<usize> {
 }
 
 fn charges(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
-    let ai = b.ctx.ba().ai;
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
     let threshold = ai.charge_threshold - ai.charge_threshold_drop * goals.aggression;
     let foes: Vec<usize> = (0..b.table.units.len()).filter(|&j| b.table.units[j].side != at.side).collect();
     for u in 0..b.table.units.len() {
@@ -240,7 +241,8 @@ fn reserve(table: &Table, side: usize, enemies: &[usize], ctx: &FsCtx, a: f32) -
 }
 
 fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
-    let ai = b.ctx.ba().ai;
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
     let enemies = enemies_of(b.table, at.side);
     let held_back = reserve(b.table, at.side, &enemies, b.ctx, goals.aggression);
     // At `Normal` a cautious side waits for the enemy only while waiting
@@ -473,7 +475,8 @@ fn goal_point(
     script: Script,
     (waiting_loses, attacks): (bool, bool),
 ) -> Option<((f32, f32), f32, bool)> {
-    let ai = b.ctx.ba().ai;
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
     let unit = &b.table.units[u];
     let enemy = &b.table.units[foe];
     let foe_d = dist(unit, enemy);
@@ -629,7 +632,8 @@ fn fire_plan(b: &Bound, side: usize) -> Vec<(usize, Vec<(usize, f32)>)> {
 
 fn fire(b: &mut Bound, at: At, level: AiLevel, out: &mut Vec<Order>) {
     let fire = b.ctx.ba().fire.clone();
-    let ai = b.ctx.ba().ai;
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
     let plan = fire_plan(b, at.side);
     let cover: Vec<bool> = plan.iter().map(|(t, _)| in_cover(b.ctx, &b.engine.rect(*t))).collect();
     loop {
@@ -703,7 +707,8 @@ fn fire(b: &mut Bound, at: At, level: AiLevel, out: &mut Vec<Order>) {
 
 fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let contact = b.ctx.ba().melee.contact_cm;
-    let ai = b.ctx.ba().ai;
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
     let threshold = ai.melee_threshold - ai.melee_threshold_drop * goals.aggression;
     let mut near = Vec::new();
     for t in 0..b.table.units.len() {

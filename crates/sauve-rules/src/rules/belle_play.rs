@@ -263,7 +263,7 @@ impl Default for FsVictory {
 
 /// The free-space AI's numbers (docs/rules.md, 2.12). The side's
 /// `aggression` (a) moves the thresholds as in hex mode.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FsAiRules {
     /// Infantry in the open forms square with enemy cavalry this near (cm).
@@ -330,6 +330,15 @@ pub struct FsAiRules {
     /// much (a gun outshoots a file of muskets at every range and fires in
     /// both fire phases).
     pub volley_guns_factor: f32,
+    /// At `Normal`, a friend idle in the way of a unit held on a bridge
+    /// makes way (2.12, routes): it counts as in the way with its
+    /// rectangle within this many cells (`cell_cm`) of the held unit's,
+    /// steps aside until the two fronts are this many cm apart, and
+    /// marches at each of these angles off the held unit's front in turn
+    /// (90 square to it) until one march is legal.
+    pub make_way_reach_cells: f32,
+    pub make_way_clearance_cm: f32,
+    pub make_way_degrees: Vec<f32>,
 }
 
 impl Default for FsAiRules {
@@ -362,6 +371,9 @@ impl Default for FsAiRules {
             volley_hurt_weight: 0.25,
             volley_disordered_factor: 1.5,
             volley_guns_factor: 4.0,
+            make_way_reach_cells: 1.0,
+            make_way_clearance_cm: 1.0,
+            make_way_degrees: vec![90.0, 60.0, 45.0, 30.0],
         }
     }
 }

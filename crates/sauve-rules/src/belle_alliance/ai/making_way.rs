@@ -18,18 +18,20 @@ pub(super) fn marched_since(out: &[Order], from: usize, id: &str) -> bool {
 /// A friend in order or LU, foot or horse, that stands idle this phase
 /// (no march given it) just before the front of `g`, a unit held on a
 /// bridge on its way round (its centre ahead of `g` within their two
-/// half-fronts of `g`'s line, its rectangle within a cell of `g`'s), steps
-/// aside until the two fronts no longer overlap: square to `g`'s front or
-/// slanting on, to the side it stands on first (docs/rules.md 2.12,
-/// routes). A horse unit that had stopped within its stand-off at the
-/// mouth of a bridge held the foot behind it on the bridge to the end of
-/// the battle. Not a garrison: an objective held is worth more than the
-/// way.
+/// half-fronts of `g`'s line, its rectangle within `make_way_reach_cells`
+/// of `g`'s), steps aside until the two fronts are `make_way_clearance_cm`
+/// apart: at each of `make_way_degrees` off `g`'s front in turn, to the
+/// side it stands on first (docs/rules.md 2.12, routes). A horse unit
+/// that had stopped within its stand-off at the mouth of a bridge held
+/// the foot behind it on the bridge to the end of the battle. Not a
+/// garrison: an objective held is worth more than the way.
 pub(super) fn make_way(b: &mut Bound, at: At, g: usize, goals: &FsGoals, out: &mut Vec<Order>) {
     let unit = b.table.units[g].clone();
     let v = bearing_vector(unit.facing);
     let side = (-v.1, v.0);
-    let reach = b.ctx.cell_cm;
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
+    let reach = b.ctx.cell_cm * ai.make_way_reach_cells;
     let front = half_width(b, g);
     let rect = b.engine.rect(g);
     let blocker = (0..b.table.units.len()).find(|&f| {
@@ -49,13 +51,13 @@ pub(super) fn make_way(b: &mut Bound, at: At, g: usize, goals: &FsGoals, out: &m
     let fu = b.table.units[f].clone();
     let off = (fu.x - unit.x) * side.0 + (fu.y - unit.y) * side.1;
     let sign = if off >= 0.0 { 1.0 } else { -1.0 };
-    let clear = front + half_width(b, f) + 1.0;
+    let clear = front + half_width(b, f) + ai.make_way_clearance_cm;
     // Off `g`'s front for good: to the side it stands on first, square
     // to that front or slanting on, wheeled to its way or keeping its
     // facing (a wheel about the head swings the body, and the enemy may
     // be at hand); the first legal march.
     for (lateral, need) in [(sign, clear - off.abs()), (-sign, clear + off.abs())] {
-        for angle in [90.0f32, 60.0, 45.0, 30.0] {
+        for &angle in &ai.make_way_degrees {
             let bearing = unit.facing + lateral * angle;
             let dir = bearing_vector(bearing);
             let step = need / angle.to_radians().sin();

@@ -1243,3 +1243,100 @@ fn how_a_friend_makes_way_is_the_scenarios_to_say() {
     assert!(flat.1 > steep.1 + 5.0, "slanting on at 30 degrees, farther on than at 60: {steep:?}, {flat:?}");
     assert_ne!(horse_after("make_way_degrees: []"), (116.0, 104.0), "no angle given: it still makes way");
 }
+
+/// The ground of generated table 11 (`sauve generate --free-space --seed
+/// 11`): the brook with its two bridges, the villages south of it.
+fn table_11() -> Vec<String> {
+    [
+        "....................................",
+        "....................................",
+        "....................................",
+        "....................................",
+        ".......................wwwww........",
+        ".......................w............",
+        ".......................w............",
+        "....................................",
+        "~~~~..~~............................",
+        "...~~~~~~~...............~~~.......~",
+        "wwwwvv...~~~==~~~~~~~~==~~.~~~~~~~~~",
+        "ww..vv.................vv...........",
+        "ww..............vv.....vv...........",
+        "................vv..................",
+        "....................................",
+        "....................................",
+        "......www...........................",
+        "......www...........................",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// A column wedged askew across a bridge's mouth (generated table 11,
+/// seed 1 at `Normal`: 16 cm wide, turned 40 degrees across a bridge 20
+/// cm wide, its far corner a few mm short of the brook) stood there to
+/// the end of the battle: each wheel or step put a corner over the water.
+/// At `Normal` it backs off to where it can wheel, squares up and crosses
+/// (docs/rules.md 2.12, routes); at `Easy` it stands.
+#[test]
+fn a_column_wedged_askew_at_a_bridges_mouth_backs_off_and_crosses() {
+    use sauve::vocab::AiLevel;
+    let after = |level: AiLevel, turns: u32, ai: &str| {
+        let units = [
+            "(id: \"c\", side: \"a\", arm: Infantry, pos: (132.7149, 102.120926), facing: 139.53775, \
+             figures: 32, valour: 0, formation: Column)"
+                .to_string(),
+            fsu("e", "b", "Infantry", 150.3, 122.0, 31, ", facing: 0.0"),
+        ];
+        let extra = format!(",\n rules: (belle_alliance: (ai: ({ai})))");
+        let mut g = Game::of(&table(&table_11(), &units, &[], &extra), &[]);
+        let (x, y, _) = g.march_c(level, 0.69, (45.0, 105.0), turns);
+        (x, y)
+    };
+    // The bridge's cells end at y = 110; the column is 8 cm deep.
+    let (_, y) = after(AiLevel::Easy, 4, "");
+    assert!(y < 110.0, "at `Easy` it is still on the bridge after four turns: y = {y}");
+    let (_, y) = after(AiLevel::Normal, 3, "");
+    assert!(y > 114.0, "at `Normal` it is over the bridge within three turns: y = {y}");
+    let wedged = (132.7149, 102.120926);
+    assert_eq!(after(AiLevel::Normal, 3, "back_off_cm: 0.0"), wedged, "with no room to back off it stands");
+}
+
+/// Foot whose way to an objective crosses a bridge narrower than its line
+/// keeps to column at `Normal` however near the enemy (docs/rules.md
+/// 2.12, routes): with an enemy 26 cm off on its own bank, a column
+/// marching on an objective over the brook crosses by a bridge 20 cm wide
+/// and reaches the objective. (It had deployed into a line 32 cm wide once
+/// the enemy was within `cover_within_cm`, and stood at the brook.)
+#[test]
+fn a_column_whose_way_winds_keeps_to_column_with_the_enemy_near() {
+    use sauve::vocab::AiLevel;
+    let rows: Vec<String> = [
+        "............",
+        "............",
+        "............",
+        "............",
+        "~~~~~==~~~~~",
+        "............",
+        "............",
+        "............",
+        "............",
+        "............",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut g = Game::on(
+        &rows,
+        &[
+            fsu("c", "a", "Infantry", 60.0, 30.0, 32, ", formation: Column, facing: 180.0"),
+            fsu("e", "b", "Infantry", 85.0, 22.0, 29, ", facing: 270.0"),
+        ],
+        &[],
+    );
+    for turn in 1..=3 {
+        g.march_c(AiLevel::Normal, 0.37, (60.0, 55.0), 1);
+        let c = g.unit("c");
+        assert_eq!(c.formation, Formation::Column, "turn {turn}: still in column");
+    }
+    let c = g.unit("c");
+    assert!((c.x, c.y) == (60.0, 55.0), "over the bridge, on the objective: ({}, {})", c.x, c.y);
+}

@@ -474,6 +474,7 @@ impl BelleAllianceRules {
             ("volley_guns_factor", ai.volley_guns_factor, 0.0, 100.0),
             ("make_way_reach_cells", ai.make_way_reach_cells, 0.0, 10.0),
             ("make_way_clearance_cm", ai.make_way_clearance_cm, 0.0, 50.0),
+            ("back_off_cm", ai.back_off_cm, 0.0, 50.0),
         ] {
             belle_play::range(&mut out, &format!("ai.{field}"), v, lo, hi);
         }
@@ -589,6 +590,14 @@ mod tests {
                 ("[-30.0]", true),
                 ("[90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 20.0, 10.0]", true),
             ],
+        );
+    }
+
+    #[test]
+    fn a_back_off_below_nothing_or_past_fifty_cm_is_refused() {
+        refuses_only_the_bad(
+            "back_off_cm",
+            &[("-1.0", true), ("0.0", false), ("10.0", false), ("50.0", false), ("50.5", true)],
         );
     }
 

@@ -26,8 +26,8 @@
 mod making_way;
 mod marching;
 
-use making_way::{make_way, marched_since};
-use marching::{Turning, advance, give, straight_on};
+use making_way::{in_the_way, make_way, marched_since};
+use marching::{Turning, advance, back_off, give, straight_on};
 
 use crate::belle_alliance::combat::{self, at_least, fight, fight_odds, gap, in_cover};
 use crate::belle_alliance::geometry::bearing_vector;
@@ -318,11 +318,11 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         }
         // Formation by distance: column far off, line near. (At `Normal`,
         // foot and horse whose way to an objective winds round what they
-        // may not cross keep to column until the enemy is near: a line is
-        // too wide for most bridges.)
+        // may not cross keep to column while it winds, however near the
+        // enemy: a line is wider than most bridges, and one deployed
+        // at a bridge's mouth could cross it nowhere.)
         let winding = goals.level.mended()
             && !reserved
-            && foe_dist > ai.cover_within_cm
             && abandoned_guns(b, u).is_none()
             && goal_point(b, u, foe, goals, reserved, script, (waiting_loses, attacks)).is_some_and(
                 |(p, keep, go_round)| {
@@ -401,6 +401,7 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
                                 (nearer && advance(b, at, u, p, 0.0, false, Turning::OrKeep, out))
                                     || straight_on(b, at, u, point, 0.0, false, Turning::OrKeep, out)
                                     || advance(b, at, u, p, 0.0, false, Turning::OrKeep, out)
+                                    || (in_the_way(b, u, goals, out).is_none() && back_off(b, at, u, p, out))
                             }
                         };
                         if !marched || b.play.march_left(b.ctx, b.table, u) <= 0.5 {

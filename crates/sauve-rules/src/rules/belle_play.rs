@@ -339,6 +339,9 @@ pub struct FsAiRules {
     pub make_way_reach_cells: f32,
     pub make_way_clearance_cm: f32,
     pub make_way_degrees: Vec<f32>,
+    /// At `Normal`, how far (cm) a unit wedged at a bridge backs off at
+    /// most to find room to wheel onto its way (2.12, routes).
+    pub back_off_cm: f32,
 }
 
 impl Default for FsAiRules {
@@ -374,6 +377,7 @@ impl Default for FsAiRules {
             make_way_reach_cells: 1.0,
             make_way_clearance_cm: 1.0,
             make_way_degrees: vec![90.0, 60.0, 45.0, 30.0],
+            back_off_cm: 10.0,
         }
     }
 }

@@ -15,26 +15,19 @@ pub(super) fn marched_since(out: &[Order], from: usize, id: &str) -> bool {
     out[from..].iter().any(|o| matches!(o, Order::March { unit, .. } if unit == id))
 }
 
-/// A friend in order or LU, foot or horse, that stands idle this phase
-/// (no march given it) just before the front of `g`, a unit held on a
-/// bridge on its way round (its centre ahead of `g` within their two
-/// half-fronts of `g`'s line, its rectangle within `make_way_reach_cells`
-/// of `g`'s), steps aside until the two fronts are `make_way_clearance_cm`
-/// apart: at each of `make_way_degrees` off `g`'s front in turn, to the
-/// side it stands on first (docs/rules.md 2.12, routes). A horse unit
-/// that had stopped within its stand-off at the mouth of a bridge held
-/// the foot behind it on the bridge to the end of the battle. Not a
-/// garrison: an objective held is worth more than the way.
-pub(super) fn make_way(b: &mut Bound, at: At, g: usize, goals: &FsGoals, out: &mut Vec<Order>) {
-    let unit = b.table.units[g].clone();
+/// The friend that stands idle in the way of `g`, a unit held on a
+/// bridge on its way round ([`make_way`]), if any: in order or LU, foot
+/// or horse, given no march in `out`, not a garrison, its centre ahead of
+/// `g` within their two half-fronts of `g`'s line, its rectangle within
+/// `make_way_reach_cells` of `g`'s.
+pub(super) fn in_the_way(b: &Bound, g: usize, goals: &FsGoals, out: &[Order]) -> Option<usize> {
+    let unit = &b.table.units[g];
     let v = bearing_vector(unit.facing);
     let side = (-v.1, v.0);
-    let ctx = b.ctx;
-    let ai = &ctx.ba().ai;
-    let reach = b.ctx.cell_cm * ai.make_way_reach_cells;
+    let reach = b.ctx.cell_cm * b.ctx.ba().ai.make_way_reach_cells;
     let front = half_width(b, g);
     let rect = b.engine.rect(g);
-    let blocker = (0..b.table.units.len()).find(|&f| {
+    (0..b.table.units.len()).find(|&f| {
         let fu = &b.table.units[f];
         let (dx, dy) = (fu.x - unit.x, fu.y - unit.y);
         f != g
@@ -46,7 +39,25 @@ pub(super) fn make_way(b: &mut Bound, at: At, g: usize, goals: &FsGoals, out: &m
             && gap(&rect, &b.engine.rect(f)) <= reach
             && !marched_since(out, 0, &fu.id)
             && !garrisons(b, f, goals)
-    });
+    })
+}
+
+/// The friend standing idle in the way of `g`, a unit held on a bridge
+/// on its way round ([`in_the_way`]), steps aside until the two fronts
+/// are `make_way_clearance_cm` apart: at each of `make_way_degrees` off
+/// `g`'s front in turn, to the side it stands on first (docs/rules.md
+/// 2.12, routes). A horse unit that had stopped within its stand-off at
+/// the mouth of a bridge held the foot behind it on the bridge to the end
+/// of the battle. Not a garrison: an objective held is worth more than
+/// the way.
+pub(super) fn make_way(b: &mut Bound, at: At, g: usize, goals: &FsGoals, out: &mut Vec<Order>) {
+    let unit = b.table.units[g].clone();
+    let v = bearing_vector(unit.facing);
+    let side = (-v.1, v.0);
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
+    let front = half_width(b, g);
+    let blocker = in_the_way(b, g, goals, out);
     let Some(f) = blocker else { return };
     let fu = b.table.units[f].clone();
     let off = (fu.x - unit.x) * side.0 + (fu.y - unit.y) * side.1;

@@ -6,7 +6,7 @@
 //! ([`Bound::apply`]).
 
 use crate::belle_alliance::combat::in_cover;
-use crate::belle_alliance::geometry::{bearing_of, bearing_vector};
+use crate::belle_alliance::geometry::{OrientedRect, bearing_of, bearing_vector};
 use crate::belle_alliance::march::{self, turn_between};
 use crate::belle_alliance::play::{At, Bound};
 use crate::belle_alliance::route;
@@ -196,4 +196,57 @@ pub(super) fn straight_on(
     let left = (ahead.0 - goal.0).hypot(ahead.1 - goal.1);
     let nearer = left < (unit.x - goal.0).hypot(unit.y - goal.1);
     nearer && left >= keep && advance(b, at, u, ahead, 0.0, near, turning, out)
+}
+
+/// A unit wedged at a bridge (it reaches no point of its way, and every
+/// march there is refused: turned askew across the bridge's mouth, each
+/// wheel or step would put a corner over the water) backs off: keeping
+/// its facing, it steps back from `towards` the least whole number of cm,
+/// up to `back_off_cm`, from which it could wheel where it stands to face
+/// `towards` or along the bridge's run (docs/rules.md 2.12, routes). A
+/// column 16 cm wide stood turned 40 degrees across the mouth of a
+/// bridge 20 cm wide, its far corner a few mm short of the brook, to the
+/// end of the battle. Whether it marched.
+pub(super) fn back_off(b: &mut Bound, at: At, u: usize, towards: (f32, f32), out: &mut Vec<Order>) -> bool {
+    let unit = b.table.units[u].clone();
+    let (dx, dy) = (towards.0 - unit.x, towards.1 - unit.y);
+    if dx.hypot(dy) < 0.5 {
+        return false;
+    }
+    if !b.ctx.touches(&b.engine.rect(u), |t| t == Terrain::Bridge) {
+        return false;
+    }
+    let ahead = bearing_of(dx, dy);
+    let run = if route::runs_up_and_down(b.ctx, unit.moving_arm(), towards) { [180.0, 0.0] } else { [90.0, 270.0] };
+    let mut facings = vec![ahead];
+    facings.extend(run.iter().copied().filter(|&r| turn_between(r, ahead) <= 90.0));
+    let mut near = Vec::new();
+    let most = b.ctx.ba().ai.back_off_cm;
+    for step in (1..).map(|cm| cm as f32).take_while(|&cm| cm <= most) {
+        for off in [0.0f32, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0] {
+            let v = bearing_vector(ahead + 180.0 + off);
+            let to = (unit.x + v.0 * step, unit.y + v.1 * step);
+            // The march itself is the rules' to allow (its ground, its
+            // cost); the room to wheel after it is looked for here.
+            let room = facings.iter().any(|&f| room_to_wheel(b, u, to, f, &mut near));
+            if room && give(b, at, Order::March { unit: unit.id.clone(), to, facing: unit.facing }, out) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether unit `u`'s rectangle, standing at `at` turned to `facing`, is
+/// on ground its arm may enter and clear of every other unit.
+fn room_to_wheel(b: &Bound, u: usize, at: (f32, f32), facing: f32, near: &mut Vec<usize>) -> bool {
+    let r = OrientedRect { x: at.0, y: at.1, facing, ..b.engine.rect(u) };
+    let arm = b.table.units[u].moving_arm();
+    let mut pts = Vec::new();
+    r.sample_points(b.ctx.cell_cm / 2.0, &mut pts);
+    if !pts.iter().all(|&(x, y)| b.ctx.terrain_at(x, y).is_some_and(|t| b.ctx.passable(t, arm))) {
+        return false;
+    }
+    b.engine.near(r.aabb(), near);
+    near.iter().all(|&j| j == u || !r.intersects(&b.engine.rect(j)))
 }

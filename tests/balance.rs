@@ -91,11 +91,10 @@ fn a_seed_replays_to_the_same_log() {
 
 /// The 1815 tables played to their end by the free-space AI on both sides:
 /// each side wins some of seeds 1 to 40 (`normal` on both sides as of
-/// 2026-12-05, its volleys silencing the enemy's guns first and a
-/// cautious side deploying farther out: Ligny: Prussians 30, French 10;
-/// Plancenoit: French 23, Prussians 15, 2 drawn), and fire and
-/// melee, not only the scripted shocks, make units flee, each flight running
-/// from the unit whose volley or melee broke it.
+/// 2026-12-07, a unit wedged at a bridge backing off: Ligny: Prussians
+/// 29, French 8, 3 drawn; Plancenoit: French 23, Prussians 15, 2 drawn),
+/// and fire and melee, not only the scripted shocks, make units flee, each
+/// flight running from the unit whose volley or melee broke it.
 #[test]
 fn both_sides_win_some_seeds_on_the_1815_tables_and_flights_run_from_their_cause() {
     for path in ["scenarios/ligny-1815.ron", "scenarios/plancenoit-1815.ron"] {

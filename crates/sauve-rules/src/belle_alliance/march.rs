@@ -202,21 +202,52 @@ pub fn reform_room(
     let unit = &table.units[u];
     let (w, d) = footprint(unit.moving_arm(), unit.figures, to, ctx.ba());
     let r = OrientedRect::new(unit.x, unit.y, w, d, unit.facing);
+    match room_for(ctx, engine, table, u, &r, near) {
+        Ok(()) => Ok(r),
+        Err(NoRoom::Table) => Err("no room on the table to re-form".into()),
+        Err(NoRoom::Ground) => Err("no room to re-form: the ground is impassable".into()),
+        Err(NoRoom::Unit(j)) => Err(format!("no room to re-form: {} is in the way", table.units[j].id)),
+    }
+}
+
+/// Why a rectangle has no room where it would stand ([`room_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoRoom {
+    /// Part of it is off the table.
+    Table,
+    /// Part of it is on ground the unit's arm may not enter.
+    Ground,
+    /// It overlaps this other unit.
+    Unit(usize),
+}
+
+/// Whether unit `u` would have room standing as `r` (its footprint,
+/// placed and turned): on the table, on ground its arm may enter, and
+/// clear of every other unit.
+pub fn room_for(
+    ctx: &FsCtx,
+    engine: &FsEngine,
+    table: &Table,
+    u: usize,
+    r: &OrientedRect,
+    near: &mut Vec<usize>,
+) -> Result<(), NoRoom> {
+    let arm = table.units[u].moving_arm();
     let (tw, th) = ctx.table_cm();
     let b = r.aabb();
     if b.0 < -EPS || b.1 < -EPS || b.2 > tw + EPS || b.3 > th + EPS {
-        return Err("no room on the table to re-form".into());
+        return Err(NoRoom::Table);
     }
     let mut pts = Vec::new();
     r.sample_points(ctx.cell_cm / 2.0, &mut pts);
-    if !pts.iter().all(|&(x, y)| ctx.terrain_at(x, y).is_some_and(|t| ctx.passable(t, unit.moving_arm()))) {
-        return Err("no room to re-form: the ground is impassable".into());
+    if !pts.iter().all(|&(x, y)| ctx.terrain_at(x, y).is_some_and(|t| ctx.passable(t, arm))) {
+        return Err(NoRoom::Ground);
     }
     engine.near(b, near);
-    if let Some(&j) = near.iter().find(|&&j| j != u && r.intersects(&engine.rect(j))) {
-        return Err(format!("no room to re-form: {} is in the way", table.units[j].id));
+    match near.iter().find(|&&j| j != u && r.intersects(&engine.rect(j))) {
+        Some(&j) => Err(NoRoom::Unit(j)),
+        None => Ok(()),
     }
-    Ok(r)
 }
 
 /// Whether `target`'s centre lies in `unit`'s front arc (2.8, 2.9):

@@ -237,16 +237,9 @@ pub(super) fn back_off(b: &mut Bound, at: At, u: usize, towards: (f32, f32), out
     false
 }
 
-/// Whether unit `u`'s rectangle, standing at `at` turned to `facing`, is
-/// on ground its arm may enter and clear of every other unit.
+/// Whether unit `u`'s footprint, standing at `at` turned to `facing`,
+/// has room there ([`march::room_for`]).
 fn room_to_wheel(b: &Bound, u: usize, at: (f32, f32), facing: f32, near: &mut Vec<usize>) -> bool {
     let r = OrientedRect { x: at.0, y: at.1, facing, ..b.engine.rect(u) };
-    let arm = b.table.units[u].moving_arm();
-    let mut pts = Vec::new();
-    r.sample_points(b.ctx.cell_cm / 2.0, &mut pts);
-    if !pts.iter().all(|&(x, y)| b.ctx.terrain_at(x, y).is_some_and(|t| b.ctx.passable(t, arm))) {
-        return false;
-    }
-    b.engine.near(r.aabb(), near);
-    near.iter().all(|&j| j == u || !r.intersects(&b.engine.rect(j)))
+    march::room_for(b.ctx, b.engine, b.table, u, &r, near).is_ok()
 }

@@ -1299,6 +1299,7 @@ fn a_column_wedged_askew_at_a_bridges_mouth_backs_off_and_crosses() {
     assert!(y > 114.0, "at `Normal` it is over the bridge within three turns: y = {y}");
     let wedged = (132.7149, 102.120926);
     assert_eq!(after(AiLevel::Normal, 3, "back_off_cm: 0.0"), wedged, "with no room to back off it stands");
+    assert_eq!(after(AiLevel::Normal, 3, "back_off_degrees: []"), wedged, "with no way back it stands");
 }
 
 /// Foot whose way to an objective crosses a bridge narrower than its line

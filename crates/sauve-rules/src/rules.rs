@@ -488,6 +488,13 @@ impl BelleAllianceRules {
                 "at most 8 angles, each above 0 and at most 90".into(),
             ));
         }
+        // Each angle off straight back: none past square to it (a step
+        // forward is no backing off); a few.
+        if ai.back_off_degrees.len() > 8
+            || ai.back_off_degrees.iter().any(|d| !(d.is_finite() && (0.0..=90.0).contains(d)))
+        {
+            out.push(("rules.belle_alliance.ai.back_off_degrees".into(), "at most 8 angles, each 0 to 90".into()));
+        }
         out.extend(belle_play::problems(
             &self.march_cm,
             &self.march_costs,
@@ -598,6 +605,17 @@ mod tests {
         refuses_only_the_bad(
             "back_off_cm",
             &[("-1.0", true), ("0.0", false), ("10.0", false), ("50.0", false), ("50.5", true)],
+        );
+        refuses_only_the_bad(
+            "back_off_degrees",
+            &[
+                ("[]", false),
+                ("[0.0, 30.0, 60.0, 90.0]", false),
+                ("[90.0]", false),
+                ("[-10.0]", true),
+                ("[0.0, 91.0]", true),
+                ("[0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0]", true),
+            ],
         );
     }
 

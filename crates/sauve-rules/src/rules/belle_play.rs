@@ -340,8 +340,11 @@ pub struct FsAiRules {
     pub make_way_clearance_cm: f32,
     pub make_way_degrees: Vec<f32>,
     /// At `Normal`, how far (cm) a unit wedged at a bridge backs off at
-    /// most to find room to wheel onto its way (2.12, routes).
+    /// most to find room to wheel onto its way, and the angles off
+    /// straight back it tries at each distance, in turn, each to either
+    /// side (2.12, routes).
     pub back_off_cm: f32,
+    pub back_off_degrees: Vec<f32>,
 }
 
 impl Default for FsAiRules {
@@ -378,6 +381,7 @@ impl Default for FsAiRules {
             make_way_clearance_cm: 1.0,
             make_way_degrees: vec![90.0, 60.0, 45.0, 30.0],
             back_off_cm: 10.0,
+            back_off_degrees: vec![0.0, 30.0, 60.0, 90.0],
         }
     }
 }

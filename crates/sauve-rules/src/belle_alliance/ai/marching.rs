@@ -201,8 +201,9 @@ pub(super) fn straight_on(
 /// A unit wedged at a bridge (it reaches no point of its way, and every
 /// march there is refused: turned askew across the bridge's mouth, each
 /// wheel or step would put a corner over the water) backs off: keeping
-/// its facing, it steps back from `towards` the least whole number of cm,
-/// up to `back_off_cm`, from which it could wheel where it stands to face
+/// its facing, it steps back from `towards` (straight back or at each of
+/// `back_off_degrees` off it, to either side) the least whole number of
+/// cm, up to `back_off_cm`, from which it could wheel where it stands to face
 /// `towards` or along the bridge's run (docs/rules.md 2.12, routes). A
 /// column 16 cm wide stood turned 40 degrees across the mouth of a
 /// bridge 20 cm wide, its far corner a few mm short of the brook, to the
@@ -221,9 +222,13 @@ pub(super) fn back_off(b: &mut Bound, at: At, u: usize, towards: (f32, f32), out
     let mut facings = vec![ahead];
     facings.extend(run.iter().copied().filter(|&r| turn_between(r, ahead) <= 90.0));
     let mut near = Vec::new();
-    let most = b.ctx.ba().ai.back_off_cm;
-    for step in (1..).map(|cm| cm as f32).take_while(|&cm| cm <= most) {
-        for off in [0.0f32, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0] {
+    let ctx = b.ctx;
+    let ai = &ctx.ba().ai;
+    // Each angle off straight back to either side (straight back once).
+    let offs: Vec<f32> =
+        ai.back_off_degrees.iter().flat_map(|&d| if d == 0.0 { vec![0.0] } else { vec![d, -d] }).collect();
+    for step in (1..).map(|cm| cm as f32).take_while(|&cm| cm <= ai.back_off_cm) {
+        for &off in &offs {
             let v = bearing_vector(ahead + 180.0 + off);
             let to = (unit.x + v.0 * step, unit.y + v.1 * step);
             // The march itself is the rules' to allow (its ground, its

@@ -1341,3 +1341,31 @@ fn a_column_whose_way_winds_keeps_to_column_with_the_enemy_near() {
     let c = g.unit("c");
     assert!((c.x, c.y) == (60.0, 55.0), "over the bridge, on the objective: ({}, {})", c.x, c.y);
 }
+
+/// At `normal` no melee is fought whose loss is expected to carry more
+/// friends along than `melee_cascade_max` (docs/rules.md 2.12): an even
+/// fight at the head of a file of small battalions, whose retreat they
+/// block and whose flight they stand in, is not fought; `easy` fights it,
+/// and so does `normal` with no friends behind or with the limit raised.
+#[test]
+fn the_normal_ai_fights_no_melee_whose_loss_would_carry_friends_along() {
+    use sauve::vocab::AiLevel;
+    let attacks = |level: AiLevel, behind: bool, extra: &str| {
+        let mut units =
+            vec![fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 95.5, 24, "")];
+        if behind {
+            for (k, y) in [104.5, 109.0, 113.5].iter().enumerate() {
+                units.push(fsu(&format!("f{k}"), "a", "Infantry", 100.0, *y, 12, ""));
+            }
+        }
+        let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], extra), &[]);
+        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Melee, side: 0 }, &goals));
+        orders == vec![Order::Melee { units: vec!["a".into()], target: "b".into() }]
+    };
+    assert!(attacks(AiLevel::Easy, true, ""), "easy fights the even melee");
+    assert!(!attacks(AiLevel::Normal, true, ""), "normal does not: its loss would spread down the file");
+    assert!(attacks(AiLevel::Normal, false, ""), "with nobody behind, normal fights it");
+    let raised = ",\n rules: (belle_alliance: (ai: (melee_cascade_max: 5.0)))";
+    assert!(attacks(AiLevel::Normal, true, raised), "with the limit raised, normal fights it");
+}

@@ -475,6 +475,7 @@ impl BelleAllianceRules {
             ("make_way_reach_cells", ai.make_way_reach_cells, 0.0, 10.0),
             ("make_way_clearance_cm", ai.make_way_clearance_cm, 0.0, 50.0),
             ("back_off_cm", ai.back_off_cm, 0.0, 50.0),
+            ("melee_cascade_max", ai.melee_cascade_max, 0.0, 100.0),
         ] {
             belle_play::range(&mut out, &format!("ai.{field}"), v, lo, hi);
         }
@@ -597,6 +598,14 @@ mod tests {
                 ("[-30.0]", true),
                 ("[90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 20.0, 10.0]", true),
             ],
+        );
+    }
+
+    #[test]
+    fn a_melee_cascade_limit_below_nothing_is_refused() {
+        refuses_only_the_bad(
+            "melee_cascade_max",
+            &[("-0.1", true), ("0.0", false), ("0.25", false), ("100.0", false), ("100.5", true)],
         );
     }
 

@@ -21,7 +21,8 @@
 //!   firers it needs to reach the table's top modifier (at `Normal`, the
 //!   enemy's guns first);
 //! - melee: units in contact attack disordered enemies, and others when the
-//!   odds are good enough.
+//!   odds are good enough (at `Normal`, none whose loss would be expected
+//!   to carry friends along in its lead's flight: [`cascade`]).
 
 mod making_way;
 mod marching;
@@ -29,7 +30,8 @@ mod marching;
 use making_way::{in_the_way, make_way, marched_since};
 use marching::{Turning, advance, back_off, give, straight_on};
 
-use crate::belle_alliance::combat::{self, at_least, fight, fight_odds, gap, in_cover};
+use crate::belle_alliance::combat::{self, Fight, THREE_D6, at_least, fight, fight_odds, gap, in_cover};
+use crate::belle_alliance::flight_preview::{Whence, flight_preview_from};
 use crate::belle_alliance::geometry::bearing_vector;
 use crate::belle_alliance::march::{self, allowance};
 use crate::belle_alliance::play::{At, Bound, charge_fight, charge_odds};
@@ -38,6 +40,7 @@ use crate::belle_alliance::victory;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::labataille::ai::Script;
 use crate::labataille::orders::Order;
+use crate::rules::belle_play::ResultRow;
 use crate::terrain::{Arm, Terrain};
 use crate::turn::Phase;
 use crate::vocab::{AiLevel, Formation, State};
@@ -735,7 +738,13 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         let Ok(f) = fight(b.ctx, b.engine, b.table, &attackers, t, false) else { continue };
         let (win, _, lose) = fight_odds(&f, &b.ctx.ba().melee.results);
         let disordered = matches!(b.table.units[t].state, State::LU | State::U);
-        if disordered || win - lose >= threshold {
+        // The mended AI fights no melee whose loss would be expected to
+        // carry friends along in its lead's flight (on generated table
+        // 11 a column lost at a bridge's mouth with the bridge full of
+        // friends behind it, and its flight broke the army).
+        if (disordered || win - lose >= threshold)
+            && !(goals.level.mended() && cascade(b, &f, attackers[0], t) > ai.melee_cascade_max)
+        {
             let order = Order::Melee {
                 units: attackers.iter().map(|&a| b.table.units[a].id.clone()).collect(),
                 target: b.table.units[t].id.clone(),
@@ -743,4 +752,46 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             give(b, at, order, out);
         }
     }
+}
+
+/// The friends the melee `f` of `lead` (leading) at `target` is expected
+/// to put to flight by carrying them along (2.3): the chance `lead` is
+/// left fleeing from the fight (its row or its valour tests, 2.9, 2.10)
+/// times the friends its flight from `target` would carry along, and the
+/// chance it loses shaken (U or worse) while its U retreat from `target`
+/// is blocked (2.3) times the friends its flight in a free direction
+/// would carry along; each count the flight preview's exact chances
+/// ([`flight_preview_from`]).
+fn cascade(b: &mut Bound, f: &Fight, lead: usize, target: usize) -> f32 {
+    let ctx = b.ctx;
+    let carried = |b: &Bound, whence| {
+        flight_preview_from(b.ctx, b.table, lead, whence)
+            .map_or(0.0, |p| p.carried.iter().map(|c| c.overall).sum::<f64>()) as f32
+    };
+    let (_, flees) = combat::fight_flight(ctx, b.table, f, lead, target);
+    let from = (b.table.units[target].x, b.table.units[target].y);
+    let blocked = if b.engine.retreat_blocked(ctx, b.table, lead, Some(from)) {
+        loses_shaken(f, &ctx.ba().melee.results)
+    } else {
+        0.0
+    };
+    let fled = if flees > 0.0 { flees * carried(b, Whence::Enemy { unit: target, nearest: false }) } else { 0.0 };
+    let stuck = if blocked > 0.0 { blocked * carried(b, Whence::Free) } else { 0.0 };
+    fled + stuck
+}
+
+/// The chance the lead attacker of `f` loses with a row that shakes it
+/// (U or worse, 2.9).
+fn loses_shaken(f: &Fight, rows: &[ResultRow]) -> f32 {
+    let mut ways = 0u32;
+    for a in 3..=18 {
+        for d in 3..=18 {
+            if let Some((false, row)) = combat::clash_result(a + f.attack - d - f.defence, rows)
+                && matches!(row.state, State::U | State::FU)
+            {
+                ways += THREE_D6[(a - 3) as usize] * THREE_D6[(d - 3) as usize];
+            }
+        }
+    }
+    ways as f32 / (216.0 * 216.0)
 }

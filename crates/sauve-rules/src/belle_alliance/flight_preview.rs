@@ -161,6 +161,13 @@ pub fn flight_preview(ctx: &FsCtx, table: &Table, unit: usize, cause: Option<usi
         Some(c) => Whence::Enemy { unit: c, nearest: false },
         None => nearest_enemy(ctx, table, unit).map_or(Whence::Free, |c| Whence::Enemy { unit: c, nearest: true }),
     };
+    flight_preview_from(ctx, table, unit, whence)
+}
+
+/// [`flight_preview`] from a given `whence`: a flight in a free direction
+/// (2.2.4) too, as a unit whose U retreat was blocked makes.
+pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: Whence) -> Option<FlightPreview> {
+    let me = table.units.get(unit)?;
     let march_cm = me.flight_march_cm(ctx.ba());
     if me.state == State::FU {
         let square = me.rect(ctx.ba());

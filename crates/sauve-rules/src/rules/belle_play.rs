@@ -318,6 +318,10 @@ pub struct FsAiRules {
     /// far it falls at a = 1 (a target in LU or U is always attacked).
     pub melee_threshold: f32,
     pub melee_threshold_drop: f32,
+    /// At `Normal`, the most friends a melee may be expected to put to
+    /// flight by carrying them along in its lead attacker's flight (2.3,
+    /// 2.12): above it the melee is not fought, whatever its odds.
+    pub melee_cascade_max: f32,
     /// Guns unlimber with an enemy in their arc within this share of their range.
     pub unlimber_share: f32,
     /// Foot and horse make for enemy guns left within this many of their marches.
@@ -372,6 +376,7 @@ impl Default for FsAiRules {
             cover_bonus_cm: 6.0,
             melee_threshold: 0.1,
             melee_threshold_drop: 0.3,
+            melee_cascade_max: 0.25,
             unlimber_share: 0.9,
             guns_within_marches: 2.0,
             volley_hurt_weight: 0.25,

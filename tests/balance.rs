@@ -91,8 +91,9 @@ fn a_seed_replays_to_the_same_log() {
 
 /// The 1815 tables played to their end by the free-space AI on both sides:
 /// each side wins some of seeds 1 to 40 (`normal` on both sides as of
-/// 2026-12-07, a unit wedged at a bridge backing off: Ligny: Prussians
-/// 29, French 8, 3 drawn; Plancenoit: French 23, Prussians 15, 2 drawn),
+/// 2026-12-07, no melee fought whose loss would carry friends along:
+/// Ligny: Prussians 31, French 7, 2 drawn; Plancenoit: French 22,
+/// Prussians 16, 2 drawn),
 /// and fire and melee, not only the scripted shocks, make units flee, each
 /// flight running from the unit whose volley or melee broke it.
 #[test]

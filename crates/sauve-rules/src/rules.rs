@@ -602,7 +602,7 @@ mod tests {
     }
 
     #[test]
-    fn a_melee_cascade_limit_below_nothing_is_refused() {
+    fn a_melee_cascade_limit_below_nothing_or_past_a_hundred_is_refused() {
         refuses_only_the_bad(
             "melee_cascade_max",
             &[("-0.1", true), ("0.0", false), ("0.25", false), ("100.0", false), ("100.5", true)],

@@ -30,7 +30,7 @@ mod marching;
 use making_way::{in_the_way, make_way, marched_since};
 use marching::{Turning, advance, back_off, give, straight_on};
 
-use crate::belle_alliance::combat::{self, Fight, THREE_D6, at_least, fight, fight_odds, gap, in_cover};
+use crate::belle_alliance::combat::{self, Fight, at_least, fight, fight_odds, gap, in_cover};
 use crate::belle_alliance::flight_preview::{Whence, flight_preview_from};
 use crate::belle_alliance::geometry::bearing_vector;
 use crate::belle_alliance::march::{self, allowance};
@@ -40,7 +40,6 @@ use crate::belle_alliance::victory;
 use crate::belle_alliance::{FsCtx, FsUnit, Table};
 use crate::labataille::ai::Script;
 use crate::labataille::orders::Order;
-use crate::rules::belle_play::ResultRow;
 use crate::terrain::{Arm, Terrain};
 use crate::turn::Phase;
 use crate::vocab::{AiLevel, Formation, State};
@@ -771,27 +770,11 @@ fn cascade(b: &mut Bound, f: &Fight, lead: usize, target: usize) -> f32 {
     let (_, flees) = combat::fight_flight(ctx, b.table, f, lead, target);
     let from = (b.table.units[target].x, b.table.units[target].y);
     let blocked = if b.engine.retreat_blocked(ctx, b.table, lead, Some(from)) {
-        loses_shaken(f, &ctx.ba().melee.results)
+        combat::shaken_loss(f, &ctx.ba().melee.results)
     } else {
         0.0
     };
     let fled = if flees > 0.0 { flees * carried(b, Whence::Enemy { unit: target, nearest: false }) } else { 0.0 };
     let stuck = if blocked > 0.0 { blocked * carried(b, Whence::Free) } else { 0.0 };
     fled + stuck
-}
-
-/// The chance the lead attacker of `f` loses with a row that shakes it
-/// (U or worse, 2.9).
-fn loses_shaken(f: &Fight, rows: &[ResultRow]) -> f32 {
-    let mut ways = 0u32;
-    for a in 3..=18 {
-        for d in 3..=18 {
-            if let Some((false, row)) = combat::clash_result(a + f.attack - d - f.defence, rows)
-                && matches!(row.state, State::U | State::FU)
-            {
-                ways += THREE_D6[(a - 3) as usize] * THREE_D6[(d - 3) as usize];
-            }
-        }
-    }
-    ways as f32 / (216.0 * 216.0)
 }

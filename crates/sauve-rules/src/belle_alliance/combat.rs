@@ -324,22 +324,35 @@ pub fn clash_result(diff: i32, rows: &[ResultRow]) -> Option<(bool, ResultRow)> 
     read(rows, diff.abs()).map(|r| (diff > 0, r))
 }
 
-/// The chances a melee ends with the defender beaten, a draw, or the
-/// attacker beaten, over all 216 x 216 pairs of rolls.
-pub fn fight_odds(f: &Fight, rows: &[ResultRow]) -> (f32, f32, f32) {
-    let (mut win, mut draw, mut lose) = (0u32, 0u32, 0u32);
+/// Of the 216 x 216 pairs of rolls of melee `f`, how many end as `pick`
+/// says: it is given each result ([`clash_result`], `None` a draw).
+fn ways(f: &Fight, rows: &[ResultRow], pick: impl Fn(Option<(bool, ResultRow)>) -> bool) -> u32 {
+    let mut n = 0;
     for a in 3..=18 {
         for d in 3..=18 {
-            let n = THREE_D6[(a - 3) as usize] * THREE_D6[(d - 3) as usize];
-            match clash_result(a + f.attack - d - f.defence, rows) {
-                Some((true, _)) => win += n,
-                Some((false, _)) => lose += n,
-                None => draw += n,
+            if pick(clash_result(a + f.attack - d - f.defence, rows)) {
+                n += THREE_D6[(a - 3) as usize] * THREE_D6[(d - 3) as usize];
             }
         }
     }
+    n
+}
+
+/// The chances a melee ends with the defender beaten, a draw, or the
+/// attacker beaten, over all 216 x 216 pairs of rolls.
+pub fn fight_odds(f: &Fight, rows: &[ResultRow]) -> (f32, f32, f32) {
+    let win = ways(f, rows, |r| matches!(r, Some((true, _))));
+    let lose = ways(f, rows, |r| matches!(r, Some((false, _))));
+    let draw = 216 * 216 - win - lose;
     let all = 216.0 * 216.0;
     (win as f32 / all, draw as f32 / all, lose as f32 / all)
+}
+
+/// The chance the lead attacker loses melee `f` with a row that shakes it
+/// (U or worse, 2.9): the rows after which it must give ground or flee.
+pub fn shaken_loss(f: &Fight, rows: &[ResultRow]) -> f32 {
+    let shaken = ways(f, rows, |r| matches!(r, Some((false, row)) if matches!(row.state, State::U | State::FU)));
+    shaken as f32 / (216.0 * 216.0)
 }
 
 /// The chances a melee leaves the target and the lead attacker fleeing,

@@ -315,7 +315,8 @@ pub struct FsAiRules {
     pub cover_within_cm: f32,
     pub cover_bonus_cm: f32,
     /// Least chance to win less chance to lose for a melee at a = 0, and how
-    /// far it falls at a = 1 (a target in LU or U is always attacked).
+    /// far it falls at a = 1 (a target in LU or U is attacked whatever the
+    /// odds, unless at `Normal` the loss would spread: `melee_cascade_max`).
     pub melee_threshold: f32,
     pub melee_threshold_drop: f32,
     /// At `Normal`, the most friends a melee may be expected to put to

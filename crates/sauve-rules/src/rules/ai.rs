@@ -136,6 +136,15 @@ pub struct AiRules {
     /// disordered: the hexes each would rout through now, its own
     /// included (the rout preview), where a unit would check for contagion.
     pub rout_lane_within: u16,
+    /// At `Normal`: an enemy unit that still counts towards breaking its
+    /// corps (in good order or disordered, of a corps not counted broken)
+    /// with none of the side's units within this many hexes is hunted by
+    /// the nearest attacker with no such enemy within this many hexes of
+    /// its own, one attacker to each.
+    pub hunt_beyond: u16,
+    /// At `Normal`: the most enemy units hunted in one movement phase, the
+    /// nearest pairs of hunter and quarry first (0: none is).
+    pub hunters_max: u32,
     /// At `Normal`: placement penalty for ending a move in such a lane,
     /// except on an objective.
     pub rout_lane_penalty: u32,
@@ -217,6 +226,8 @@ impl Default for AiRules {
             shaken_share: 0.5,
             fall_back_candidates: 12,
             rout_lane_within: 8,
+            hunt_beyond: 4,
+            hunters_max: 4,
             rout_lane_penalty: 1_000,
             volley_contagion_weight: 3.0,
             charge_loss_weight: 1.0,
@@ -285,6 +296,7 @@ impl AiRules {
             ("face_within", self.face_within),
             ("cover_within", self.cover_within),
             ("rout_lane_within", self.rout_lane_within),
+            ("hunt_beyond", self.hunt_beyond),
         ] {
             if v > 100 {
                 add(name, format!("{v} must be 0..=100"));
@@ -301,6 +313,9 @@ impl AiRules {
         }
         if self.fall_back_candidates > 100 {
             add("fall_back_candidates", format!("{} must be 0..=100", self.fall_back_candidates));
+        }
+        if self.hunters_max > 100 {
+            add("hunters_max", format!("{} must be 0..=100", self.hunters_max));
         }
         if !(1..=100).contains(&self.mend_margin) {
             add("mend_margin", format!("{} must be 1..=100", self.mend_margin));
@@ -369,6 +384,14 @@ mod tests {
 
         let r: Rules = crate::scenario::ron_options().from_str("(ai: (mend_margin: 0))").expect("parses");
         assert_eq!(r.problems()[0].0, "rules.ai.mend_margin");
+
+        let r: Rules = crate::scenario::ron_options().from_str("(ai: (hunt_beyond: 101))").expect("parses");
+        assert_eq!(r.problems()[0].0, "rules.ai.hunt_beyond");
+        let r: Rules =
+            crate::scenario::ron_options().from_str("(ai: (hunt_beyond: 100, hunters_max: 0))").expect("parses");
+        assert!(r.problems().is_empty(), "100 hexes and no hunter are allowed");
+        let r: Rules = crate::scenario::ron_options().from_str("(ai: (hunters_max: 101))").expect("parses");
+        assert_eq!(r.problems()[0].0, "rules.ai.hunters_max");
 
         let r: Rules =
             crate::scenario::ron_options().from_str("(ai: (exit_share: 2.0, exit_min_points: 20000))").expect("parses");

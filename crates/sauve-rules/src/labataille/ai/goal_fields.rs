@@ -19,6 +19,19 @@ const RING: usize = 4096;
 /// entry costs count as a unit would pay them. A bucket queue (Dial's
 /// algorithm): costs are small integers, so this is linear in the map.
 pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
+    goal_field_until(grid, arm, sources, None)
+}
+
+/// [`goal_field`], worked out only as far as a unit at `cell` needs it: the
+/// walk stops once every cell within `margin` (hundredths of MP) of the
+/// field at `cell` is final, and farther cells are [`UNREACHED`].
+/// With `margin` above what the unit may spend in a phase, each hex it can
+/// reach has its true value.
+pub fn goal_field_near(grid: &Grid, arm: Arm, sources: &[(usize, u32)], cell: usize, margin: u32) -> Vec<u32> {
+    goal_field_until(grid, arm, sources, Some((cell, margin)))
+}
+
+fn goal_field_until(grid: &Grid, arm: Arm, sources: &[(usize, u32)], until: Option<(usize, u32)>) -> Vec<u32> {
     let mut dist = vec![UNREACHED; grid.len()];
     let mut ring: Vec<Vec<u32>> = vec![Vec::new(); RING];
     let mut pending = 0usize;
@@ -34,6 +47,12 @@ pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
         }
     }
     while pending > 0 {
+        if let Some((cell, margin)) = until
+            && dist[cell] != UNREACHED
+            && cur > dist[cell].saturating_add(margin)
+        {
+            break;
+        }
         let slot = cur as usize % RING;
         let bucket = std::mem::take(&mut ring[slot]);
         for &cell in &bucket {
@@ -65,6 +84,13 @@ pub fn goal_field(grid: &Grid, arm: Arm, sources: &[(usize, u32)]) -> Vec<u32> {
             ring[slot] = bucket;
         }
         cur += 1;
+    }
+    // Beyond the margin nothing is kept, final or not.
+    if let Some((cell, margin)) = until {
+        let last = dist[cell].saturating_add(margin);
+        for d in dist.iter_mut().filter(|d| **d > last) {
+            *d = UNREACHED;
+        }
     }
     dist
 }
@@ -124,6 +150,28 @@ mod tests {
         assert_eq!(f[grid.idx(Offset::new(2, 1))], 200, "leaving the woods costs only the clear hexes entered");
         assert_eq!(f[grid.idx(Offset::new(2, 0))], 200, "around the woods rather than through");
         assert_eq!(f[grid.idx(Offset::new(-1, -1))], UNREACHED, "off the map");
+    }
+
+    /// A field worked out only near a unit holds the full field's values
+    /// wherever they lie within the margin of the unit's own, and nothing
+    /// farther off.
+    #[test]
+    fn a_field_near_a_unit_is_the_full_field_within_its_margin() {
+        let map = TerrainMap::from_rows(&["..........", "..www.....", "..www..~..", "......~...", ".........."]);
+        let rules = Rules::default();
+        let grid = Grid::new(&map, &rules);
+        let source = [(grid.idx(Offset::new(9, 4)), 0)];
+        let full = goal_field(&grid, Arm::Infantry, &source);
+        let unit = grid.idx(Offset::new(5, 2));
+        for margin in [0, 150, 400] {
+            let near = goal_field_near(&grid, Arm::Infantry, &source, unit, margin);
+            let last = full[unit] + margin;
+            for cell in 0..grid.len() {
+                let want = if full[cell] <= last { full[cell] } else { UNREACHED };
+                assert_eq!(near[cell], want, "cell {:?}, margin {margin}", grid.offset(cell));
+            }
+        }
+        assert!(full.iter().filter(|&&d| d != UNREACHED).count() > 30, "the map is walked");
     }
 
     /// Remembered goal fields must be the fields of that very grid, arm and

@@ -44,6 +44,7 @@ mod fire;
 pub mod foresight;
 pub mod goal_fields;
 mod goals;
+mod hunt;
 mod march;
 mod melee;
 mod movement;
@@ -276,6 +277,62 @@ mod tests {
         assert_ne!(board.units[0].formation, Formation::Square);
     }
 
+    /// At `Normal` an attacker with no enemy near goes after an enemy
+    /// battalion that stands far from all of the side's units, rather than
+    /// after the nearest enemy, while one in contact stays on its own
+    /// enemy; not when the lone battalion's corps is broken (it no longer
+    /// counts), nor at `Easy`, nor with `hunt_beyond` as wide as the map
+    /// or `hunters_max` 0, nor when an objective to take lies nearer,
+    /// within `hunt_beyond`.
+    #[test]
+    fn an_idle_attacker_hunts_a_lone_enemy_that_still_counts() {
+        let rows = ["...................."; 14];
+        let (near, idle, engaged, lone) =
+            (Offset::new(4, 3), Offset::new(4, 11), Offset::new(6, 3), Offset::new(17, 11));
+        let after_with = |level: AiLevel,
+                          lone_broken: bool,
+                          (hunt_beyond, hunters_max): (u16, u32),
+                          objectives: Vec<(Offset, u32, Option<usize>)>| {
+            let mut board = Board {
+                units: vec![
+                    unit("near", 0, Arm::Infantry, (near.c, near.r)),
+                    unit("idle", 0, Arm::Infantry, (idle.c, idle.r)),
+                    unit("engaged", 1, Arm::Infantry, (engaged.c, engaged.r)),
+                    unit("lone", 1, Arm::Infantry, (lone.c, lone.r)),
+                ],
+            };
+            let goals =
+                AiGoals { level, broken: vec![false, false, false, lone_broken], objectives, ..AiGoals::default() };
+            let mut rules = Rules::default();
+            rules.ai.hunt_beyond = hunt_beyond;
+            rules.ai.hunters_max = hunters_max;
+            play_with(&rows, &mut board, &[(Phase::Movement, 0)], &goals, &rules);
+            (at(&board, "near"), at(&board, "idle"))
+        };
+        let after = |level, lone_broken, knobs| after_with(level, lone_broken, knobs, Vec::new());
+        assert!(idle.distance(engaged) < idle.distance(lone), "the engaged battalion is the nearer enemy");
+        let (n, i) = after(AiLevel::Normal, false, (4, 4));
+        assert!(i.distance(lone) + 2 <= idle.distance(lone), "the idle battalion makes for the lone one: {i:?}");
+        let (_, easy) = after(AiLevel::Easy, false, (4, 4));
+        assert!(i.distance(engaged) > easy.distance(engaged), "and not for the nearer enemy: {i:?}, {easy:?}");
+        assert!(n.distance(engaged) <= near.distance(engaged), "the battalion in contact stays on its enemy: {n:?}");
+        for (level, broken, knobs, why) in [
+            (AiLevel::Easy, false, (4, 4), "`Easy` hunts nobody"),
+            (AiLevel::Normal, true, (4, 4), "a broken corps' battalion no longer counts"),
+            (AiLevel::Normal, false, (100, 4), "no battalion stands 100 hexes from every enemy"),
+            (AiLevel::Normal, false, (4, 0), "no hunter is allowed"),
+        ] {
+            let (_, i) = after(level, broken, knobs);
+            assert!(i.distance(engaged) < idle.distance(engaged), "{why}: it goes for the nearest enemy, {i:?}");
+        }
+        // An objective to take within `hunt_beyond`, nearer than the lone
+        // battalion: the idle one takes it instead.
+        let village = Offset::new(2, 12);
+        let (_, i) = after_with(AiLevel::Normal, false, (4, 4), vec![(village, 5, None)]);
+        assert!(i.distance(village) < idle.distance(village), "it makes for the village near it: {i:?}");
+        assert!(i.distance(lone) >= idle.distance(lone), "not for the lone battalion: {i:?}");
+    }
+
     /// At `Normal` a battalion forms square only against horse whose
     /// charge at it, the square test counted, would clear the horse's
     /// side's threshold: a steady one stands in line before a weak
@@ -492,7 +549,11 @@ mod tests {
         let goal = Offset::new(10, 8);
         let goals = AiGoals { objectives: vec![(goal, 10, None)], ..AiGoals::default() };
         let before = at(&board, "fr").distance(goal);
-        play(&OPEN, &mut board, &[(Phase::Movement, 0)], &goals);
+        // The far enemy would be hunted (`hunt.rs`); not here, where the
+        // objective is what is tested.
+        let mut unhunted = Rules::default();
+        unhunted.ai.hunters_max = 0;
+        play_with(&OPEN, &mut board, &[(Phase::Movement, 0)], &goals, &unhunted);
         let after = at(&board, "fr").distance(goal);
         assert!(after + 4 <= before, "marched 4+ hexes towards the objective: {before} -> {after}");
 
@@ -824,7 +885,11 @@ mod tests {
                 ..AiGoals::default()
             };
             let mut b = board.clone();
-            play(&rows, &mut b, &[(Phase::Movement, 0)], &goals);
+            // No battalion hunts the far enemy (`hunt.rs`): each goes by
+            // its script alone.
+            let mut unhunted = Rules::default();
+            unhunted.ai.hunters_max = 0;
+            play_with(&rows, &mut b, &[(Phase::Movement, 0)], &goals, &unhunted);
             (at(&b, "fr-a"), at(&b, "fr-b"))
         };
         let start = Offset::new(3, 11);

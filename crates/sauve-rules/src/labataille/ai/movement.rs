@@ -1,9 +1,10 @@
 //! The AI's movement phase: the side's goal fields, each unit's role
-//! (garrison, reserve, attacker, bound for an exit), and each unit's move
+//! (garrison, reserve, attacker, bound for an exit, hunter), and each unit's move
 //! by its role and arm: formation, guns limbered or not, then the hex.
 
 use std::cmp::Reverse;
 
+use crate::hex::Offset;
 use crate::labataille::fields::FAR;
 use crate::terrain::Arm;
 use crate::vocab::Formation;
@@ -52,6 +53,7 @@ impl Ai<'_, '_, '_> {
         let objective_sources: Vec<(usize, u32)> =
             if take.is_empty() { objectives.iter().map(|&c| (c, 0)).collect() } else { take.clone() };
         let wants_objective = !objective_sources.is_empty() && scripted(Script::Objective);
+        let to_take: Vec<Offset> = take.iter().map(|&(c, _)| grid.offset(c)).collect();
         let mut sources = take;
         for u in &self.board.units {
             if u.side != side
@@ -67,7 +69,7 @@ impl Ai<'_, '_, '_> {
         let exits = self.exit_routes();
         let lanes = self.rout_lanes(&sight);
         let squares = self.squares_needed(&sight);
-        let plan = Plan { sight, attack, defend, objective, objectives, exits, lanes, squares };
+        let mut plan = Plan { sight, attack, defend, objective, objectives, exits, lanes, squares, hunts: Vec::new() };
 
         // Roles: the first good-order unit on an objective holds it; the
         // rearmost share of the rest is the reserve.
@@ -136,6 +138,9 @@ impl Ai<'_, '_, '_> {
                 role[i] = Role::Exit(k);
             }
         }
+        // Last, an attacker with no enemy near goes after each lone enemy
+        // unit that still counts.
+        self.send_hunters(&mut plan, &mut role, &to_take);
         for (i, &r) in role.iter().enumerate() {
             if self.ours(i) {
                 self.move_unit(&plan, i, r);
@@ -178,7 +183,7 @@ impl Ai<'_, '_, '_> {
         let standoff = self.tuning.standoff(arm);
         // Garrisons and the reserve are needed where they are; the rest
         // leave by an exit that pays once they stand on its edge.
-        let may_exit = matches!(role, Role::Attack | Role::Exit(_) | Role::Assault);
+        let may_exit = matches!(role, Role::Attack | Role::Exit(_) | Role::Assault | Role::Hunt(_));
         if may_exit && self.leave(plan, i) {
             return;
         }
@@ -189,6 +194,7 @@ impl Ai<'_, '_, '_> {
             Role::Assault => Some((&plan.attack, Tuning::new(1.0, ai).standoff(arm))),
             Role::Objective => Some((plan.objective.as_deref().unwrap_or(&plan.attack), standoff)),
             Role::Exit(k) => Some((&plan.exits[k].field, standoff)),
+            Role::Hunt(k) => Some((&plan.hunts[k], standoff)),
             Role::Reserve => match &plan.defend {
                 Some(f) => Some((f, standoff)),
                 None if d != FAR && d > reserve_follow => Some((&plan.attack, reserve_follow)),

@@ -24,6 +24,9 @@ pub(super) enum Role {
     Objective,
     /// Falls back out of the enemy's reach (the planning AI's `Withdraw`).
     Withdraw,
+    /// At `Normal`: goes for one enemy unit that none of the side's units
+    /// stands near (index into [`Plan::hunts`]).
+    Hunt(usize),
 }
 
 /// One of the side's exits the AI may use, with the goal field towards its edge.
@@ -57,6 +60,9 @@ pub(super) struct Plan {
     /// it would charge to good effect, worked out once for the phase
     /// (`Ai::squares_needed`, in `stance.rs`); empty at `Easy`.
     pub(super) squares: Vec<bool>,
+    /// At `Normal`: the goal field towards each lone enemy unit hunted
+    /// (`Ai::send_hunters`, in `hunt.rs`); empty at `Easy`.
+    pub(super) hunts: Vec<Vec<u32>>,
 }
 
 /// The units whose rout would pass a hex: none, one, or several.

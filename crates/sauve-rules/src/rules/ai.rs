@@ -136,6 +136,9 @@ pub struct AiRules {
     /// disordered: the hexes each would rout through now, its own
     /// included (the rout preview), where a unit would check for contagion.
     pub rout_lane_within: u16,
+    /// At `Normal`: placement penalty for ending a move in such a lane,
+    /// except on an objective.
+    pub rout_lane_penalty: u32,
     /// At `Normal`: an enemy unit that still counts towards breaking its
     /// corps (in good order or disordered, of a corps not counted broken)
     /// with none of the side's units within this many hexes is hunted by
@@ -145,9 +148,6 @@ pub struct AiRules {
     /// At `Normal`: the most enemy units hunted in one movement phase, the
     /// nearest pairs of hunter and quarry first (0: none is).
     pub hunters_max: u32,
-    /// At `Normal`: placement penalty for ending a move in such a lane,
-    /// except on an objective.
-    pub rout_lane_penalty: u32,
     /// At `Normal`: a volley's value is multiplied by 1 + this times the
     /// contagion failures the target's rout would bring on its friends
     /// (the rout preview's expected failures).
@@ -226,9 +226,9 @@ impl Default for AiRules {
             shaken_share: 0.5,
             fall_back_candidates: 12,
             rout_lane_within: 8,
+            rout_lane_penalty: 1_000,
             hunt_beyond: 4,
             hunters_max: 4,
-            rout_lane_penalty: 1_000,
             volley_contagion_weight: 3.0,
             charge_loss_weight: 1.0,
             charge_rout_weight: 2.0,

@@ -148,6 +148,9 @@ pub struct AiRules {
     /// At `Normal`: the most enemy units hunted in one movement phase, the
     /// nearest pairs of hunter and quarry first (0: none is).
     pub hunters_max: u32,
+    /// At `Normal`: the share of the battle's turns (the turn played over
+    /// the turns) before which nobody is hunted.
+    pub hunt_from: f32,
     /// At `Normal`: a volley's value is multiplied by 1 + this times the
     /// contagion failures the target's rout would bring on its friends
     /// (the rout preview's expected failures).
@@ -229,6 +232,7 @@ impl Default for AiRules {
             rout_lane_penalty: 1_000,
             hunt_beyond: 4,
             hunters_max: 4,
+            hunt_from: 0.3,
             volley_contagion_weight: 3.0,
             charge_loss_weight: 1.0,
             charge_rout_weight: 2.0,
@@ -263,6 +267,7 @@ impl AiRules {
             ("normal_bias_share", self.normal_bias_share),
             ("normal_bias_below", self.normal_bias_below),
             ("normal_bias_until", self.normal_bias_until),
+            ("hunt_from", self.hunt_from),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
                 add(name, format!("{v} must be 0..=1"));
@@ -392,6 +397,8 @@ mod tests {
         assert!(r.problems().is_empty(), "100 hexes and no hunter are allowed");
         let r: Rules = crate::scenario::ron_options().from_str("(ai: (hunters_max: 101))").expect("parses");
         assert_eq!(r.problems()[0].0, "rules.ai.hunters_max");
+        let r: Rules = crate::scenario::ron_options().from_str("(ai: (hunt_from: 1.5))").expect("parses");
+        assert_eq!(r.problems()[0].0, "rules.ai.hunt_from");
 
         let r: Rules =
             crate::scenario::ron_options().from_str("(ai: (exit_share: 2.0, exit_min_points: 20000))").expect("parses");

@@ -13,7 +13,8 @@ use super::plan::{Plan, Role};
 use crate::labataille::grid::{Grid, centi};
 
 impl Ai<'_, '_, '_> {
-    /// At `Normal`: every enemy unit that counts (in good order or
+    /// At `Normal`, once `rules.ai.hunt_from` of the battle's turns have
+    /// gone: every enemy unit that counts (in good order or
     /// disordered, of a corps not counted broken) with none of the side's
     /// units in good order or disordered within `rules.ai.hunt_beyond`
     /// hexes is hunted by one attacker (foot or horse in good order) that
@@ -27,7 +28,9 @@ impl Ai<'_, '_, '_> {
             return;
         }
         let (beyond, most) = (u32::from(self.bf.ctx.rules.ai.hunt_beyond), self.bf.ctx.rules.ai.hunters_max as usize);
-        if most == 0 {
+        // The pursuit waits until the battle is under way: at the start
+        // every enemy unit stands apart, and hunters would go piecemeal.
+        if most == 0 || self.goals.progress < self.bf.ctx.rules.ai.hunt_from {
             return;
         }
         let grid = self.bf.ctx.grid;

@@ -283,13 +283,13 @@ mod tests {
     /// enemy; not when the lone battalion's corps is broken (it no longer
     /// counts), nor at `Easy`, nor with `hunt_beyond` as wide as the map
     /// or `hunters_max` 0, nor when an objective to take lies nearer,
-    /// within `hunt_beyond`.
+    /// within `hunt_beyond`, nor before `hunt_from` of the battle.
     #[test]
     fn an_idle_attacker_hunts_a_lone_enemy_that_still_counts() {
         let rows = ["...................."; 14];
         let (near, idle, engaged, lone) =
             (Offset::new(4, 3), Offset::new(4, 11), Offset::new(6, 3), Offset::new(17, 11));
-        let after_with = |level: AiLevel,
+        let after_with = |(level, progress): (AiLevel, f32),
                           lone_broken: bool,
                           (hunt_beyond, hunters_max): (u16, u32),
                           objectives: Vec<(Offset, u32, Option<usize>)>| {
@@ -301,15 +301,15 @@ mod tests {
                     unit("lone", 1, Arm::Infantry, (lone.c, lone.r)),
                 ],
             };
-            let goals =
-                AiGoals { level, broken: vec![false, false, false, lone_broken], objectives, ..AiGoals::default() };
+            let broken = vec![false, false, false, lone_broken];
+            let goals = AiGoals { level, broken, objectives, progress, ..AiGoals::default() };
             let mut rules = Rules::default();
             rules.ai.hunt_beyond = hunt_beyond;
             rules.ai.hunters_max = hunters_max;
             play_with(&rows, &mut board, &[(Phase::Movement, 0)], &goals, &rules);
             (at(&board, "near"), at(&board, "idle"))
         };
-        let after = |level, lone_broken, knobs| after_with(level, lone_broken, knobs, Vec::new());
+        let after = |level, lone_broken, knobs| after_with((level, 0.5), lone_broken, knobs, Vec::new());
         assert!(idle.distance(engaged) < idle.distance(lone), "the engaged battalion is the nearer enemy");
         let (n, i) = after(AiLevel::Normal, false, (4, 4));
         assert!(i.distance(lone) + 2 <= idle.distance(lone), "the idle battalion makes for the lone one: {i:?}");
@@ -328,9 +328,12 @@ mod tests {
         // An objective to take within `hunt_beyond`, nearer than the lone
         // battalion: the idle one takes it instead.
         let village = Offset::new(2, 12);
-        let (_, i) = after_with(AiLevel::Normal, false, (4, 4), vec![(village, 5, None)]);
+        let (_, i) = after_with((AiLevel::Normal, 0.5), false, (4, 4), vec![(village, 5, None)]);
         assert!(i.distance(village) < idle.distance(village), "it makes for the village near it: {i:?}");
         assert!(i.distance(lone) >= idle.distance(lone), "not for the lone battalion: {i:?}");
+        // Before `hunt_from` (0.3) of the battle's turns nobody is hunted.
+        let (_, i) = after_with((AiLevel::Normal, 0.2), false, (4, 4), Vec::new());
+        assert!(i.distance(engaged) < idle.distance(engaged), "early on it goes for the nearest enemy: {i:?}");
     }
 
     /// At `Normal` a battalion forms square only against horse whose

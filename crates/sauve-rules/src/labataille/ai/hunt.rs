@@ -28,8 +28,9 @@ impl Ai<'_, '_, '_> {
             return;
         }
         let (beyond, most) = (u32::from(self.bf.ctx.rules.ai.hunt_beyond), self.bf.ctx.rules.ai.hunters_max as usize);
-        // The pursuit waits until the battle is under way: at the start
-        // every enemy unit stands apart, and hunters would go piecemeal.
+        // The pursuit waits until the battle is under way: while the
+        // armies close, most enemy units stand apart from the side's, and
+        // hunters would go in piecemeal.
         if most == 0 || self.goals.progress < self.bf.ctx.rules.ai.hunt_from {
             return;
         }
@@ -93,7 +94,7 @@ impl Ai<'_, '_, '_> {
             // The field need reach no farther than the hunter can march
             // this phase, with room to spare.
             let own = self.bf.movement.get(i).copied().flatten();
-            let margin = 3 * centi(self.bf.ctx.rules.combat.allowance(units[i].arm, own));
+            let margin = centi(self.bf.ctx.rules.combat.allowance(units[i].arm, own)).saturating_mul(3);
             let source = [(grid.idx(quarries[q]), 0)];
             plan.hunts.push(goal_field_near(grid, Arm::Infantry, &source, grid.idx(at), margin));
             best[h] = None;

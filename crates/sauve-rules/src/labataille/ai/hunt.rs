@@ -111,14 +111,10 @@ impl Ai<'_, '_, '_> {
 /// `units`' hexes.
 fn within(grid: &Grid, units: &[(usize, Offset)], radius: u32) -> Vec<bool> {
     let mut near = vec![false; grid.len()];
-    let r = radius as i32;
     for &(_, at) in units {
-        for c in at.c - r..=at.c + r {
-            for row in at.r - 2 * r - 1..=at.r + 2 * r + 1 {
-                let o = Offset::new(c, row);
-                if grid.in_padded(o) && o.distance(at) <= radius {
-                    near[grid.idx(o)] = true;
-                }
+        for o in at.to_hex().range(radius).map(Offset::from_hex) {
+            if grid.in_padded(o) {
+                near[grid.idx(o)] = true;
             }
         }
     }

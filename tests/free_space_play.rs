@@ -1347,10 +1347,12 @@ fn a_column_whose_way_winds_keeps_to_column_with_the_enemy_near() {
 /// fight at the head of a file of small battalions, whose retreat they
 /// block and whose flight they stand in, is not fought; `easy` fights it,
 /// and so does `normal` with no friends behind or with the limit raised.
+/// Against a garrison (the enemy standing in an objective its side holds)
+/// the limit is `garrison_cascade_factor` times as high, and only there.
 #[test]
 fn the_normal_ai_fights_no_melee_whose_loss_would_carry_friends_along() {
     use sauve::vocab::AiLevel;
-    let attacks = |level: AiLevel, behind: bool, extra: &str| {
+    let attacks_at = |level: AiLevel, behind: bool, extra: &str, garrison: bool| {
         let mut units =
             vec![fsu("a", "a", "Infantry", 100.0, 100.0, 24, ""), fsu("b", "b", "Infantry", 100.0, 95.5, 24, "")];
         if behind {
@@ -1359,13 +1361,20 @@ fn the_normal_ai_fights_no_melee_whose_loss_would_carry_friends_along() {
             }
         }
         let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], extra), &[]);
-        let goals = ai::FsGoals { aggression: 0.5, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        // An objective whose area takes in b's centre, held by b's side.
+        let objectives = if garrison { vec![((100.0, 90.0), 1, Some(1))] } else { Vec::new() };
+        let goals = ai::FsGoals { aggression: 0.5, objectives, broken: false, level, scripts: Vec::new() };
         let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Melee, side: 0 }, &goals));
         orders == vec![Order::Melee { units: vec!["a".into()], target: "b".into() }]
     };
+    let attacks = |level: AiLevel, behind: bool, extra: &str| attacks_at(level, behind, extra, false);
     assert!(attacks(AiLevel::Easy, true, ""), "easy fights the even melee");
     assert!(!attacks(AiLevel::Normal, true, ""), "normal does not: its loss would spread down the file");
     assert!(attacks(AiLevel::Normal, false, ""), "with nobody behind, normal fights it");
     let raised = ",\n rules: (belle_alliance: (ai: (melee_cascade_max: 5.0)))";
     assert!(attacks(AiLevel::Normal, true, raised), "with the limit raised, normal fights it");
+    let factor = |f: f32| format!(",\n rules: (belle_alliance: (ai: (garrison_cascade_factor: {f:.1})))");
+    assert!(attacks_at(AiLevel::Normal, true, &factor(20.0), true), "a garrison is worth twenty times the risk");
+    assert!(!attacks_at(AiLevel::Normal, true, &factor(1.0), true), "a garrison worth no more than any enemy");
+    assert!(!attacks_at(AiLevel::Normal, true, &factor(20.0), false), "the factor is for a garrison only");
 }

@@ -131,6 +131,11 @@ pub fn legend_words(shown: &FlightShown, names: impl Fn(usize) -> String) -> Str
                 out += " \"then\": met only if the one before is carried along (its chance all told, and once met).";
             }
             out += "\nThe thin line: the way it would go if the friend is carried along.";
+            out += &format!(
+                "\nFriends expected to flee all told: {:.2} (a friend shaken into U with no room to retreat flees \
+                 too, and carries others along).",
+                p.fled_all_told
+            );
         }
     }
     for (k, r) in p.carried.iter().enumerate().take(8) {

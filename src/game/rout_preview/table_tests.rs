@@ -164,6 +164,7 @@ fn the_legend_says_the_flight_in_names_and_words() {
         square: OrientedRect::new(36.565, 63.435, 9.8, 9.8, 0.0),
         stopped: Some(Obstacle::Edge(Edge::South)),
         carried: vec![friend(1, 91, 91.0 / 216.0), friend(2, 108, 91.0 / 216.0 * 0.5)],
+        fled_all_told: 0.68,
     };
     let names = |u: usize| ["1/23e Ligne", "1/64e Ligne", "2/64e Ligne", "Pirch I"][u].to_owned();
     let shown = FlightShown { preview: preview.clone(), name: "1/23e Ligne".into() };
@@ -178,6 +179,7 @@ fn the_legend_says_the_flight_in_names_and_words() {
     assert!(words.contains("From Pirch I, the nearest enemy, taken as the cause"), "{words}");
     assert!(words.contains("1/64e Ligne: fails 42%, else shaken into U 24%"), "{words}");
     assert!(words.contains("2/64e Ligne: then 21% (50%)"), "{words}");
+    assert!(words.contains("Friends expected to flee all told: 0.68"), "{words}");
     let labels = flight_labels(&preview, names);
     assert_eq!(
         labels.iter().map(|l| l.2.as_str()).collect::<Vec<_>>(),

@@ -31,7 +31,7 @@ use making_way::{in_the_way, make_way, marched_since};
 use marching::{Turning, advance, back_off, give, straight_on};
 
 use crate::belle_alliance::combat::{self, Fight, at_least, fight, fight_odds, gap, in_cover};
-use crate::belle_alliance::flight_preview::{Whence, flight_preview_from};
+use crate::belle_alliance::flight_preview::{FlightPreview, Whence, flight_preview_from};
 use crate::belle_alliance::geometry::bearing_vector;
 use crate::belle_alliance::march::{self, allowance};
 use crate::belle_alliance::play::{At, Bound, charge_fight, charge_odds};
@@ -741,8 +741,14 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         // carry friends along in its lead's flight (on generated table
         // 11 a column lost at a bridge's mouth with the bridge full of
         // friends behind it, and its flight broke the army).
-        if (disordered || win - lose >= threshold)
-            && !(goals.level.mended() && cascade(b, &f, attackers[0], t) > ai.melee_cascade_max)
+        // A garrison is all that stands between the side and an
+        // objective's points: a melee to drive it out may risk more.
+        let limit = if garrisons(b, t, goals) {
+            ai.melee_cascade_max * ai.garrison_cascade_factor
+        } else {
+            ai.melee_cascade_max
+        };
+        if (disordered || win - lose >= threshold) && !(goals.level.mended() && cascade(b, &f, attackers[0], t) > limit)
         {
             let order = Order::Melee {
                 units: attackers.iter().map(|&a| b.table.units[a].id.clone()).collect(),
@@ -759,13 +765,13 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
 /// times the friends its flight from `target` would carry along, and the
 /// chance it loses shaken (U or worse) while its U retreat from `target`
 /// is blocked (2.3) times the friends its flight in a free direction
-/// would carry along; each count the flight preview's exact chances
-/// ([`flight_preview_from`]).
+/// would carry along; each count the flight preview's, every way the
+/// carry-along tests can fall (a friend shaken into U with its retreat
+/// blocked flees too: [`FlightPreview::fled_all_told`]).
 fn cascade(b: &mut Bound, f: &Fight, lead: usize, target: usize) -> f32 {
     let ctx = b.ctx;
     let carried = |b: &Bound, whence| {
-        flight_preview_from(b.ctx, b.table, lead, whence)
-            .map_or(0.0, |p| p.carried.iter().map(|c| c.overall).sum::<f64>()) as f32
+        flight_preview_from(b.ctx, b.table, lead, whence).map_or(0.0, |p: FlightPreview| p.fled_all_told) as f32
     };
     let (_, flees) = combat::fight_flight(ctx, b.table, f, lead, target);
     let from = (b.table.units[target].x, b.table.units[target].y);

@@ -27,6 +27,12 @@ const CARRIED_ROLL: u32 = 3;
 /// cm: a step of the engine's walk and a half, so that a flight square
 /// shifted back a step (2.2.6) still finds what it was shifted off.
 const PROBE_CM: f32 = 1.5;
+/// The most flights [`fled_all_told`] plays out for one preview: past
+/// them every later test is counted as standing.
+const ALL_TOLD_RUNS: usize = 48;
+/// A way the tests can fall less likely than this is followed no further
+/// by [`fled_all_told`]: every later test in it is counted as standing.
+const ALL_TOLD_LEAST: f64 = 1e-3;
 
 /// What the flight is from (2.2.2): the line from the cause's centre to the
 /// unit's sets the middle of its cone.
@@ -98,6 +104,14 @@ pub struct FlightPreview {
     pub stopped: Option<Obstacle>,
     /// The friends it would test, in the order it would meet them.
     pub carried: Vec<CarryRisk>,
+    /// The friends expected to be left fleeing by its flight, all told:
+    /// each carry-along test may carry its friend along, shake it into U
+    /// or leave it standing, and a friend shaken into U whose retreat is
+    /// then blocked flees in turn, with every friend its own flight
+    /// carries along (2.3). `carried` follows the first way alone; this
+    /// counts them all (to within a thousandth of a chance, and 48
+    /// flights).
+    pub fled_all_told: f64,
 }
 
 impl FlightPreview {
@@ -180,6 +194,7 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
             square,
             stopped: None,
             carried: Vec::new(),
+            fled_all_told: 0.0,
         });
     }
     let from = match whence {
@@ -217,7 +232,91 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
         last = next.tests;
     }
     let square = main.table.units[unit].rect(ctx.ba());
-    Some(FlightPreview { unit, whence, march_cm, fleeing: false, path: main.path, square, stopped, carried })
+    let fled_all_told = if carried.is_empty() { 0.0 } else { fled_all_told(ctx, table, unit, from) };
+    Some(FlightPreview {
+        unit,
+        whence,
+        march_cm,
+        fleeing: false,
+        path: main.path,
+        square,
+        stopped,
+        carried,
+        fled_all_told,
+    })
+}
+
+/// The friends of `unit` expected to be left fleeing once its flight from
+/// `from`, and every forced move it leads to, is over ([`FlightPreview::
+/// fled_all_told`]). Each carry-along test has three ways to fall, its
+/// 3d6 totals grouped by what the engine does with them (2.3: carried
+/// along, shaken into U, standing), and each way is played out on a copy
+/// of the table with a total of that group scripted; a test's modifier
+/// depends only on the tests before it, so the tree of ways is the
+/// engine's own. The queued retreats are made, as at the end of the
+/// phase, so that a friend shaken into U with no room to retreat flees.
+fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>) -> f64 {
+    let side = table.units[unit].side;
+    let fled = |after: &Table| {
+        (0..table.units.len())
+            .filter(|&f| {
+                f != unit
+                    && table.units[f].side == side
+                    && table.units[f].state != State::FU
+                    && after.units[f].state == State::FU
+            })
+            .count() as f64
+    };
+    let mut total = 0.0;
+    let mut runs = 0;
+    let mut ways: Vec<(Vec<u32>, f64)> = vec![(Vec::new(), 1.0)];
+    while let Some((script, chance)) = ways.pop() {
+        let r = played_out(ctx, table, unit, from, &script);
+        runs += 1;
+        let next = r.tests.get(script.len()).filter(|_| runs < ALL_TOLD_RUNS && chance >= ALL_TOLD_LEAST);
+        let Some(&(_, modifier)) = next else {
+            total += chance * fled(&r.table);
+            continue;
+        };
+        for result in [CarryResult::Holds, CarryResult::Shaken, CarryResult::Carried] {
+            let rolls: Vec<u32> =
+                (3..=18u32).filter(|&roll| carry_along(roll as i32 + modifier, ctx.ba()) == result).collect();
+            let of216: u32 = rolls.iter().map(|&roll| THREE_D6[(roll - 3) as usize]).sum();
+            if let Some(&roll) = rolls.first() {
+                let mut longer = script.clone();
+                longer.push(roll);
+                ways.push((longer, chance * f64::from(of216) / 216.0));
+            }
+        }
+    }
+    total
+}
+
+/// The flight of `unit` from `from` on a copy of `table`, its carry-along
+/// tests rolled as `script` says and any after 18, then the forced moves
+/// it queued (the retreats of friends it shook into U) made.
+fn played_out(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>, script: &[u32]) -> Run {
+    let mut copy = table.clone();
+    let mut engine = FsEngine::new(ctx, &copy, BroadPhaseKind::Grid);
+    let mut rolls = script.to_vec();
+    // Each friend is tested at most once per flight, and a friend flees
+    // once: the script never runs out.
+    rolls.resize(script.len() + 2 * (table.units.len() + 1), HOLDS_ROLL);
+    let mut dice = Dice::new(0, rolls);
+    let mut log = EventLog::default();
+    engine.flee_now(ctx, &mut copy, &mut dice, &mut log, 0, unit, from);
+    engine.resolve(ctx, &mut copy, &mut dice, &mut log, 0);
+    let tests = log
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::MoraleCheck { unit: u, cause: Cause::CarryAlong, modifier, .. } => {
+                table.index_of(u).map(|f| (f, *modifier))
+            }
+            _ => None,
+        })
+        .collect();
+    Run { path: Vec::new(), tests, table: copy }
 }
 
 /// One flight on a copy of the table: the fleeing unit's path, the friends

@@ -323,6 +323,10 @@ pub struct FsAiRules {
     /// flight by carrying them along in its lead attacker's flight (2.3,
     /// 2.12): above it the melee is not fought, whatever its odds.
     pub melee_cascade_max: f32,
+    /// At `Normal`, how many times `melee_cascade_max` a melee may risk
+    /// against an enemy garrison, a unit standing in an objective its side
+    /// holds (2.11, 2.12).
+    pub garrison_cascade_factor: f32,
     /// Guns unlimber with an enemy in their arc within this share of their range.
     pub unlimber_share: f32,
     /// Foot and horse make for enemy guns left within this many of their marches.
@@ -378,6 +382,7 @@ impl Default for FsAiRules {
             melee_threshold: 0.1,
             melee_threshold_drop: 0.3,
             melee_cascade_max: 0.25,
+            garrison_cascade_factor: 2.0,
             unlimber_share: 0.9,
             guns_within_marches: 2.0,
             volley_hurt_weight: 0.25,

@@ -227,3 +227,90 @@ fn a_fleeing_unit_stands_and_a_preview_changes_nothing() {
     assert!(p.fleeing && p.path == vec![(100.0, 100.0)] && p.carried.is_empty());
     assert!(flight_preview(&FsCtx::new(&s), &t, 9, None).is_none(), "no such unit");
 }
+
+/// The friends of `u` left fleeing, on average, when the engine puts `u`
+/// to flight from `cause` and resolves everything that follows: every
+/// 3d6 total of every carry-along test played out, each weighed by its
+/// ways of 216.
+fn engine_fled(s: &Scenario, t: &Table, u: usize, cause: usize) -> f64 {
+    fn after(ctx: &FsCtx, t: &Table, u: usize, cause: usize, rolls: &[u32]) -> (Table, usize) {
+        let mut table = t.clone();
+        let mut engine = FsEngine::new(ctx, &table, BroadPhaseKind::Grid);
+        let mut log = EventLog::default();
+        let mut script = rolls.to_vec();
+        script.resize(rolls.len() + 50, 18);
+        let mut dice = Dice::new(1, script);
+        let shock = Shock { turn: 1, unit: u, to: State::FU, cause: Some(cause) };
+        engine.apply_shock(ctx, &mut table, &mut log, &shock, 1);
+        engine.resolve(ctx, &mut table, &mut dice, &mut log, 1);
+        let tests = log
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::MoraleCheck { cause: Cause::CarryAlong, .. }))
+            .count();
+        (table, tests)
+    }
+    fn go(ctx: &FsCtx, t: &Table, u: usize, cause: usize, rolls: &mut Vec<u32>) -> f64 {
+        let (table, tests) = after(ctx, t, u, cause, rolls);
+        if tests <= rolls.len() {
+            let side = t.units[u].side;
+            return (0..t.units.len())
+                .filter(|&f| f != u && t.units[f].side == side && table.units[f].state == State::FU)
+                .count() as f64;
+        }
+        let mut sum = 0.0;
+        for roll in 3..=18u32 {
+            rolls.push(roll);
+            sum += f64::from(THREE_D6[(roll - 3) as usize]) / 216.0 * go(ctx, t, u, cause, rolls);
+            rolls.pop();
+        }
+        sum
+    }
+    go(&FsCtx::new(s), t, u, cause, &mut Vec::new())
+}
+
+/// 2.3: a friend the flight shakes into U retreats, and with no room to
+/// retreat (a friend close behind it, or the fleeing unit itself come to
+/// a stop there) it flees in turn and may carry others along. The friends
+/// expected to flee all told count that way too, and are the engine's own
+/// average over every 3d6 total of every test; the chain of `carried`
+/// alone falls short of it. A friend in U already is never shaken, and
+/// then the two agree.
+#[test]
+fn a_friend_shaken_with_no_room_to_retreat_is_counted_among_those_who_flee() {
+    let with_rear = |rear_y: f32| {
+        table_of(vec![
+            unit("a1", 0, Arm::Infantry, 100.0, 100.0, 0.0),
+            unit("a2", 0, Arm::Infantry, 100.0, 112.0, 0.0),
+            unit("b1", 1, Arm::Infantry, 100.0, 40.0, 180.0),
+            FsUnit { figures: 12, ..unit("a3", 0, Arm::Infantry, 100.0, rear_y, 0.0) },
+        ])
+    };
+    let chain = |p: &FlightPreview| p.carried.iter().map(|r| r.overall).sum::<f64>();
+    // Hemmed in: a3 stands just behind a2.
+    let (s, t) = with_rear(118.0);
+    let ctx = FsCtx::new(&s);
+    let mut engine = FsEngine::new(&ctx, &t, BroadPhaseKind::Grid);
+    assert!(engine.retreat_blocked(&ctx, &t, 1, Some((100.0, 100.0))), "a2 has no room to retreat");
+    let p = preview(&s, &t, 0);
+    let exact = engine_fled(&s, &t, 0, 2);
+    assert!((p.fled_all_told - exact).abs() < 1e-9, "all told {} against the engine's {exact}", p.fled_all_told);
+    assert!(
+        p.fled_all_told > chain(&p) + 0.1,
+        "the shaken friend's flight counts: {} > {}",
+        p.fled_all_told,
+        chain(&p)
+    );
+    // a3 far off: the lead, passing through a2, stops in its way.
+    let (s, t) = with_rear(190.0);
+    let p = preview(&s, &t, 0);
+    let exact = engine_fled(&s, &t, 0, 2);
+    assert!((p.fled_all_told - exact).abs() < 1e-9, "all told {} against the engine's {exact}", p.fled_all_told);
+    assert!(p.fled_all_told > chain(&p) + 0.1, "{} > {}", p.fled_all_told, chain(&p));
+    // a2 in U already: carried along or standing, never shaken.
+    let (s, mut t) = with_rear(190.0);
+    t.units[1].state = State::U;
+    let p = preview(&s, &t, 0);
+    assert!((p.fled_all_told - engine_fled(&s, &t, 0, 2)).abs() < 1e-9);
+    assert!((p.fled_all_told - chain(&p)).abs() < 1e-9, "{} and {}", p.fled_all_told, chain(&p));
+}

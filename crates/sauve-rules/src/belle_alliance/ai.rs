@@ -31,7 +31,7 @@ use making_way::{in_the_way, make_way, marched_since};
 use marching::{Turning, advance, back_off, give, straight_on};
 
 use crate::belle_alliance::combat::{self, Fight, at_least, fight, fight_odds, gap, in_cover};
-use crate::belle_alliance::flight_preview::{FlightPreview, Whence, flight_preview_from};
+use crate::belle_alliance::flight_preview::{Whence, fled_all_told_from};
 use crate::belle_alliance::geometry::bearing_vector;
 use crate::belle_alliance::march::{self, allowance};
 use crate::belle_alliance::play::{At, Bound, charge_fight, charge_odds};
@@ -767,12 +767,10 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
 /// is blocked (2.3) times the friends its flight in a free direction
 /// would carry along; each count the flight preview's, every way the
 /// carry-along tests can fall (a friend shaken into U with its retreat
-/// blocked flees too: [`FlightPreview::fled_all_told`]).
+/// blocked flees too: [`fled_all_told_from`]).
 fn cascade(b: &mut Bound, f: &Fight, lead: usize, target: usize) -> f32 {
     let ctx = b.ctx;
-    let carried = |b: &Bound, whence| {
-        flight_preview_from(b.ctx, b.table, lead, whence).map_or(0.0, |p: FlightPreview| p.fled_all_told) as f32
-    };
+    let carried = |b: &Bound, whence| fled_all_told_from(b.ctx, b.table, lead, whence) as f32;
     let (_, flees) = combat::fight_flight(ctx, b.table, f, lead, target);
     let from = (b.table.units[target].x, b.table.units[target].y);
     let blocked = if b.engine.retreat_blocked(ctx, b.table, lead, Some(from)) {

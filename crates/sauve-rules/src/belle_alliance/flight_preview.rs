@@ -247,14 +247,32 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
 }
 
 /// The friends of `unit` expected to be left fleeing once its flight from
-/// `from`, and every forced move it leads to, is over ([`FlightPreview::
-/// fled_all_told`]). Each carry-along test has three ways to fall, its
-/// 3d6 totals grouped by what the engine does with them (2.3: carried
-/// along, shaken into U, standing), and each way is played out on a copy
-/// of the table with a total of that group scripted; a test's modifier
-/// depends only on the tests before it, so the tree of ways is the
-/// engine's own. The queued retreats are made, as at the end of the
-/// phase, so that a friend shaken into U with no room to retreat flees.
+/// `whence`, and every forced move it leads to, is over
+/// ([`FlightPreview::fled_all_told`], without the rest of the preview: the
+/// AI weighs a melee by it). 0 for a unit fleeing already, or not on the
+/// table.
+pub fn fled_all_told_from(ctx: &FsCtx, table: &Table, unit: usize, whence: Whence) -> f64 {
+    match (table.units.get(unit), whence) {
+        (None, _) => 0.0,
+        (Some(me), _) if me.state == State::FU => 0.0,
+        (Some(_), Whence::Enemy { unit: c, .. }) => {
+            let from = table.units.get(c).map(|e| (e.x, e.y));
+            fled_all_told(ctx, table, unit, from)
+        }
+        (Some(_), Whence::Free) => fled_all_told(ctx, table, unit, None),
+    }
+}
+
+/// [`fled_all_told_from`] from a point (`None`: a free direction). Each
+/// carry-along test has three ways to fall, its 3d6 totals grouped by
+/// what the engine does with them (2.3: carried along, shaken into U,
+/// standing), and each way is played out on a copy of the table with a
+/// total of that group scripted; a test's modifier depends only on the
+/// tests before it, so the tree of ways is the engine's own. A copy rolls
+/// 18 for every test past its script, so the way whose group holds 18 is
+/// read on from the same copy, and only the others are played anew. The
+/// queued retreats are made, as at the end of the phase, so that a friend
+/// shaken into U with no room to retreat flees.
 fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>) -> f64 {
     let side = table.units[unit].side;
     let fled = |after: &Table| {
@@ -270,24 +288,33 @@ fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32
     let mut total = 0.0;
     let mut runs = 0;
     let mut ways: Vec<(Vec<u32>, f64)> = vec![(Vec::new(), 1.0)];
-    while let Some((script, chance)) = ways.pop() {
+    while let Some((script, mut chance)) = ways.pop() {
         let r = played_out(ctx, table, unit, from, &script);
         runs += 1;
-        let next = r.tests.get(script.len()).filter(|_| runs < ALL_TOLD_RUNS && chance >= ALL_TOLD_LEAST);
-        let Some(&(_, modifier)) = next else {
-            total += chance * fled(&r.table);
-            continue;
-        };
-        for result in [CarryResult::Holds, CarryResult::Shaken, CarryResult::Carried] {
-            let rolls: Vec<u32> =
-                (3..=18u32).filter(|&roll| carry_along(roll as i32 + modifier, ctx.ba()) == result).collect();
-            let of216: u32 = rolls.iter().map(|&roll| THREE_D6[(roll - 3) as usize]).sum();
-            if let Some(&roll) = rolls.first() {
-                let mut longer = script.clone();
-                longer.push(roll);
-                ways.push((longer, chance * f64::from(of216) / 216.0));
+        // Test `k` of this copy was rolled 18 once past the script.
+        let mut k = script.len();
+        while let Some(&(_, modifier)) = r.tests.get(k) {
+            if runs >= ALL_TOLD_RUNS || chance < ALL_TOLD_LEAST {
+                break;
             }
+            let mut as_rolled = 0.0;
+            for result in [CarryResult::Holds, CarryResult::Shaken, CarryResult::Carried] {
+                let rolls: Vec<u32> =
+                    (3..=18u32).filter(|&roll| carry_along(roll as i32 + modifier, ctx.ba()) == result).collect();
+                let share = f64::from(rolls.iter().map(|&roll| THREE_D6[(roll - 3) as usize]).sum::<u32>()) / 216.0;
+                if rolls.contains(&HOLDS_ROLL) {
+                    as_rolled = share;
+                } else if let Some(&roll) = rolls.first() {
+                    let mut longer = script.clone();
+                    longer.resize(k, HOLDS_ROLL);
+                    longer.push(roll);
+                    ways.push((longer, chance * share));
+                }
+            }
+            chance *= as_rolled;
+            k += 1;
         }
+        total += chance * fled(&r.table);
     }
     total
 }

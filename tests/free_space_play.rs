@@ -1342,6 +1342,32 @@ fn a_column_whose_way_winds_keeps_to_column_with_the_enemy_near() {
     assert!((c.x, c.y) == (60.0, 55.0), "over the bridge, on the objective: ({}, {})", c.x, c.y);
 }
 
+/// A target in LU or U is attacked whatever the melee threshold, but at
+/// `normal` only while the chance to win is at least the chance to lose
+/// (`melee_disordered_edge`, docs/rules.md 2.12): six figures in contact
+/// with a disordered battalion of thirty are sent in by `easy`, not by
+/// `normal`; thirty against six are sent in by both, and with the edge
+/// lowered to -1 `normal` sends in the six as well.
+#[test]
+fn the_normal_ai_attacks_a_disordered_enemy_only_on_odds_that_favour_it() {
+    use sauve::vocab::AiLevel;
+    let attacks = |level: AiLevel, mine: u32, theirs: u32, extra: &str| {
+        let units = vec![
+            fsu("a", "a", "Infantry", 100.0, 100.0, mine, ""),
+            fsu("b", "b", "Infantry", 100.0, 95.5, theirs, ", state: LU"),
+        ];
+        let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], extra), &[]);
+        let goals = ai::FsGoals { aggression: 0.0, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        let orders = g.bound(|b| ai::play_phase(b, At { turn: 1, phase: Phase::Melee, side: 0 }, &goals));
+        orders == vec![Order::Melee { units: vec!["a".into()], target: "b".into() }]
+    };
+    assert!(attacks(AiLevel::Easy, 6, 30, ""), "easy attacks a disordered enemy whatever the odds");
+    assert!(!attacks(AiLevel::Normal, 6, 30, ""), "normal does not, on odds against it");
+    assert!(attacks(AiLevel::Normal, 30, 6, ""), "on odds for it, normal attacks");
+    let lowered = ",\n rules: (belle_alliance: (ai: (melee_disordered_edge: -1.0)))";
+    assert!(attacks(AiLevel::Normal, 6, 30, lowered), "with the edge at -1, normal attacks whatever the odds");
+}
+
 /// At `normal` no melee is fought whose loss is expected to carry more
 /// friends along than `melee_cascade_max` (docs/rules.md 2.12): an even
 /// fight at the head of a file of small battalions, whose retreat they

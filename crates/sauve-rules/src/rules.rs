@@ -476,6 +476,7 @@ impl BelleAllianceRules {
             ("make_way_clearance_cm", ai.make_way_clearance_cm, 0.0, 50.0),
             ("back_off_cm", ai.back_off_cm, 0.0, 50.0),
             ("melee_cascade_max", ai.melee_cascade_max, 0.0, 100.0),
+            ("melee_disordered_edge", ai.melee_disordered_edge, -1.0, 1.0),
             ("garrison_cascade_factor", ai.garrison_cascade_factor, 0.0, 100.0),
         ] {
             belle_play::range(&mut out, &format!("ai.{field}"), v, lo, hi);
@@ -607,6 +608,14 @@ mod tests {
         refuses_only_the_bad(
             "melee_cascade_max",
             &[("-0.1", true), ("0.0", false), ("0.25", false), ("100.0", false), ("100.5", true)],
+        );
+    }
+
+    #[test]
+    fn a_disordered_target_edge_beyond_a_whole_chance_either_way_is_refused() {
+        refuses_only_the_bad(
+            "melee_disordered_edge",
+            &[("-1.5", true), ("-1.0", false), ("0.0", false), ("1.0", false), ("1.5", true)],
         );
     }
 

@@ -736,7 +736,13 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         }
         let Ok(f) = fight(b.ctx, b.engine, b.table, &attackers, t, false) else { continue };
         let (win, _, lose) = fight_odds(&f, &b.ctx.ba().melee.results);
-        let disordered = matches!(b.table.units[t].state, State::LU | State::U);
+        // A target in LU or U is attacked whatever the threshold; at
+        // `Normal` only while the fight is at least `melee_disordered_edge`
+        // in the attackers' favour (a horse unit in LU, eight figures strong,
+        // attacked a disordered battalion on generated table 1 at a total
+        // of 3 against 9).
+        let disordered = matches!(b.table.units[t].state, State::LU | State::U)
+            && (!goals.level.mended() || win - lose >= ai.melee_disordered_edge);
         // The mended AI fights no melee whose loss would be expected to
         // carry friends along in its lead's flight (on generated table
         // 11 a column lost at a bridge's mouth with the bridge full of

@@ -319,6 +319,9 @@ pub struct FsAiRules {
     /// odds, unless at `Normal` the loss would spread: `melee_cascade_max`).
     pub melee_threshold: f32,
     pub melee_threshold_drop: f32,
+    /// At `Normal`, the least chance to win less chance to lose at which a
+    /// target in LU or U is attacked whatever `melee_threshold` says.
+    pub melee_disordered_edge: f32,
     /// At `Normal`, the most friends a melee may be expected to put to
     /// flight by carrying them along in its lead attacker's flight (2.3,
     /// 2.12): above it the melee is not fought, whatever its odds.
@@ -381,6 +384,7 @@ impl Default for FsAiRules {
             cover_bonus_cm: 6.0,
             melee_threshold: 0.1,
             melee_threshold_drop: 0.3,
+            melee_disordered_edge: 0.0,
             melee_cascade_max: 0.25,
             garrison_cascade_factor: 2.0,
             unlimber_share: 0.9,

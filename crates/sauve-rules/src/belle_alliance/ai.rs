@@ -21,8 +21,9 @@
 //!   firers it needs to reach the table's top modifier (at `Normal`, the
 //!   enemy's guns first);
 //! - melee: units in contact attack disordered enemies, and others when the
-//!   odds are good enough (at `Normal`, none whose loss would be expected
-//!   to carry friends along in its lead's flight: [`cascade`]).
+//!   odds are good enough (at `Normal`, a disordered enemy only on odds
+//!   that favour them, and none whose loss would be expected to put friends
+//!   to flight, more against a garrison: [`cascade`]).
 
 mod making_way;
 mod marching;
@@ -741,7 +742,7 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         // in the attackers' favour (a horse unit in LU, eight figures strong,
         // attacked a disordered battalion on generated table 1 at a total
         // of 3 against 9).
-        let disordered = matches!(b.table.units[t].state, State::LU | State::U)
+        let whatever_threshold = matches!(b.table.units[t].state, State::LU | State::U)
             && (!goals.level.mended() || win - lose >= ai.melee_disordered_edge);
         // The mended AI fights no melee whose loss would be expected to
         // carry friends along in its lead's flight (on generated table
@@ -754,7 +755,8 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         } else {
             ai.melee_cascade_max
         };
-        if (disordered || win - lose >= threshold) && !(goals.level.mended() && cascade(b, &f, attackers[0], t) > limit)
+        if (whatever_threshold || win - lose >= threshold)
+            && !(goals.level.mended() && cascade(b, &f, attackers[0], t) > limit)
         {
             let order = Order::Melee {
                 units: attackers.iter().map(|&a| b.table.units[a].id.clone()).collect(),

@@ -28,10 +28,11 @@ const CARRIED_ROLL: u32 = 3;
 /// shifted back a step (2.2.6) still finds what it was shifted off.
 const PROBE_CM: f32 = 1.5;
 /// The most flights [`fled_all_told`] plays out for one preview: past
-/// them every later test is counted as standing.
+/// them every later test is counted as rolled 18 (standing, for any
+/// modifier above -8).
 const ALL_TOLD_RUNS: usize = 48;
 /// A way the tests can fall less likely than this is followed no further
-/// by [`fled_all_told`]: every later test in it is counted as standing.
+/// by [`fled_all_told`]: every later test in it is counted as rolled 18.
 const ALL_TOLD_LEAST: f64 = 1e-3;
 
 /// What the flight is from (2.2.2): the line from the cause's centre to the
@@ -326,8 +327,9 @@ fn played_out(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>,
     let mut copy = table.clone();
     let mut engine = FsEngine::new(ctx, &copy, BroadPhaseKind::Grid);
     let mut rolls = script.to_vec();
-    // Each friend is tested at most once per flight, and a friend flees
-    // once: the script never runs out.
+    // Each flight tests a friend once at most and each unit flees once,
+    // so a few tests a unit is more than any chain of flights has made;
+    // past them the copy's dice would draw on seed 0, the same each time.
     rolls.resize(script.len() + 2 * (table.units.len() + 1), HOLDS_ROLL);
     let mut dice = Dice::new(0, rolls);
     let mut log = EventLog::default();

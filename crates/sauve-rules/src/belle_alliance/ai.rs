@@ -756,7 +756,7 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             ai.melee_cascade_max
         };
         if (whatever_threshold || win - lose >= threshold)
-            && !(goals.level.mended() && cascade(b, &f, attackers[0], t) > limit)
+            && !(goals.level.mended() && cascade(b, &f, attackers[0], t, limit) > limit)
         {
             let order = Order::Melee {
                 units: attackers.iter().map(|&a| b.table.units[a].id.clone()).collect(),
@@ -776,9 +776,12 @@ fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
 /// would carry along; each count the flight preview's, every way the
 /// carry-along tests can fall (a friend shaken into U with its retreat
 /// blocked flees too: [`fled_all_told_from`]).
-fn cascade(b: &mut Bound, f: &Fight, lead: usize, target: usize) -> f32 {
+fn cascade(b: &mut Bound, f: &Fight, lead: usize, target: usize, limit: f32) -> f32 {
     let ctx = b.ctx;
-    let carried = |b: &Bound, whence| fled_all_told_from(b.ctx, b.table, lead, whence) as f32;
+    // Counting stops once it is past what the limit allows: the melee is
+    // not fought either way.
+    let carried =
+        |b: &Bound, whence, enough: f32| fled_all_told_from(b.ctx, b.table, lead, whence, f64::from(enough)) as f32;
     let (_, flees) = combat::fight_flight(ctx, b.table, f, lead, target);
     let from = (b.table.units[target].x, b.table.units[target].y);
     let blocked = if b.engine.retreat_blocked(ctx, b.table, lead, Some(from)) {
@@ -786,7 +789,14 @@ fn cascade(b: &mut Bound, f: &Fight, lead: usize, target: usize) -> f32 {
     } else {
         0.0
     };
-    let fled = if flees > 0.0 { flees * carried(b, Whence::Enemy { unit: target, nearest: false }) } else { 0.0 };
-    let stuck = if blocked > 0.0 { blocked * carried(b, Whence::Free) } else { 0.0 };
+    let fled = if flees > 0.0 {
+        flees * carried(b, Whence::Enemy { unit: target, nearest: false }, limit / flees)
+    } else {
+        0.0
+    };
+    if fled > limit {
+        return fled;
+    }
+    let stuck = if blocked > 0.0 { blocked * carried(b, Whence::Free, (limit - fled) / blocked) } else { 0.0 };
     fled + stuck
 }

@@ -27,10 +27,10 @@ const CARRIED_ROLL: u32 = 3;
 /// cm: a step of the engine's walk and a half, so that a flight square
 /// shifted back a step (2.2.6) still finds what it was shifted off.
 const PROBE_CM: f32 = 1.5;
-/// The most flights [`fled_all_told`] plays out for one preview: past
-/// them every later test is counted as rolled 18 (standing, for any
-/// modifier above -8).
-const ALL_TOLD_RUNS: usize = 48;
+/// The most flights [`fled_all_told`] plays out for one preview, the
+/// likeliest ways first: past them every later test is counted as rolled
+/// 18 (standing, for any modifier above -8).
+const ALL_TOLD_RUNS: usize = 16;
 /// A way the tests can fall less likely than this is followed no further
 /// by [`fled_all_told`]: every later test in it is counted as rolled 18.
 const ALL_TOLD_LEAST: f64 = 1e-3;
@@ -233,7 +233,7 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
         last = next.tests;
     }
     let square = main.table.units[unit].rect(ctx.ba());
-    let fled_all_told = if carried.is_empty() { 0.0 } else { fled_all_told(ctx, table, unit, from) };
+    let fled_all_told = if carried.is_empty() { 0.0 } else { fled_all_told(ctx, table, unit, from, f64::INFINITY) };
     Some(FlightPreview {
         unit,
         whence,
@@ -250,17 +250,48 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
 /// The friends of `unit` expected to be left fleeing once its flight from
 /// `whence`, and every forced move it leads to, is over
 /// ([`FlightPreview::fled_all_told`], without the rest of the preview: the
-/// AI weighs a melee by it). 0 for a unit fleeing already, or not on the
-/// table.
-pub fn fled_all_told_from(ctx: &FsCtx, table: &Table, unit: usize, whence: Whence) -> f64 {
+/// AI weighs a melee by it). The count stops once past `enough`, with
+/// what it has counted so far. 0 for a unit fleeing already, or not on
+/// the table.
+pub fn fled_all_told_from(ctx: &FsCtx, table: &Table, unit: usize, whence: Whence, enough: f64) -> f64 {
     match (table.units.get(unit), whence) {
         (None, _) => 0.0,
         (Some(me), _) if me.state == State::FU => 0.0,
         (Some(_), Whence::Enemy { unit: c, .. }) => {
             let from = table.units.get(c).map(|e| (e.x, e.y));
-            fled_all_told(ctx, table, unit, from)
+            fled_all_told(ctx, table, unit, from, enough)
         }
-        (Some(_), Whence::Free) => fled_all_told(ctx, table, unit, None),
+        (Some(_), Whence::Free) => fled_all_told(ctx, table, unit, None, enough),
+    }
+}
+
+/// A way the carry-along tests can fall, still to be played out: the
+/// totals scripted, its chance, and the order it was found in (ways of
+/// equal chance are played in that order).
+struct Way {
+    script: Vec<u32>,
+    chance: f64,
+    found: usize,
+}
+
+impl PartialEq for Way {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Way {}
+
+impl PartialOrd for Way {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Way {
+    /// The likelier way first; of two as likely, the one found first.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.chance.total_cmp(&other.chance).then(other.found.cmp(&self.found))
     }
 }
 
@@ -268,13 +299,14 @@ pub fn fled_all_told_from(ctx: &FsCtx, table: &Table, unit: usize, whence: Whenc
 /// carry-along test has three ways to fall, its 3d6 totals grouped by
 /// what the engine does with them (2.3: carried along, shaken into U,
 /// standing), and each way is played out on a copy of the table with a
-/// total of that group scripted; a test's modifier depends only on the
-/// tests before it, so the tree of ways is the engine's own. A copy rolls
-/// 18 for every test past its script, so the way whose group holds 18 is
-/// read on from the same copy, and only the others are played anew. The
-/// queued retreats are made, as at the end of the phase, so that a friend
-/// shaken into U with no room to retreat flees.
-fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>) -> f64 {
+/// total of that group scripted, the likeliest first; a test's modifier
+/// depends only on the tests before it, so the tree of ways is the
+/// engine's own. A copy rolls 18 for every test past its script, so the
+/// way whose group holds 18 is read on from the same copy, and only the
+/// others are played anew. The queued retreats are made, as at the end of
+/// the phase, so that a friend shaken into U with no room to retreat
+/// flees.
+fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>, enough: f64) -> f64 {
     let side = table.units[unit].side;
     let fled = |after: &Table| {
         (0..table.units.len())
@@ -288,14 +320,15 @@ fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32
     };
     let mut total = 0.0;
     let mut runs = 0;
-    let mut ways: Vec<(Vec<u32>, f64)> = vec![(Vec::new(), 1.0)];
-    while let Some((script, mut chance)) = ways.pop() {
+    let mut found = 0;
+    let mut ways = std::collections::BinaryHeap::from([Way { script: Vec::new(), chance: 1.0, found }]);
+    while let Some(Way { script, mut chance, .. }) = ways.pop() {
         let r = played_out(ctx, table, unit, from, &script);
         runs += 1;
         // Test `k` of this copy was rolled 18 once past the script.
         let mut k = script.len();
         while let Some(&(_, modifier)) = r.tests.get(k) {
-            if runs >= ALL_TOLD_RUNS || chance < ALL_TOLD_LEAST {
+            if chance < ALL_TOLD_LEAST {
                 break;
             }
             let mut as_rolled = 0.0;
@@ -303,19 +336,26 @@ fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32
                 let rolls: Vec<u32> =
                     (3..=18u32).filter(|&roll| carry_along(roll as i32 + modifier, ctx.ba()) == result).collect();
                 let share = f64::from(rolls.iter().map(|&roll| THREE_D6[(roll - 3) as usize]).sum::<u32>()) / 216.0;
-                if rolls.contains(&HOLDS_ROLL) {
-                    as_rolled = share;
+                // Each way kept gets a flight of its own; with no room
+                // left for one, it is counted as rolled 18.
+                let room = runs + ways.len() < ALL_TOLD_RUNS;
+                if rolls.contains(&HOLDS_ROLL) || !room {
+                    as_rolled += share;
                 } else if let Some(&roll) = rolls.first() {
                     let mut longer = script.clone();
                     longer.resize(k, HOLDS_ROLL);
                     longer.push(roll);
-                    ways.push((longer, chance * share));
+                    found += 1;
+                    ways.push(Way { script: longer, chance: chance * share, found });
                 }
             }
             chance *= as_rolled;
             k += 1;
         }
         total += chance * fled(&r.table);
+        if total > enough {
+            break;
+        }
     }
     total
 }

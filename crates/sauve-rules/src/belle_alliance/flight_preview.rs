@@ -110,8 +110,9 @@ pub struct FlightPreview {
     /// or leave it standing, and a friend shaken into U whose retreat is
     /// then blocked flees in turn, with every friend its own flight
     /// carries along (2.3). `carried` follows the first way alone; this
-    /// counts them all (to within a thousandth of a chance, and 48
-    /// flights).
+    /// counts them all, the likeliest first (ways less likely than a
+    /// thousandth, and any past 16 flights, counted as the tests rolled
+    /// 18).
     pub fled_all_told: f64,
 }
 

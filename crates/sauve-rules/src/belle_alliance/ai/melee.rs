@@ -12,6 +12,9 @@ use crate::belle_alliance::play::{At, Bound};
 use crate::labataille::orders::Order;
 use crate::vocab::State;
 
+/// The melees of `at.side` this phase: for each enemy not fleeing, the
+/// side's units in contact with it that have not fought attack it
+/// together when the rules above allow.
 pub(super) fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     let contact = b.ctx.ba().melee.contact_cm;
     let ctx = b.ctx;
@@ -48,11 +51,11 @@ pub(super) fn melee(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>
         let whatever_threshold = matches!(b.table.units[t].state, State::LU | State::U)
             && (!goals.level.mended() || win - lose >= ai.melee_disordered_edge);
         // The mended AI fights no melee whose loss would be expected to
-        // carry friends along in its lead's flight (on generated table
-        // 11 a column lost at a bridge's mouth with the bridge full of
-        // friends behind it, and its flight broke the army).
-        // A garrison is all that stands between the side and an
-        // objective's points: a melee to drive it out may risk more.
+        // put more friends to flight than `melee_cascade_max` (on generated
+        // table 11 a column lost at a bridge's mouth with the bridge full
+        // of friends behind it, and its flight broke the army). A garrison
+        // is all that stands between the side and an objective's points:
+        // a melee to drive it out may risk more.
         let limit = if garrisons(b, t, goals) {
             ai.melee_cascade_max * ai.garrison_cascade_factor
         } else {

@@ -47,6 +47,17 @@ pub enum Whence {
     Free,
 }
 
+impl Whence {
+    /// The point the flight is from: the enemy's centre, or none for a
+    /// free direction.
+    fn point(self, table: &Table) -> Option<(f32, f32)> {
+        match self {
+            Whence::Enemy { unit, .. } => table.units.get(unit).map(|e| (e.x, e.y)),
+            Whence::Free => None,
+        }
+    }
+}
+
 /// What a flight stopped against short of its march (2.2.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Obstacle {
@@ -199,11 +210,8 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
             fled_all_told: 0.0,
         });
     }
-    let from = match whence {
-        Whence::Enemy { unit: c, .. } => Some((table.units[c].x, table.units[c].y)),
-        Whence::Free => None,
-    };
-    let main = run(ctx, table, unit, from, 0);
+    let from = whence.point(table);
+    let main = run(ctx, table, unit, from, &[], false);
     let stopped = obstacle(ctx, table, &main, unit, march_cm);
     let mut carried: Vec<CarryRisk> = Vec::new();
     let mut last = main.tests.clone();
@@ -227,7 +235,7 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
             break;
         }
         before = overall;
-        let next = run(ctx, table, unit, from, carried.len());
+        let next = run(ctx, table, unit, from, &vec![CARRIED_ROLL; carried.len()], false);
         if let Some(r) = carried.last_mut() {
             r.path_if_carried = next.path;
         }
@@ -255,14 +263,9 @@ pub fn flight_preview_from(ctx: &FsCtx, table: &Table, unit: usize, whence: When
 /// what it has counted so far. 0 for a unit fleeing already, or not on
 /// the table.
 pub fn fled_all_told_from(ctx: &FsCtx, table: &Table, unit: usize, whence: Whence, enough: f64) -> f64 {
-    match (table.units.get(unit), whence) {
-        (None, _) => 0.0,
-        (Some(me), _) if me.state == State::FU => 0.0,
-        (Some(_), Whence::Enemy { unit: c, .. }) => {
-            let from = table.units.get(c).map(|e| (e.x, e.y));
-            fled_all_told(ctx, table, unit, from, enough)
-        }
-        (Some(_), Whence::Free) => fled_all_told(ctx, table, unit, None, enough),
+    match table.units.get(unit) {
+        Some(me) if me.state != State::FU => fled_all_told(ctx, table, unit, whence.point(table), enough),
+        _ => 0.0,
     }
 }
 
@@ -324,7 +327,7 @@ fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32
     let mut found = 0;
     let mut ways = std::collections::BinaryHeap::from([Way { script: Vec::new(), chance: 1.0, found }]);
     while let Some(Way { script, mut chance, .. }) = ways.pop() {
-        let r = played_out(ctx, table, unit, from, &script);
+        let r = run(ctx, table, unit, from, &script, true);
         runs += 1;
         // Test `k` of this copy was rolled 18 once past the script.
         let mut k = script.len();
@@ -361,34 +364,6 @@ fn fled_all_told(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32
     total
 }
 
-/// The flight of `unit` from `from` on a copy of `table`, its carry-along
-/// tests rolled as `script` says and any after 18, then the forced moves
-/// it queued (the retreats of friends it shook into U) made.
-fn played_out(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>, script: &[u32]) -> Run {
-    let mut copy = table.clone();
-    let mut engine = FsEngine::new(ctx, &copy, BroadPhaseKind::Grid);
-    let mut rolls = script.to_vec();
-    // Each flight tests a friend once at most and each unit flees once,
-    // so a few tests a unit is more than any chain of flights has made;
-    // past them the copy's dice would draw on seed 0, the same each time.
-    rolls.resize(script.len() + 2 * (table.units.len() + 1), HOLDS_ROLL);
-    let mut dice = Dice::new(0, rolls);
-    let mut log = EventLog::default();
-    engine.flee_now(ctx, &mut copy, &mut dice, &mut log, 0, unit, from);
-    engine.resolve(ctx, &mut copy, &mut dice, &mut log, 0);
-    let tests = log
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::MoraleCheck { unit: u, cause: Cause::CarryAlong, modifier, .. } => {
-                table.index_of(u).map(|f| (f, *modifier))
-            }
-            _ => None,
-        })
-        .collect();
-    Run { path: Vec::new(), tests, table: copy }
-}
-
 /// One flight on a copy of the table: the fleeing unit's path, the friends
 /// tested in order with their tests' modifiers, and the table after.
 struct Run {
@@ -397,19 +372,25 @@ struct Run {
     table: Table,
 }
 
-/// The flight of `unit` from `from` on a copy of `table`, its first
-/// `carried` carry-along tests rolled 3 and the rest 18.
-fn run(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>, carried: usize) -> Run {
+/// The flight of `unit` from `from` on a copy of `table`, its carry-along
+/// tests rolled as `script` says and any after it 18; with `resolve`, the
+/// forced moves it queued (the retreats of friends it shook into U) made
+/// after it, as at the end of a phase.
+fn run(ctx: &FsCtx, table: &Table, unit: usize, from: Option<(f32, f32)>, script: &[u32], resolve: bool) -> Run {
     let mut copy = table.clone();
     let mut engine = FsEngine::new(ctx, &copy, BroadPhaseKind::Grid);
-    // Each friend is tested at most once per flight, so the script never
-    // runs out and the seed is never drawn on.
-    let mut script = vec![CARRIED_ROLL; carried];
-    script.resize(carried + table.units.len() + 1, HOLDS_ROLL);
-    let mut dice = Dice::new(0, script);
+    // Each flight tests a friend once at most and each unit flees once,
+    // so a few tests a unit is more than any chain of flights has made;
+    // past them the copy's dice would draw on seed 0, the same each time.
+    let mut rolls = script.to_vec();
+    rolls.resize(script.len() + 2 * (table.units.len() + 1), HOLDS_ROLL);
+    let mut dice = Dice::new(0, rolls);
     let mut log = EventLog::default();
     // The turn only dates the states the copy's units fall into.
     engine.flee_now(ctx, &mut copy, &mut dice, &mut log, 0, unit, from);
+    if resolve {
+        engine.resolve(ctx, &mut copy, &mut dice, &mut log, 0);
+    }
     let id = &table.units[unit].id;
     let mut path = Vec::new();
     let mut tests = Vec::new();

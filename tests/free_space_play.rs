@@ -1017,6 +1017,38 @@ fn the_normal_ai_keeps_a_column_on_a_bridge_in_column() {
     assert_eq!(formation(AiLevel::Normal, 125.0), Formation::Line, "off the bridge `Normal` deploys");
 }
 
+/// At `Normal` foot on its way round keeps to column within
+/// `bridge_column_cm` of a bridge while a friend stands on that bridge
+/// behind it (docs/rules.md 2.12, routes): at Saint-Amand the first French
+/// battalion over deployed into line at the bridge's northern end to storm
+/// the village, and the next stood on the bridge behind it to the end.
+/// Here a column just over a bridge 20 cm wide, 45 cm from the enemy,
+/// keeps to column while a friend is on the bridge, and deploys without
+/// one, as it does at `Easy`.
+#[test]
+fn a_column_just_over_a_bridge_keeps_to_column_while_a_friend_crosses_behind_it() {
+    use sauve::vocab::AiLevel;
+    // The brook on row 10 (y 100-110), bridged from x 90 to 110.
+    let marks: Vec<(usize, usize, char)> =
+        (0..20).map(|c| (c, 10, if (9..11).contains(&c) { '=' } else { '~' })).collect();
+    let formation = |level: AiLevel, followed: bool| {
+        let mut units = vec![
+            fsu("a", "a", "Infantry", 100.0, 92.0, 24, ", formation: Column, facing: 0.0"),
+            fsu("b", "b", "Infantry", 100.0, 47.0, 24, ", facing: 180.0"),
+        ];
+        if followed {
+            units.push(fsu("c", "a", "Infantry", 100.0, 110.0, 24, ", formation: Column, facing: 0.0"));
+        }
+        let mut g = Game::on(&rows(20, 20, &marks), &units, &[]);
+        let goals = ai::FsGoals { aggression: 0.8, objectives: Vec::new(), broken: false, level, scripts: Vec::new() };
+        g.movement(1, &goals);
+        g.unit("a").formation
+    };
+    assert_eq!(formation(AiLevel::Normal, true), Formation::Column, "a friend on the bridge behind: it keeps column");
+    assert_eq!(formation(AiLevel::Normal, false), Formation::Line, "nobody crossing behind: it deploys");
+    assert_eq!(formation(AiLevel::Easy, true), Formation::Line, "`Easy` deploys whoever follows");
+}
+
 /// At `Normal` a cautious side that cannot win by waiting attacks as a bold
 /// side does once the enemy has had a bound to come on in and has not
 /// (docs/rules.md 2.12): it keeps to column until 50 cm from the enemy, not

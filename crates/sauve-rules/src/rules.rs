@@ -475,6 +475,8 @@ impl BelleAllianceRules {
             ("make_way_reach_cells", ai.make_way_reach_cells, 0.0, 10.0),
             ("make_way_clearance_cm", ai.make_way_clearance_cm, 0.0, 50.0),
             ("back_off_cm", ai.back_off_cm, 0.0, 50.0),
+            ("bridge_column_cm", ai.bridge_column_cm, 0.0, 100.0),
+            ("bridge_follower_cm", ai.bridge_follower_cm, 0.0, 1000.0),
             ("melee_cascade_max", ai.melee_cascade_max, 0.0, 100.0),
             ("melee_disordered_edge", ai.melee_disordered_edge, -1.0, 1.0),
             ("garrison_cascade_factor", ai.garrison_cascade_factor, 0.0, 100.0),
@@ -624,6 +626,18 @@ mod tests {
         refuses_only_the_bad(
             "garrison_cascade_factor",
             &[("-1.0", true), ("0.0", false), ("2.0", false), ("100.0", false), ("101.0", true)],
+        );
+    }
+
+    #[test]
+    fn a_bridge_column_reach_below_nothing_or_past_its_bound_is_refused() {
+        refuses_only_the_bad(
+            "bridge_column_cm",
+            &[("-1.0", true), ("0.0", false), ("15.0", false), ("100.0", false), ("100.5", true)],
+        );
+        refuses_only_the_bad(
+            "bridge_follower_cm",
+            &[("-1.0", true), ("0.0", false), ("30.0", false), ("1000.0", false), ("1000.5", true)],
         );
     }
 

@@ -339,8 +339,17 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
             );
         // At `Normal` foot and horse keep to column while any part of
         // them stands on a bridge: a line is wider than most bridges, and
-        // one deployed on it could march nowhere.
-        let bridged = || goals.level.mended() && b.ctx.touches(&b.engine.rect(u), |t| t == Terrain::Bridge);
+        // one deployed on it could march nowhere. On their way round they
+        // keep to it near the bridge too while a friend is crossing behind
+        // them ([`clears_bridge`]).
+        let bridged = || {
+            goals.level.mended()
+                && (b.ctx.touches(&b.engine.rect(u), |t| t == Terrain::Bridge)
+                    || (abandoned_guns(b, u).is_none()
+                        && goal_point(b, u, foe, goals, reserved, script, (waiting_loses, attacks))
+                            .is_some_and(|(_, _, go_round)| go_round)
+                        && clears_bridge(b, u)))
+        };
         let want = match unit.arm {
             Arm::Infantry | Arm::Cavalry if winding || bridged() => Some(Formation::Column),
             Arm::Infantry | Arm::Cavalry if foe_dist > column_beyond => Some(Formation::Column),
@@ -434,6 +443,31 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
     for g in jammed {
         make_way(b, at, g, goals, out);
     }
+}
+
+/// Whether unit `u` stands within `bridge_column_cm` of a bridge while a
+/// friend in order or LU stands on one within `bridge_follower_cm` of it
+/// (centres): a line deployed at a bridge's far end shuts it for the
+/// friends crossing behind (at Saint-Amand the first French battalion over
+/// deployed at the bridge's northern end to storm the village, and the
+/// next stood on the bridge behind it to the end).
+fn clears_bridge(b: &Bound, u: usize) -> bool {
+    let ai = &b.ctx.ba().ai;
+    let unit = &b.table.units[u];
+    let bridge = |r: &crate::belle_alliance::geometry::OrientedRect| b.ctx.touches(r, |t| t == Terrain::Bridge);
+    let followed = (0..b.table.units.len()).any(|f| {
+        let friend = &b.table.units[f];
+        f != u
+            && friend.side == unit.side
+            && able(friend)
+            && dist(friend, unit) <= ai.bridge_follower_cm
+            && bridge(&b.engine.rect(f))
+    });
+    let grow = ai.bridge_column_cm;
+    let r = b.engine.rect(u);
+    let near =
+        crate::belle_alliance::geometry::OrientedRect { width: r.width + 2.0 * grow, depth: r.depth + 2.0 * grow, ..r };
+    followed && grow > 0.0 && bridge(&near)
 }
 
 /// Guns an enemy crew left that `u` (foot or horse) can reach within two

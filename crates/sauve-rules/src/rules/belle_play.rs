@@ -357,6 +357,13 @@ pub struct FsAiRules {
     /// side (2.12, routes).
     pub back_off_cm: f32,
     pub back_off_degrees: Vec<f32>,
+    /// At `Normal`, foot and horse on their way round that stand within
+    /// this many cm of a bridge keep to column while a friend stands on
+    /// that bridge within `bridge_follower_cm` of them: a line deployed at
+    /// a bridge's far end shuts it for the friends crossing behind (2.12,
+    /// routes). 0 keeps to column only on the bridge itself.
+    pub bridge_column_cm: f32,
+    pub bridge_follower_cm: f32,
 }
 
 impl Default for FsAiRules {
@@ -396,6 +403,8 @@ impl Default for FsAiRules {
             make_way_clearance_cm: 1.0,
             make_way_degrees: vec![90.0, 60.0, 45.0, 30.0],
             back_off_cm: 10.0,
+            bridge_column_cm: 15.0,
+            bridge_follower_cm: 30.0,
             back_off_degrees: vec![0.0, 30.0, 60.0, 90.0],
         }
     }

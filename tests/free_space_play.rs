@@ -1019,7 +1019,7 @@ fn the_normal_ai_keeps_a_column_on_a_bridge_in_column() {
 
 /// At `Normal` foot on its way round keeps to column within
 /// `bridge_column_cm` of a bridge while a friend stands on that bridge
-/// behind it (docs/rules.md 2.12, routes): at Saint-Amand the first French
+/// behind it (docs/rules.md 2.12, movement): at Saint-Amand the first French
 /// battalion over deployed into line at the bridge's northern end to storm
 /// the village, and the next stood on the bridge behind it to the end.
 /// Here a column just over a bridge 20 cm wide, 45 cm from the enemy,

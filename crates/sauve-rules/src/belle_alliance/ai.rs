@@ -345,10 +345,10 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
         let bridged = || {
             goals.level.mended()
                 && (b.ctx.touches(&b.engine.rect(u), |t| t == Terrain::Bridge)
-                    || (abandoned_guns(b, u).is_none()
+                    || (clears_bridge(b, u)
+                        && abandoned_guns(b, u).is_none()
                         && goal_point(b, u, foe, goals, reserved, script, (waiting_loses, attacks))
-                            .is_some_and(|(_, _, go_round)| go_round)
-                        && clears_bridge(b, u)))
+                            .is_some_and(|(_, _, go_round)| go_round)))
         };
         let want = match unit.arm {
             Arm::Infantry | Arm::Cavalry if winding || bridged() => Some(Formation::Column),

@@ -358,10 +358,10 @@ pub struct FsAiRules {
     pub back_off_cm: f32,
     pub back_off_degrees: Vec<f32>,
     /// At `Normal`, foot and horse on their way round that stand within
-    /// this many cm of a bridge keep to column while a friend stands on
-    /// that bridge within `bridge_follower_cm` of them: a line deployed at
-    /// a bridge's far end shuts it for the friends crossing behind (2.12,
-    /// routes). 0 keeps to column only on the bridge itself.
+    /// this many cm of a bridge keep to column while a friend stands on a
+    /// bridge within `bridge_follower_cm` of them (centres): a line
+    /// deployed at a bridge's far end shuts it for the friends crossing
+    /// behind (2.12, movement). 0 keeps to column only on a bridge itself.
     pub bridge_column_cm: f32,
     pub bridge_follower_cm: f32,
 }

@@ -455,19 +455,22 @@ fn clears_bridge(b: &Bound, u: usize) -> bool {
     let ai = &b.ctx.ba().ai;
     let unit = &b.table.units[u];
     let bridge = |r: &crate::belle_alliance::geometry::OrientedRect| b.ctx.touches(r, |t| t == Terrain::Bridge);
-    let followed = (0..b.table.units.len()).any(|f| {
-        let friend = &b.table.units[f];
-        f != u
-            && friend.side == unit.side
-            && able(friend)
-            && dist(friend, unit) <= ai.bridge_follower_cm
-            && bridge(&b.engine.rect(f))
-    });
     let grow = ai.bridge_column_cm;
     let r = b.engine.rect(u);
     let near =
         crate::belle_alliance::geometry::OrientedRect { width: r.width + 2.0 * grow, depth: r.depth + 2.0 * grow, ..r };
-    followed && grow > 0.0 && bridge(&near)
+    // The ground first: a few cells looked at, where the friends are a
+    // pass over every unit (this runs for each unit off a bridge).
+    grow > 0.0
+        && bridge(&near)
+        && (0..b.table.units.len()).any(|f| {
+            let friend = &b.table.units[f];
+            f != u
+                && friend.side == unit.side
+                && able(friend)
+                && dist(friend, unit) <= ai.bridge_follower_cm
+                && bridge(&b.engine.rect(f))
+        })
 }
 
 /// Guns an enemy crew left that `u` (foot or horse) can reach within two

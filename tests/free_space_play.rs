@@ -680,6 +680,42 @@ fn a_bold_side_goes_round_the_brook_to_the_enemy_and_a_cautious_one_holds_it() {
     assert!(y > 100.0, "the cautious side holds the brook: y = {y}");
 }
 
+/// Foot of a bold side standing in the area of an objective that an enemy
+/// garrison still holds storms the garrison at `Normal` (docs/rules.md
+/// 2.12): it had made for the area's centre and stood there beside the
+/// enemy, and the place never changed hands. The easy AI and a cautious
+/// side stand at the centre.
+#[test]
+fn foot_inside_an_objective_the_enemy_still_holds_storms_its_garrison() {
+    use sauve::vocab::AiLevel;
+    let objective = (150.0, 100.0);
+    // `a` stands at the objective's centre, facing north; the garrison `g`
+    // stands 14 cm north of it, inside the area (20 cm), facing south.
+    let gap_after = |level: AiLevel, aggression: f32| {
+        let units = [
+            fsu("a", "a", "Infantry", objective.0, objective.1, 24, ""),
+            fsu("g", "b", "Infantry", objective.0, objective.1 - 14.0, 24, ", facing: 180.0"),
+        ];
+        let mut g = Game::of(&table(&rows(30, 20, &[]), &units, &[], ""), &[]);
+        let goals = ai::FsGoals {
+            aggression,
+            objectives: vec![(objective, 1, Some(1))],
+            broken: false,
+            level,
+            scripts: Vec::new(),
+        };
+        g.movement(1, &goals);
+        let (a, t) = (g.unit("a"), g.unit("g"));
+        (a.x - t.x).hypot(a.y - t.y)
+    };
+    let stormed = gap_after(AiLevel::Normal, 0.7);
+    assert!(stormed < 10.0, "the bold side closes on the garrison: {stormed} cm off");
+    for (level, aggression) in [(AiLevel::Easy, 0.7), (AiLevel::Normal, 0.3)] {
+        let stood = gap_after(level, aggression);
+        assert!((stood - 14.0).abs() < 0.01, "{level:?} at {aggression} stands at the centre: {stood} cm off");
+    }
+}
+
 /// A bold side storms an objective at `Normal` (docs/rules.md 2.12): its
 /// foot within `storm_within_cm` of the objective makes for the enemy
 /// standing in it, not for a nearer enemy outside it. A cautious side (below

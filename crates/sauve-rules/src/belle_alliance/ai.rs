@@ -554,8 +554,16 @@ fn goal_point(
         standoff + (d1 + d2) / 2.0
     };
     let mended_bold = goals.level.mended() && bold;
+    // Foot standing in the area of an objective still held by an enemy
+    // garrison storms that garrison: at the centre it would stand beside
+    // the enemy and never take the place.
+    let in_held_area = |o: ((f32, f32), f32)| {
+        mended_bold
+            && victory::in_area(ctx, (unit.x, unit.y), o.0)
+            && matches!(storm(b, u, o), Some(Storm::Garrison(_)))
+    };
     match near(false) {
-        Some((p, d)) if d < foe_d => Some((p, 0.0, true)),
+        Some((p, d)) if d < foe_d && !in_held_area((p, d)) => Some((p, 0.0, true)),
         objective => match objective.filter(|_| mended_bold).and_then(|o| storm(b, u, o)) {
             Some(Storm::Garrison(g)) => {
                 let g = &b.table.units[g];

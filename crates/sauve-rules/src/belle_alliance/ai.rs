@@ -496,7 +496,9 @@ fn abandoned_guns(b: &Bound, u: usize) -> Option<((f32, f32), f32)> {
 /// its side does not hold when that is nearer than the enemy, else the
 /// nearest enemy `foe` at its arm's stand-off (a bold side comes closer,
 /// and foot closes to contact on a disordered enemy). At `Normal` a bold
-/// side's foot near an objective to take storms it instead ([`storm`]).
+/// side's foot near an objective to take storms it instead ([`storm`]),
+/// and so does its foot inside such an objective's area, where the
+/// enemy's garrison still stands, though the objective is the nearer.
 /// The reserve stops `reserve_follow_cm` from the enemy. Last, whether the
 /// way there goes round what the arm may not cross (at `Normal`: to an
 /// objective, and a bold side's to the enemy too). The

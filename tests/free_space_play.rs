@@ -680,6 +680,12 @@ fn a_bold_side_goes_round_the_brook_to_the_enemy_and_a_cautious_one_holds_it() {
     assert!(y > 100.0, "the cautious side holds the brook: y = {y}");
 }
 
+/// The AI's goals for side `a` at `level` and `aggression`: one objective
+/// of 1 point at `objective`, held by side `b`.
+fn held_by_b(objective: (f32, f32), aggression: f32, level: sauve::vocab::AiLevel) -> ai::FsGoals {
+    ai::FsGoals { aggression, objectives: vec![(objective, 1, Some(1))], broken: false, level, scripts: Vec::new() }
+}
+
 /// Foot of a bold side standing in the area of an objective that an enemy
 /// garrison still holds storms the garrison at `Normal` (docs/rules.md
 /// 2.12): it had made for the area's centre and stood there beside the
@@ -697,14 +703,7 @@ fn foot_inside_an_objective_the_enemy_still_holds_storms_its_garrison() {
             fsu("g", "b", "Infantry", objective.0, objective.1 - 14.0, 24, ", facing: 180.0"),
         ];
         let mut g = Game::of(&table(&rows(30, 20, &[]), &units, &[], ""), &[]);
-        let goals = ai::FsGoals {
-            aggression,
-            objectives: vec![(objective, 1, Some(1))],
-            broken: false,
-            level,
-            scripts: Vec::new(),
-        };
-        g.movement(1, &goals);
+        g.movement(1, &held_by_b(objective, aggression, level));
         let (a, t) = (g.unit("a"), g.unit("g"));
         (a.x - t.x).hypot(a.y - t.y)
     };
@@ -734,14 +733,7 @@ fn a_bold_side_storms_the_enemy_holding_an_objective_instead_of_a_nearer_one() {
         ];
         let rules = format!(",\n rules: (belle_alliance: (ai: ({ai})))");
         let mut g = Game::of(&table(&rows(20, 20, &[]), &units, &[], &rules), &[]);
-        let goals = ai::FsGoals {
-            aggression,
-            objectives: vec![(objective, 1, Some(1))],
-            broken: false,
-            level,
-            scripts: Vec::new(),
-        };
-        g.movement(1, &goals);
+        g.movement(1, &held_by_b(objective, aggression, level));
         let (a, n, t) = (g.unit("a"), g.unit("n"), g.unit("g"));
         ((a.x - t.x).hypot(a.y - t.y), (a.x - n.x).hypot(a.y - n.y))
     };

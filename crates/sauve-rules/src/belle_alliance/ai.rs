@@ -34,7 +34,7 @@ use marching::{Turning, advance, back_off, give, straight_on};
 use melee::melee;
 
 use crate::belle_alliance::combat::{self, at_least, gap, in_cover};
-use crate::belle_alliance::geometry::bearing_vector;
+use crate::belle_alliance::geometry::{OrientedRect, bearing_vector};
 use crate::belle_alliance::march::{self, allowance};
 use crate::belle_alliance::play::{At, Bound, charge_fight, charge_odds};
 use crate::belle_alliance::route;
@@ -454,11 +454,10 @@ fn movement(b: &mut Bound, at: At, goals: &FsGoals, out: &mut Vec<Order>) {
 fn clears_bridge(b: &Bound, u: usize) -> bool {
     let ai = &b.ctx.ba().ai;
     let unit = &b.table.units[u];
-    let bridge = |r: &crate::belle_alliance::geometry::OrientedRect| b.ctx.touches(r, |t| t == Terrain::Bridge);
+    let bridge = |r: &OrientedRect| b.ctx.touches(r, |t| t == Terrain::Bridge);
     let grow = ai.bridge_column_cm;
     let r = b.engine.rect(u);
-    let near =
-        crate::belle_alliance::geometry::OrientedRect { width: r.width + 2.0 * grow, depth: r.depth + 2.0 * grow, ..r };
+    let near = OrientedRect { width: r.width + 2.0 * grow, depth: r.depth + 2.0 * grow, ..r };
     // The ground first: a few cells looked at, where the friends are a
     // pass over every unit (this runs for each unit off a bridge).
     grow > 0.0

@@ -403,9 +403,9 @@ impl Default for FsAiRules {
             make_way_clearance_cm: 1.0,
             make_way_degrees: vec![90.0, 60.0, 45.0, 30.0],
             back_off_cm: 10.0,
+            back_off_degrees: vec![0.0, 30.0, 60.0, 90.0],
             bridge_column_cm: 15.0,
             bridge_follower_cm: 30.0,
-            back_off_degrees: vec![0.0, 30.0, 60.0, 90.0],
         }
     }
 }
